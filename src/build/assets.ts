@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build as esbuild, transform } from 'esbuild';
+import { tokenStylesheet } from '../content/highlight.js';
+
+export interface Asset {
+  /** URL path, e.g. /assets/main.3f2a1c9b0d.js */
+  url: string;
+  contents: string;
+}
+
+export function contentHash(contents: string | Buffer): string {
+  return createHash('sha256').update(contents).digest('hex').slice(0, 10);
+}
+
+/** Bundles and minifies the interaction script (plain TypeScript, no framework). */
+export async function bundleClient(templatesDir: string, define: Record<string, string> = {}): Promise<Asset> {
+  const result = await esbuild({
+    entryPoints: [join(templatesDir, 'client', 'main.ts')],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['es2020'],
+    write: false,
+    legalComments: 'none',
+    define,
+    logLevel: 'silent',
+  });
+  const contents = result.outputFiles[0]!.text;
+  return { url: `/assets/main.${contentHash(contents)}.js`, contents };
+}
+
+/** Concatenates the stylesheets (in name order) and the highlighting classes, minified. */
+export async function bundleCss(templatesDir: string): Promise<Asset> {
+  const dir = join(templatesDir, 'styles');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.css')).sort();
+  const source = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') + '\n' + tokenStylesheet();
+  const { code } = await transform(source, { loader: 'css', minify: true, target: ['chrome100', 'firefox100', 'safari15'] });
+  return { url: `/assets/style.${contentHash(code)}.css`, contents: code };
+}

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { headScript } from '../../templates/head-script.js';
+import type { RenderContext } from '../../templates/types.js';
+import { loadConfig } from '../config/load.js';
+import type { SiteConfig } from '../config/schema.js';
+import { loadHighlighter } from '../content/highlight.js';
+import { loadPages } from '../content/load.js';
+import { InputError } from '../errors.js';
+import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
+import { buildSite, type Site } from '../site/model.js';
+import { bundleClient, bundleCss } from './assets.js';
+import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
+import { lastUpdated } from './git.js';
+import { OutputWriter } from './output.js';
+import { renderPage } from './render.js';
+
+export interface BuildOptions {
+  /** Site root: holds content/, templates/ and static/ unless told otherwise. */
+  root: string;
+  /** Path of site.config.yaml. */
+  config?: string;
+  /** Output folder. */
+  out?: string;
+  /** Base path the site is served under ("/" or "/docs/"). */
+  base?: string;
+  /** Check only: load, validate and resolve links, write nothing. */
+  checkOnly?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface BuildResult {
+  site: Site;
+  pages: number;
+  files: number;
+  outDir?: string;
+  ms: number;
+}
+
+/** Files the build always writes at the root, valid as link targets. */
+const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers'];
+
+export function normaliseBase(base = '/'): string {
+  let b = base.trim() || '/';
+  if (!b.startsWith('/')) b = '/' + b;
+  if (!b.endsWith('/')) b += '/';
+  return b;
+}
+
+/** Loads and checks everything; throws InputError listing every problem found. */
+export async function loadSite(options: BuildOptions): Promise<{ site: Site; base: string; root: string }> {
+  const root = resolve(options.root);
+  const configPath = resolve(root, options.config ?? 'site.config.yaml');
+  const base = normaliseBase(options.base);
+  const loaded = loadConfig(configPath, relative(process.cwd(), configPath) || 'site.config.yaml');
+  const contentDir = join(root, 'content');
+  const highlighter = await loadHighlighter();
+  const pages = await loadPages(root, contentDir, highlighter);
+  const site = buildSite(loaded, pages);
+  const targets: LinkTargets = { files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]) };
+  const problems = [...resolveLinks(site, base, targets), ...checkRelated(site, targets)];
+  if (problems.length) throw new InputError(problems);
+  return { site, base, root };
+}
+
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const { site, base, root } = await loadSite(options);
+  if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started };
+
+  const templatesDir = join(root, 'templates');
+  const out = new OutputWriter(resolve(root, options.out ?? 'dist'));
+  try {
+    const files = await writeSite(site, base, root, templatesDir, out, options.onProgress);
+    out.commit();
+    return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started };
+  } catch (e) {
+    out.abort();
+    throw e;
+  }
+}
+
+async function writeSite(
+  site: Site,
+  base: string,
+  root: string,
+  templatesDir: string,
+  out: OutputWriter,
+  onProgress?: (done: number, total: number) => void,
+): Promise<number> {
+  let files = 0;
+  const write = (path: string, contents: string | Buffer) => {
+    out.write(path, contents);
+    files++;
+  };
+  const [js, css] = await Promise.all([bundleClient(templatesDir), bundleCss(templatesDir)]);
+  write(js.url, js.contents);
+  write(css.url, css.contents);
+  const head = headScript(site.config);
+  const ctx: RenderContext = {
+    site,
+    base,
+    assets: { css: css.url, js: js.url, headScript: head, csp: contentSecurityPolicy(site.config, head, false) },
+    lastUpdated: lastUpdated(root, 'content'),
+  };
+
+  const total = site.pages.length;
+  site.pages.forEach((page, i) => {
+    const html = renderPage(ctx, page);
+    write(page.id === '404' ? '404.html' : join(page.id, 'index.html'), html);
+    onProgress?.(i + 1, total);
+  });
+
+  for (const [from, to] of Object.entries(site.config.redirects)) {
+    write(join(from, 'index.html'), redirectPage(site, base, to));
+  }
+  write('_redirects', redirectsFile(site, base));
+  write('_headers', headersFile(contentSecurityPolicy(site.config, head, true)));
+  write('sitemap.xml', sitemap(site, base, ctx.lastUpdated));
+  write('robots.txt', robots(site, base));
+  write('favicon.svg', readFileSync(join(templatesDir, 'favicon.svg')));
+  const staticDir = join(root, 'static');
+  for (const file of listStatic(staticDir)) write(file, readFileSync(join(staticDir, file)));
+  return files;
+}
+
+function listStatic(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => '/' + relative(dir, join(d.parentPath, d.name)).split(sep).join('/'))
+    .sort();
+}
+
+const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
+
+/**
+ * The Content-Security-Policy of every page: no inline code except the head
+ * script, allowed by its hash. `frame-ancestors` only works as a header, so the
+ * meta version leaves it out.
+ */
+export function contentSecurityPolicy(config: SiteConfig, inlineScript: string, header: boolean): string {
+  const connect = ["'self'"];
+  if (config.search.provider === 'algolia') connect.push(config.search.host ?? `https://${config.search.appId.toLowerCase()}-dsn.algolia.net`);
+  const directives = [
+    "default-src 'self'",
+    `script-src 'self' ${sha256(inlineScript)} 'wasm-unsafe-eval'`,
+    "style-src 'self'",
+    "img-src 'self' data: https://img.shields.io https://github.com https://avatars.githubusercontent.com",
+    `connect-src ${connect.join(' ')}`,
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ];
+  if (header) directives.push("frame-ancestors 'none'");
+  return directives.join('; ');
+}
+
+export const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+function headersFile(csp: string): string {
+  const lines = ['/*', `  Content-Security-Policy: ${csp}`, ...Object.entries(SECURITY_HEADERS).map(([k, v]) => `  ${k}: ${v}`)];
+  lines.push('/assets/*', '  Cache-Control: public, max-age=31536000, immutable');
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,41 @@
+import type { Site } from '../site/model.js';
+import { withBase } from '../site/links.js';
+
+/* Small generated files: sitemap, robots, redirects. */
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function sitemap(site: Site, base: string, lastUpdated: Map<string, string>): string {
+  const origin = site.config.site.url.replace(/\/$/, '');
+  const urls = site.pages
+    .filter((p) => p.id !== '404')
+    .map((p) => {
+      const updated = lastUpdated.get(p.sourcePath);
+      return `<url><loc>${escapeXml(origin + withBase(base, p.url))}</loc>${updated ? `<lastmod>${updated}</lastmod>` : ''}</url>`;
+    });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+export function robots(site: Site, base: string): string {
+  const origin = site.config.site.url.replace(/\/$/, '');
+  return `User-agent: *\nAllow: /\n\nSitemap: ${origin}${withBase(base, '/sitemap.xml')}\n`;
+}
+
+/** A redirect page: meta refresh plus a canonical link, readable without JavaScript. */
+export function redirectPage(site: Site, base: string, to: string): string {
+  const origin = site.config.site.url.replace(/\/$/, '');
+  const target = withBase(base, to);
+  const t = escapeXml(target);
+  return (
+    `<!DOCTYPE html><html lang="${site.config.site.language}"><head><meta charset="utf-8">` +
+    `<title>Moved to ${t}</title><meta http-equiv="refresh" content="0; url=${t}">` +
+    `<link rel="canonical" href="${escapeXml(origin + target)}"><meta name="robots" content="noindex"></head>` +
+    `<body><p>This page has moved to <a href="${t}">${t}</a>.</p></body></html>\n`
+  );
+}
+
+export function redirectsFile(site: Site, base: string): string {
+  return Object.entries(site.config.redirects)
+    .map(([from, to]) => `${withBase(base, from)} ${withBase(base, to)} 301`)
+    .join('\n') + '\n';
+}

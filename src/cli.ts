@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { Command, CommanderError, Option } from 'commander';
+import { build } from './build/build.js';
+import { InputError } from './errors.js';
+
+export const EXIT = { ok: 0, input: 1, usage: 2 } as const;
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+interface Io {
+  out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean };
+  err: { write(s: string): unknown };
+}
+
+/** Runs the CLI; resolves to the process exit code. */
+export async function main(argv: string[], io: Io = { out: process.stdout, err: process.stderr }): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = new Command()
+    .name('docs')
+    .description('Builds and previews the documentation website from site.config.yaml and content/**/*.md.')
+    .version(pkg.version, '-v, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out.write(s), writeErr: (s) => io.err.write(s) })
+    .showHelpAfterError('(run docs --help for usage)');
+
+  const common = (cmd: Command) =>
+    cmd
+      .option('-c, --config <file>', 'the site configuration', 'site.config.yaml')
+      .option('--root <dir>', 'the site folder (holds content/, templates/, static/)', '.');
+
+  common(program.command('build').description('Build the static site into the output folder.'))
+    .option('-o, --out <dir>', 'output folder', 'dist')
+    .option('-b, --base <path>', 'base path the site is served under', '/')
+    .option('-q, --quiet', 'print only errors')
+    .action(async (opts: { config: string; root: string; out: string; base: string; quiet?: boolean }) => {
+      code = await runBuild(opts, io, false);
+    });
+
+  common(program.command('check').description('Validate config, content and links without writing anything.'))
+    .action(async (opts: { config: string; root: string }) => {
+      code = await runBuild({ ...opts, out: 'dist', base: '/', quiet: false }, io, true);
+    });
+
+  common(program.command('serve').description('Build, serve on localhost, rebuild and reload on save.'))
+    .addOption(new Option('-p, --port <port>', 'port to listen on').default('4000'))
+    .option('-H, --host <host>', 'interface to listen on (loopback unless told otherwise)', '127.0.0.1')
+    .option('--open', 'open the site in the default browser')
+    .action(async (opts: { config: string; root: string; port: string; host: string; open?: boolean }) => {
+      const { serve } = await import('./serve/serve.js');
+      code = await serve({ root: opts.root, config: opts.config, port: Number(opts.port), host: opts.host, open: !!opts.open }, io);
+    });
+
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    throw e;
+  }
+  return code;
+}
+
+async function runBuild(
+  opts: { config: string; root: string; out: string; base: string; quiet?: boolean },
+  io: Io,
+  checkOnly: boolean,
+): Promise<number> {
+  const live = !opts.quiet && io.out.isTTY === true;
+  let lastPlain = 0;
+  try {
+    const result = await build({
+      root: opts.root,
+      config: opts.config,
+      out: opts.out,
+      base: opts.base,
+      checkOnly,
+      onProgress: opts.quiet
+        ? undefined
+        : (done, total) => {
+            if (live) io.out.write(`\r\x1b[2KRendering pages ${done}/${total}`);
+            else if (done === total || done - lastPlain >= 500) {
+              lastPlain = done;
+              io.out.write(`Rendered ${done}/${total} pages\n`);
+            }
+          },
+    });
+    if (live) io.out.write('\r\x1b[2K');
+    const seconds = (result.ms / 1000).toFixed(1);
+    if (checkOnly) io.out.write(`Checked ${result.pages} pages in ${seconds} s: no problems found.\n`);
+    else if (!opts.quiet) {
+      const dest = relative(process.cwd(), result.outDir!) || '.';
+      io.out.write(`Built ${result.pages} pages in ${seconds} s → ${dest}/\n`);
+    }
+    return EXIT.ok;
+  } catch (e) {
+    if (live) io.out.write('\r\x1b[2K');
+    if (e instanceof InputError) {
+      io.err.write(`${e.message}\n${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found; ${checkOnly ? 'nothing was checked further' : 'the previous output was left untouched'}.\n`);
+      return EXIT.input;
+    }
+    throw e;
+  }
+}

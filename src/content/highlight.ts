@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import type { Element, ElementContent } from 'hast';
+import { createHighlighter, createJavaScriptRegexEngine, type Highlighter } from 'shiki';
+
+/*
+ * Build-time syntax highlighting. One highlighter per process with a fixed
+ * language list. Colours become classes, not style attributes, so pages run
+ * under a Content-Security-Policy without 'unsafe-inline' for styles; each
+ * (light colour, dark colour, font style) combination gets a class named by
+ * a hash of the combination, and the stylesheet lists the combinations used.
+ */
+
+const LANGS = [
+  'javascript', 'typescript', 'jsx', 'tsx', 'json', 'jsonc', 'json5', 'bash', 'shellsession',
+  'css', 'scss', 'sass', 'less', 'html', 'xml', 'yaml', 'markdown', 'diff', 'ini', 'dockerfile',
+  'vue', 'svelte', 'handlebars', 'pug', 'toml', 'sql', 'graphql', 'coffeescript', 'rust', 'wasm',
+  'nginx',
+] as const;
+const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', '']);
+const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
+
+let highlighterPromise: Promise<Highlighter> | undefined;
+
+export function loadHighlighter(): Promise<Highlighter> {
+  highlighterPromise ??= createHighlighter({
+    themes: [THEMES.light, THEMES.dark],
+    langs: [...LANGS],
+    engine: createJavaScriptRegexEngine({ forgiving: true }),
+  });
+  return highlighterPromise;
+}
+
+export interface TokenClass {
+  light: string;
+  dark: string;
+  fontStyle: number;
+}
+
+/** Combinations used so far, by class name; the stylesheet is generated from it. */
+const usedClasses = new Map<string, TokenClass>();
+
+function classFor(light: string, dark: string, fontStyle: number): string {
+  const key = `${light}|${dark}|${fontStyle}`;
+  const name = 't' + createHash('sha1').update(key).digest('base64url').slice(0, 5).replace(/[-_]/g, 'x');
+  if (!usedClasses.has(name)) usedClasses.set(name, { light, dark, fontStyle });
+  return name;
+}
+
+/** Whether `lang` is known (an alias such as `js` or `sh` counts). */
+export function isKnownLanguage(h: Highlighter, lang: string): boolean {
+  return PLAIN.has(lang) || h.getLoadedLanguages().includes(lang);
+}
+
+/**
+ * Highlights `code` into one hast `span.line` per line. Lines are returned
+ * separately so that callers can mark highlighted, added or removed lines.
+ */
+export function highlightLines(h: Highlighter, code: string, lang: string): Element[] {
+  if (PLAIN.has(lang)) {
+    return code.split('\n').map((line) => lineElement(line ? [{ type: 'text', value: line }] : []));
+  }
+  const tokens = h.codeToTokensWithThemes(code, { lang: lang as never, themes: THEMES });
+  return tokens.map((line) =>
+    lineElement(
+      line.map((token): ElementContent => {
+        const light = token.variants.light!;
+        const dark = token.variants.dark!;
+        const fontStyle = light.fontStyle ?? 0;
+        return {
+          type: 'element',
+          tagName: 'span',
+          properties: { className: [classFor(light.color ?? '', dark.color ?? '', fontStyle > 0 ? fontStyle : 0)] },
+          children: [{ type: 'text', value: token.content }],
+        };
+      }),
+    ),
+  );
+}
+
+function lineElement(children: ElementContent[]): Element {
+  return { type: 'element', tagName: 'span', properties: { className: ['line'] }, children };
+}
+
+/** CSS for every token class used so far, in a stable order. */
+export function tokenStylesheet(): string {
+  const names = [...usedClasses.keys()].sort();
+  const light: string[] = [];
+  const dark: string[] = [];
+  for (const name of names) {
+    const c = usedClasses.get(name)!;
+    const style = [c.fontStyle & 1 ? 'font-style:italic' : '', c.fontStyle & 2 ? 'font-weight:600' : '']
+      .filter(Boolean)
+      .join(';');
+    light.push(`.${name}{color:${c.light.toLowerCase()}${style ? ';' + style : ''}}`);
+    dark.push(`.${name}{color:${c.dark.toLowerCase()}}`);
+  }
+  if (!names.length) return '';
+  return (
+    light.join('\n') +
+    `\n:root[data-theme="dark"] ${dark.join('\n:root[data-theme="dark"] ')}\n` +
+    `@media (prefers-color-scheme: dark){\n:root:not([data-theme="light"]) ${dark.join('\n:root:not([data-theme="light"]) ')}\n}\n`
+  );
+}

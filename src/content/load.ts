@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Highlighter } from 'shiki';
+import { InputError, type SourceProblem } from '../errors.js';
+import { splitFrontmatter, type Frontmatter } from './frontmatter.js';
+import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
+
+export interface SourcePage extends RenderedMarkdown {
+  /** Page path without slashes: '' (home), 'concepts' (section index), 'concepts/output'. */
+  id: string;
+  /** Display path of the source, relative to the site root: content/concepts/output.md. */
+  sourcePath: string;
+  frontmatter: Frontmatter;
+  /** The Markdown body as written (for llms-full.txt and search). */
+  markdown: string;
+  bodyLineOffset: number;
+  locateField(path: readonly PropertyKey[]): { line: number; column: number };
+}
+
+/** Maps a file under content/ to its page id; null for files that are not pages. */
+export function pageIdOf(relativePath: string): string | null {
+  const path = relativePath.split(sep).join('/');
+  if (!path.endsWith('.md')) return null;
+  const withoutExt = path.slice(0, -3);
+  if (withoutExt === 'index') return '';
+  return withoutExt.endsWith('/index') ? withoutExt.slice(0, -'/index'.length) : withoutExt;
+}
+
+/** Lists the Markdown files of the content folder, sorted (deterministic). */
+export function listContentFiles(contentDir: string): string[] {
+  return (readdirSync(contentDir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => f.split(sep).join('/'))
+    .sort();
+}
+
+export async function loadPage(
+  rootDir: string,
+  contentDir: string,
+  relPath: string,
+  highlighter: Highlighter,
+): Promise<SourcePage> {
+  const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
+  const source = readFileSync(join(contentDir, relPath), 'utf8');
+  const split = splitFrontmatter(source, sourcePath);
+  const rendered = await renderMarkdown(split.body, {
+    file: sourcePath,
+    lineOffset: split.bodyLineOffset,
+    highlighter,
+  });
+  if (rendered.problems.length) throw new InputError(rendered.problems);
+  return {
+    ...rendered,
+    id: pageIdOf(relPath)!,
+    sourcePath,
+    frontmatter: split.frontmatter,
+    markdown: split.body,
+    bodyLineOffset: split.bodyLineOffset,
+    locateField: split.locateField,
+  };
+}
+
+/** Loads every page, collecting the problems of all files before failing. */
+export async function loadPages(
+  rootDir: string,
+  contentDir: string,
+  highlighter: Highlighter,
+  files = listContentFiles(contentDir),
+): Promise<SourcePage[]> {
+  const problems: SourceProblem[] = [];
+  const pages: SourcePage[] = [];
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const id = pageIdOf(file)!;
+    const displayPath = relative(rootDir, join(contentDir, file)).split(sep).join('/');
+    if (seen.has(id)) {
+      problems.push({ file: displayPath, line: 1, column: 1, message: `page "/${id}" also comes from ${seen.get(id)}; keep one of the two files` });
+      continue;
+    }
+    seen.set(id, displayPath);
+    try {
+      pages.push(await loadPage(rootDir, contentDir, file, highlighter));
+    } catch (e) {
+      if (e instanceof InputError) problems.push(...e.problems);
+      else throw e;
+    }
+  }
+  if (problems.length) throw new InputError(problems);
+  return pages;
+}

@@ -1,0 +1,184 @@
+import type { BlockContent, Blockquote, Paragraph, Root, RootContent, Text } from 'mdast';
+import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
+import { visit } from 'unist-util-visit';
+import type { VFile } from 'vfile';
+import { report } from '../context.js';
+
+/*
+ * Writer-facing Markdown extensions built on generic directives:
+ *   :::note / :::tip / :::warning / :::danger   asides (an optional [Custom title])
+ *   GitHub alerts (> [!NOTE], > [!TIP], > [!IMPORTANT], > [!WARNING], > [!CAUTION])
+ *   ::::tabs containing :::tab[Label] blocks
+ * An unknown container or leaf directive is an error. Text directives
+ * (`:name` inside prose, as in "webpack:5") are put back as the text they were.
+ */
+
+export const ASIDE_KINDS = { note: 'Note', tip: 'Tip', warning: 'Warning', danger: 'Danger' } as const;
+type AsideKind = keyof typeof ASIDE_KINDS;
+
+const ALERTS: Record<string, AsideKind> = {
+  NOTE: 'note',
+  TIP: 'tip',
+  IMPORTANT: 'note',
+  WARNING: 'warning',
+  CAUTION: 'danger',
+};
+
+export function remarkDirectives() {
+  return (tree: Root, file: VFile) => {
+    const ctx = file.data.ctx!;
+    const source = String(file.value);
+
+    visit(tree, (node, index, parent) => {
+      if (!parent || index === undefined) return;
+      if (node.type === 'textDirective') {
+        parent.children[index] = { type: 'text', value: sourceOf(node, source) } as never;
+        return;
+      }
+      if (node.type === 'blockquote') {
+        const kind = alertKind(node);
+        if (kind) parent.children[index] = asideNode(kind.kind, kind.title, node.children, node) as never;
+        return;
+      }
+      if (node.type !== 'containerDirective' && node.type !== 'leafDirective') return;
+      const directive = node as ContainerDirective | LeafDirective;
+      if (directive.type === 'containerDirective' && directive.name in ASIDE_KINDS) {
+        const { label, body } = splitLabel(directive);
+        parent.children[index] = asideNode(directive.name as AsideKind, label, body as BlockContent[], directive) as never;
+        return;
+      }
+      if (directive.type === 'containerDirective' && directive.name === 'tabs') {
+        parent.children[index] = tabsNode(directive, ctx) as never;
+        return;
+      }
+      if (directive.type === 'containerDirective' && directive.name === 'tab') {
+        report(ctx, directive.position, 'a :::tab block must be inside a ::::tabs block');
+        return;
+      }
+      report(
+        ctx,
+        directive.position,
+        `unknown directive "${directive.name}" (expected one of ${[...Object.keys(ASIDE_KINDS), 'tabs'].join(', ')})`,
+      );
+    });
+  };
+}
+
+function sourceOf(node: TextDirective, source: string): string {
+  const start = node.position?.start.offset;
+  const end = node.position?.end.offset;
+  return start !== undefined && end !== undefined ? source.slice(start, end) : `:${node.name}`;
+}
+
+function splitLabel(directive: ContainerDirective): { label?: string; body: RootContent[] } {
+  const [first, ...rest] = directive.children;
+  if (first?.type === 'paragraph' && first.data && (first.data as { directiveLabel?: boolean }).directiveLabel) {
+    return { label: plainText(first), body: rest };
+  }
+  return { body: directive.children };
+}
+
+function plainText(node: RootContent | Paragraph): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if ('children' in node) return (node.children as RootContent[]).map(plainText).join('');
+  return '';
+}
+
+function alertKind(node: Blockquote): { kind: AsideKind; title?: string } | undefined {
+  const first = node.children[0];
+  if (first?.type !== 'paragraph') return undefined;
+  const text = first.children[0];
+  if (text?.type !== 'text') return undefined;
+  const m = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\n|$)/.exec(text.value);
+  if (!m) return undefined;
+  text.value = text.value.slice(m[0].length);
+  if (!text.value) first.children.shift();
+  if (!first.children.length) node.children.shift();
+  const title = m[1] === 'IMPORTANT' ? 'Important' : m[1] === 'CAUTION' ? 'Caution' : undefined;
+  return { kind: ALERTS[m[1]!]!, title };
+}
+
+function asideNode(kind: AsideKind, title: string | undefined, children: RootContent[], at: { position?: unknown }) {
+  const label = title || ASIDE_KINDS[kind];
+  return {
+    type: 'aside',
+    position: at.position,
+    data: {
+      hName: 'div',
+      hProperties: { className: ['aside', `aside-${kind}`], role: 'note', ariaLabel: label },
+    },
+    children: [
+      {
+        type: 'paragraph',
+        data: { hProperties: { className: ['aside-title'] } },
+        children: [{ type: 'text', value: label } as Text],
+      },
+      ...children,
+    ],
+  };
+}
+
+function tabsNode(directive: ContainerDirective, ctx: Parameters<typeof report>[0]) {
+  const group = ++ctx.tabGroups;
+  const tabs: Array<{ label: string; body: RootContent[] }> = [];
+  for (const child of directive.children) {
+    if (child.type === 'containerDirective' && child.name === 'tab') {
+      const { label, body } = splitLabel(child);
+      if (!label) report(ctx, child.position, 'a :::tab needs a label, as in :::tab[npm]');
+      tabs.push({ label: label ?? `Tab ${tabs.length + 1}`, body });
+    } else {
+      report(ctx, child.position, 'a ::::tabs block may only contain :::tab[Label] blocks');
+    }
+  }
+  if (!tabs.length) report(ctx, directive.position, 'a ::::tabs block needs at least one :::tab[Label] block');
+  const id = (i: number) => `tabs-${group}-${i + 1}`;
+  return {
+    type: 'tabs',
+    position: directive.position,
+    data: { hName: 'div', hProperties: { className: ['tabs'] } },
+    children: [
+      {
+        type: 'tabList',
+        data: { hName: 'div', hProperties: { role: 'tablist', className: ['tablist'] } },
+        children: tabs.map((tab, i) => ({
+          type: 'tabButton',
+          data: {
+            hName: 'button',
+            hProperties: {
+              type: 'button',
+              role: 'tab',
+              id: `${id(i)}-tab`,
+              ariaControls: `${id(i)}-panel`,
+              ariaSelected: i === 0 ? 'true' : 'false',
+              tabIndex: i === 0 ? 0 : -1,
+              dataLabel: tab.label,
+            },
+            hChildren: [{ type: 'text', value: tab.label }],
+          },
+        })),
+      },
+      ...tabs.map((tab, i) => ({
+        type: 'tabPanel',
+        data: {
+          hName: 'div',
+          hProperties: {
+            role: 'tabpanel',
+            id: `${id(i)}-panel`,
+            ariaLabelledby: `${id(i)}-tab`,
+            className: ['tabpanel', ...(i === 0 ? [] : ['inactive'])],
+            tabIndex: 0,
+            dataLabel: tab.label,
+          },
+        },
+        children: [
+          {
+            type: 'paragraph',
+            data: { hProperties: { className: ['tab-label'] } },
+            children: [{ type: 'text', value: tab.label }],
+          },
+          ...tab.body,
+        ],
+      })),
+    ],
+  };
+}

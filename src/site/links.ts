@@ -1,0 +1,110 @@
+import { posix } from 'node:path';
+import type { Element } from 'hast';
+import type { SourceProblem } from '../errors.js';
+import type { Site, SitePage } from './model.js';
+
+/*
+ * Internal links are checked against the pages and the ids actually present in
+ * their rendered HTML, then rewritten to root-absolute URLs (with the base
+ * path), so that every accepted spelling works wherever the page is served.
+ * Accepted spellings: /guides/caching/, ../guides/caching/ (relative to the
+ * page URL or to the source folder), ./caching.md and ../guides/caching.md.
+ */
+
+export const EXTERNAL = /^(https?:)?\/\//i;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+export interface LinkTargets {
+  /** Non-page files served at the root (sitemap.xml, static files), as URL paths. */
+  files: Set<string>;
+}
+
+export function markExternal(node: Element): void {
+  node.properties.target = '_blank';
+  node.properties.rel = ['noopener', 'noreferrer'];
+}
+
+export function resolveHref(site: Site, page: SitePage, href: string, targets: LinkTargets): { url: string; page?: SitePage; hash: string } | string {
+  const hashAt = href.indexOf('#');
+  const rawPath = hashAt < 0 ? href : href.slice(0, hashAt);
+  const hash = hashAt < 0 ? '' : decodeURIComponent(href.slice(hashAt + 1));
+  if (rawPath === '') return { url: page.url, page, hash };
+  const path = rawPath.replace(/\?.*$/, '');
+  const candidates: string[] = [];
+  if (path.startsWith('/')) candidates.push(path);
+  else if (path.endsWith('.md')) candidates.push(mdRoute(page, path));
+  else {
+    candidates.push(posix.resolve(page.url, path));
+    candidates.push(posix.resolve(posix.dirname('/' + page.sourcePath.replace(/^content\//, '')), path));
+  }
+  for (const candidate of candidates) {
+    const normal = candidate.endsWith('/') || posix.extname(candidate) ? candidate : `${candidate}/`;
+    const target = site.byUrl.get(normal) ?? site.byUrl.get(normal.replace(/index\.html$/, ''));
+    if (target) return { url: target.url, page: target, hash };
+    if (targets.files.has(candidate)) return { url: candidate, hash };
+  }
+  return `links to "${rawPath}", which is not a page of this site`;
+}
+
+function mdRoute(page: SitePage, path: string): string {
+  const file = posix.resolve(posix.dirname('/' + page.sourcePath.replace(/^content\//, '')), path);
+  const id = file.slice(1, -3).replace(/(^|\/)index$/, '');
+  return id ? `/${id}/` : '/';
+}
+
+/** Checks and rewrites every link of every page; returns the problems (all of them). */
+export function resolveLinks(site: Site, base: string, targets: LinkTargets): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  for (const page of site.pages) {
+    for (const link of page.links) {
+      const { href, node } = link;
+      if (EXTERNAL.test(href)) {
+        markExternal(node);
+        continue;
+      }
+      if (SCHEME.test(href)) continue; // mailto:, tel:
+      const at = { file: page.sourcePath, line: (link.position?.start.line ?? 1) + page.bodyLineOffset, column: link.position?.start.column ?? 1 };
+      const resolved = resolveHref(site, page, href, targets);
+      if (typeof resolved === 'string') {
+        problems.push({ ...at, message: resolved });
+        continue;
+      }
+      if (resolved.hash && resolved.page && !resolved.page.ids.has(resolved.hash)) {
+        problems.push({ ...at, message: `links to "#${resolved.hash}", but ${resolved.page.url} has no such anchor${suggest(resolved.hash, resolved.page.ids)}` });
+        continue;
+      }
+      const fragment = resolved.hash ? `#${encodeURIComponent(resolved.hash)}` : '';
+      node.properties.href = resolved.page === page && href.startsWith('#') ? fragment : withBase(base, resolved.url) + fragment;
+    }
+  }
+  return problems;
+}
+
+/** Frontmatter `related` links are checked like any other link. */
+export function checkRelated(site: Site, targets: LinkTargets): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  for (const page of site.pages) {
+    page.frontmatter.related.forEach((item, i) => {
+      if (EXTERNAL.test(item.url)) return;
+      const resolved = resolveHref(site, page, item.url, targets);
+      const bad =
+        typeof resolved === 'string'
+          ? resolved
+          : resolved.hash && resolved.page && !resolved.page.ids.has(resolved.hash)
+            ? `links to "#${resolved.hash}", but ${resolved.page.url} has no such anchor`
+            : null;
+      if (bad) problems.push({ file: page.sourcePath, ...page.locateField(['related', i, 'url']), path: `frontmatter.related[${i}].url`, message: bad });
+    });
+  }
+  return problems;
+}
+
+function suggest(hash: string, ids: Set<string>): string {
+  const close = [...ids].filter((id) => id.includes(hash) || hash.includes(id)).slice(0, 3);
+  return close.length ? ` (did you mean ${close.map((c) => `#${c}`).join(', ')}?)` : '';
+}
+
+export function withBase(base: string, url: string): string {
+  if (EXTERNAL.test(url) || SCHEME.test(url)) return url;
+  return base === '/' ? url : base.replace(/\/$/, '') + url;
+}

@@ -1,0 +1,132 @@
+import type { LoadedConfig } from '../config/load.js';
+import type { NavEntry, SiteConfig } from '../config/schema.js';
+import type { SourcePage } from '../content/load.js';
+import type { Anchor } from '../content/plugins/headings.js';
+import { InputError, type SourceProblem } from '../errors.js';
+
+/*
+ * The Site model: built once per build from the config and the pages. Per
+ * page, templates only compare the current URL against it (never copy it).
+ */
+
+export interface SidebarPage {
+  url: string;
+  title: string;
+  group: string;
+  anchors: Anchor[];
+}
+
+export interface SidebarSection {
+  title: string;
+  url: string;
+  /** The section's index page first (when it has one), then its pages in order. */
+  pages: SidebarPage[];
+}
+
+export interface SitePage extends SourcePage {
+  url: string;
+  title: string;
+  group: string;
+  /** Index into Site.sections, or -1 for a page listed in no section. */
+  section: number;
+  prev?: SidebarPage;
+  next?: SidebarPage;
+}
+
+export interface Site {
+  config: SiteConfig;
+  /** Pages in a stable order: listed pages in config order, then unlisted ones by path. */
+  pages: SitePage[];
+  byUrl: Map<string, SitePage>;
+  byId: Map<string, SitePage>;
+  sections: SidebarSection[];
+  navigation: NavEntry[];
+}
+
+export function routeOf(id: string): string {
+  return id === '' ? '/' : `/${id}/`;
+}
+
+export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[]): Site {
+  const { config } = loaded;
+  const problems: SourceProblem[] = [];
+  const byId = new Map(sourcePages.map((p) => [p.id, p]));
+  const placed = new Map<string, { section: number; order: number }>();
+  let order = 0;
+
+  config.sections.forEach((section, s) => {
+    if (!byId.has(section.url)) {
+      problems.push(loaded.problemAt(['sections', s, 'url'], `section "${section.url || '(home)'}" has no index page: create ${contentPathOf(section.url)}`));
+    } else placed.set(section.url, { section: s, order: order++ });
+    section.pages.forEach((id, p) => {
+      if (!byId.has(id)) {
+        problems.push(loaded.problemAt(['sections', s, 'pages', p], `page "${id}" has no file ${contentPathOf(id)}`));
+      } else placed.set(id, { section: s, order: order++ });
+    });
+  });
+
+  const pages: SitePage[] = [...sourcePages]
+    .sort((a, b) => {
+      const pa = placed.get(a.id)?.order ?? Infinity;
+      const pb = placed.get(b.id)?.order ?? Infinity;
+      return pa === pb ? (a.id < b.id ? -1 : 1) : pa - pb;
+    })
+    .map((p) => ({
+      ...p,
+      url: routeOf(p.id),
+      title: p.frontmatter.title,
+      group: p.frontmatter.group,
+      section: placed.get(p.id)?.section ?? -1,
+    }));
+  const pageById = new Map(pages.map((p) => [p.id, p]));
+
+  const sections: SidebarSection[] = config.sections.map((section) => ({
+    title: section.title,
+    url: routeOf(section.url),
+    pages: [section.url, ...section.pages]
+      .map((id) => pageById.get(id))
+      .filter((p): p is SitePage => !!p)
+      .map((p) => ({ url: p.url, title: p.title, group: p.group, anchors: p.anchors })),
+  }));
+
+  for (const page of pages) {
+    if (page.section < 0) continue;
+    const list = sections[page.section]!.pages;
+    const i = list.findIndex((entry) => entry.url === page.url);
+    page.prev = list[i - 1];
+    page.next = list[i + 1];
+  }
+
+  // Redirect targets must be real pages; sources must not shadow one.
+  for (const [from, to] of Object.entries(config.redirects)) {
+    const target = to.replace(/[#?].*$/, '');
+    if (!pages.some((p) => p.url === target)) {
+      problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}" is not a page`));
+    }
+    if (pages.some((p) => p.url === from || p.url === `${from}/`)) {
+      problems.push(loaded.problemAt(['redirects', from], `"${from}" is a page; it cannot also be a redirect`));
+    }
+  }
+
+  if (problems.length) throw new InputError(problems);
+  return {
+    config,
+    pages,
+    byUrl: new Map(pages.map((p) => [p.url, p])),
+    byId: pageById,
+    sections,
+    navigation: config.navigation,
+  };
+}
+
+function contentPathOf(id: string): string {
+  return id === '' ? 'content/index.md' : `content/${id}.md (or content/${id}/index.md)`;
+}
+
+/** Whether a navigation entry is highlighted for `currentUrl` (SPEC §2: the path starts with its section). */
+export function isNavActive(entry: NavEntry, currentUrl: string): boolean {
+  if (/^(https?:)?\/\//.test(entry.url)) return false;
+  if (entry.url === '/') return currentUrl === '/';
+  if (currentUrl.startsWith(entry.url)) return true;
+  return (entry.children ?? []).some((child) => isNavActive(child, currentUrl));
+}

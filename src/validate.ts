@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import { formatPath, type SourceProblem } from './errors.js';
+import { locate, type LocatedYaml } from './yaml-positions.js';
+
+/* Turns zod issues into problems located in the YAML source, in words a writer understands. */
+
+type Issue = z.core.$ZodIssue;
+
+export function zodProblems(issues: readonly Issue[], located: LocatedYaml): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const path = [...issue.path, key];
+        problems.push({ file: located.file, ...locate(located, path, true), path: formatPath(path), message: `unknown key "${key}"` });
+      }
+      continue;
+    }
+    problems.push({
+      file: located.file,
+      ...locate(located, issue.path),
+      path: formatPath(issue.path) || '(root)',
+      message: describeIssue(issue, located),
+    });
+  }
+  return problems;
+}
+
+function describeIssue(issue: Issue, located: LocatedYaml): string {
+  switch (issue.code) {
+    case 'invalid_type': {
+      const value = valueAt(located, issue.path);
+      if (value === undefined) return `missing required field (expected ${issue.expected})`;
+      return `expected ${issue.expected}, received ${describeValue(value)}`;
+    }
+    case 'invalid_value':
+      return `expected ${issue.values.map((v) => JSON.stringify(v)).join(' | ')}, received ${describeValue(valueAt(located, issue.path))}`;
+    case 'invalid_union': {
+      // A discriminated union reports its discriminator; plain unions list the alternatives.
+      const note = (issue as { note?: string }).note;
+      if (note && /discriminator/i.test(note)) {
+        const options = (issue as { options?: unknown[] }).options;
+        return `unknown kind${options ? `: expected ${options.map((o) => JSON.stringify(o)).join(' | ')}` : ''}`;
+      }
+      const messages = new Set(issue.errors.flat().map((e) => e.message.replace(/^Invalid input: /, '')));
+      return [...messages].join(', or ');
+    }
+    case 'too_small':
+      if (issue.origin === 'array') return `expected at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}`;
+      if (issue.origin === 'string') return 'expected a non-empty string';
+      return issue.message;
+    default:
+      return issue.message.replace(/^Invalid input: /, '').replace(/^Invalid string: /, '');
+  }
+}
+
+function valueAt(located: LocatedYaml, path: readonly PropertyKey[]): unknown {
+  let value: unknown = located.doc.toJS();
+  for (const part of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[part as string];
+  }
+  return value;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `${typeof value} ${JSON.stringify(value)}`;
+}

@@ -1,0 +1,75 @@
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { SourceProblem } from './errors.js';
+
+/** A YAML document parsed with enough bookkeeping to turn a data path back into line:column. */
+export interface LocatedYaml {
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+  /** Line added to every position (frontmatter starts below the `---`). */
+  lineOffset: number;
+  file: string;
+}
+
+export function parseLocatedYaml(
+  source: string,
+  file: string,
+  lineOffset = 0,
+): { located: LocatedYaml; problems: SourceProblem[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const located = { doc, lineCounter, lineOffset, file };
+  const problems: SourceProblem[] = [...doc.errors, ...doc.warnings].map((e) => {
+    const { line, col } = lineCounter.linePos(e.pos[0]);
+    return {
+      file,
+      line: line + lineOffset,
+      column: col,
+      message: `YAML ${e.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${firstLine(e.message)}`,
+    };
+  });
+  return { located, problems };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/**
+ * Line and column of the value at `path`; when `key` is set, of the key itself
+ * (an unknown key is reported where its name is written). Falls back to the
+ * deepest ancestor that exists, so a missing field points at its parent.
+ */
+export function locate(
+  y: LocatedYaml,
+  path: readonly PropertyKey[],
+  key = false,
+): { line: number; column: number } {
+  let node: unknown = y.doc.contents;
+  let best: { range?: [number, number, number] | null } | null = node as Node;
+  for (let i = 0; i < path.length; i++) {
+    const part = path[i];
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === part);
+      if (!pair) break;
+      if (last && key && pair.key && isScalar(pair.key)) {
+        best = pair.key;
+        break;
+      }
+      node = pair.value;
+      if (node && (node as Node).range) best = node as Node;
+      else {
+        best = (pair.key as Node) ?? best;
+        break;
+      }
+    } else if (isSeq(node) && typeof part === 'number') {
+      const item = node.items[part];
+      if (!item) break;
+      node = item;
+      if ((item as Node).range) best = item as Node;
+    } else break;
+  }
+  const offset = best?.range?.[0] ?? 0;
+  const { line, col } = y.lineCounter.linePos(offset);
+  return { line: line + y.lineOffset, column: col };
+}

@@ -1,0 +1,54 @@
+import { Article } from './components/Article.js';
+import { Banner, NotificationBar } from './components/Banner.js';
+import { ChatButton, Footer } from './components/Footer.js';
+import { Header } from './components/Header.js';
+import { MobileMenu, Sidebar } from './components/Sidebar.js';
+import type { PageProps } from './types.js';
+import { href } from './types.js';
+
+/** The whole document of one page. */
+export function Layout(props: PageProps) {
+  const { ctx, page } = props;
+  const { config } = ctx.site;
+  const section = page.section >= 0 ? ctx.site.sections[page.section] : undefined;
+  const title = page.id === '' ? config.site.title : `${page.title} | ${config.site.title}`;
+  const description = page.frontmatter.description ?? config.site.description;
+  const canonical = config.site.url.replace(/\/$/, '') + href(ctx, page.url);
+  return (
+    <html lang={config.site.language}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta httpEquiv="Content-Security-Policy" content={ctx.assets.csp} />
+        <title>{title}</title>
+        <meta name="description" content={description} />
+        <link rel="canonical" href={canonical} />
+        <meta property="og:type" content="website" />
+        <meta property="og:site_name" content={config.site.title} />
+        <meta property="og:title" content={page.title} />
+        <meta property="og:description" content={description} />
+        <meta property="og:url" content={canonical} />
+        <meta name="color-scheme" content="light dark" />
+        <link rel="icon" href={href(ctx, '/favicon.svg')} type="image/svg+xml" />
+        <script dangerouslySetInnerHTML={{ __html: ctx.assets.headScript }} />
+        <link rel="stylesheet" href={href(ctx, ctx.assets.css)} />
+        <script src={href(ctx, ctx.assets.js)} defer />
+      </head>
+      <body>
+        <a className="skip-link" href="#content">Skip to content</a>
+        {config.banner ? <Banner banner={config.banner} ctx={ctx} /> : null}
+        {config.notification ? <NotificationBar note={config.notification} ctx={ctx} /> : null}
+        <Header ctx={ctx} currentUrl={page.url} />
+        <MobileMenu ctx={ctx} currentUrl={page.url} />
+        <div className={section ? 'page has-sidebar' : 'page'} id="page">
+          {section ? <Sidebar ctx={ctx} section={section} currentUrl={page.url} /> : null}
+          <main id="content" className="content" tabIndex={-1}>
+            <Article {...props} />
+          </main>
+        </div>
+        <Footer ctx={ctx} />
+        <ChatButton ctx={ctx} />
+      </body>
+    </html>
+  );
+}

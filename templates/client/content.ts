@@ -1,0 +1,100 @@
+import { copyText, nextTheme } from './decisions.js';
+import { storageGet, storageRemove, storageSet } from './storage.js';
+
+let announcer: HTMLElement | undefined;
+/** Says something to screen readers through one polite live region. */
+export function announce(message: string): void {
+  if (!announcer) {
+    announcer = document.createElement('div');
+    announcer.className = 'sr-only';
+    announcer.setAttribute('aria-live', 'polite');
+    document.body.append(announcer);
+  }
+  announcer.textContent = '';
+  setTimeout(() => (announcer!.textContent = message), 50);
+}
+
+/** One delegated handler for every copy button of the page. */
+export function initCopyButtons(): void {
+  document.addEventListener('click', async (e) => {
+    const button = (e.target as Element).closest<HTMLButtonElement>('button[data-copy]');
+    if (!button) return;
+    const lines = [...button.parentElement!.querySelectorAll<HTMLElement>('pre .line')].map((line) => ({
+      text: line.textContent ?? '',
+      removed: line.classList.contains('del'),
+    }));
+    try {
+      await navigator.clipboard.writeText(copyText(lines));
+      button.textContent = 'Copied';
+      button.dataset.copied = '';
+      announce('Copied to clipboard');
+      setTimeout(() => {
+        button.textContent = 'Copy';
+        delete button.dataset.copied;
+      }, 2000);
+    } catch {
+      announce('Copying is not allowed here');
+    }
+  });
+}
+
+const TAB_KEY = 'tab-choice';
+
+function selectTab(tab: HTMLElement, focus: boolean): void {
+  const tabs = tab.closest('.tabs')!;
+  for (const other of tabs.querySelectorAll<HTMLElement>(':scope > .tablist > [role="tab"]')) {
+    const selected = other === tab;
+    other.setAttribute('aria-selected', String(selected));
+    other.tabIndex = selected ? 0 : -1;
+    document.getElementById(other.getAttribute('aria-controls')!)?.classList.toggle('inactive', !selected);
+  }
+  if (focus) tab.focus();
+}
+
+/** Tabs (ARIA tabs pattern); the chosen label is remembered across pages. */
+export function initTabs(): void {
+  const stored = storageGet(TAB_KEY);
+  if (stored) {
+    for (const tab of document.querySelectorAll<HTMLElement>('[role="tab"]')) {
+      if (tab.dataset.label === stored) selectTab(tab, false);
+    }
+  }
+  document.addEventListener('click', (e) => {
+    const tab = (e.target as Element).closest<HTMLElement>('[role="tab"]');
+    if (!tab) return;
+    selectTab(tab, false);
+    storageSet(TAB_KEY, tab.dataset.label ?? '');
+  });
+  document.addEventListener('keydown', (e) => {
+    const tab = (e.target as Element).closest?.<HTMLElement>('[role="tab"]');
+    if (!tab) return;
+    const list = [...tab.parentElement!.querySelectorAll<HTMLElement>('[role="tab"]')];
+    const i = list.indexOf(tab);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: list.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    const target = list[(next + list.length) % list.length]!;
+    selectTab(target, true);
+    storageSet(TAB_KEY, target.dataset.label ?? '');
+  });
+}
+
+/** Light, dark or system theme, stored under "theme". */
+export function initThemeToggle(): void {
+  const button = document.querySelector<HTMLButtonElement>('[data-theme-toggle]');
+  if (!button) return;
+  const label = (theme: string) => button.setAttribute('aria-label', `Colour theme: ${theme}`);
+  label(storageGet('theme') ?? 'system');
+  button.addEventListener('click', () => {
+    const theme = nextTheme(storageGet('theme'));
+    if (theme === 'system') {
+      storageRemove('theme');
+      document.documentElement.removeAttribute('data-theme');
+    } else {
+      storageSet('theme', theme);
+      document.documentElement.setAttribute('data-theme', theme);
+    }
+    label(theme);
+    announce(`Colour theme: ${theme}`);
+  });
+}

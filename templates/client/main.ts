@@ -1,0 +1,16 @@
+import { initDismiss } from './banner.js';
+import { initCopyButtons, initTabs, initThemeToggle } from './content.js';
+import { initLanguageMenu, initSearchMode } from './header.js';
+import { initChatButton, initSidebar } from './layout.js';
+import { initMobileMenu } from './menu.js';
+
+/* The page's only script: behaviour on top of complete server-rendered HTML. */
+initDismiss();
+initSearchMode();
+initLanguageMenu();
+initMobileMenu();
+initSidebar();
+initChatButton();
+initCopyButtons();
+initTabs();
+initThemeToggle();

@@ -1,0 +1,84 @@
+import type { SidebarPage } from '../../src/site/model.js';
+import type { PageProps } from '../types.js';
+import { href, isExternal } from '../types.js';
+import { SmartLink } from './ExternalLink.js';
+
+export function Article({ ctx, page, body }: PageProps) {
+  const { site } = ctx.site.config;
+  const fm = page.frontmatter;
+  const updated = ctx.lastUpdated.get(page.sourcePath);
+  const contributors = [...fm.contributors].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+  return (
+    <article className="article">
+      <div className="article-tools">
+        {site.editBase ? (
+          <a href={site.editBase + page.sourcePath} target="_blank" rel="noopener noreferrer">
+            Edit this page<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        ) : null}
+        {fm.repo ? (
+          <a href={fm.repo} target="_blank" rel="noopener noreferrer">
+            Jump to repository<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        ) : null}
+      </div>
+      <h1>{page.title}</h1>
+      <div className="markdown" dangerouslySetInnerHTML={{ __html: body }} />
+      {fm.related.length ? (
+        <section className="further" aria-labelledby="further-reading">
+          <h2 id="further-reading">Further reading</h2>
+          <ul>
+            {fm.related.map((item) => (
+              <li key={item.url}>
+                <SmartLink href={isExternal(item.url) ? item.url : href(ctx, item.url)}>{item.title}</SmartLink>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {contributors.length ? (
+        <section className="contributors" aria-labelledby="contributors">
+          <h2 id="contributors">Contributors</h2>
+          <ul>
+            {contributors.map((name) => (
+              <li key={name}>
+                <a href={`https://github.com/${name}`} target="_blank" rel="noopener noreferrer">
+                  <img src={`https://github.com/${name}.png?size=90`} alt="" width={40} height={40} loading="lazy" decoding="async" />
+                  <span>{name}</span>
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {page.prev || page.next ? (
+        <nav className="pagination" aria-label="Previous and next pages">
+          <PageLink ctx={ctx} target={page.prev} rel="prev" />
+          <PageLink ctx={ctx} target={page.next} rel="next" />
+        </nav>
+      ) : null}
+      {updated ? (
+        <p className="last-updated">
+          Last updated <time dateTime={updated}>{formatDate(updated)}</time>
+        </p>
+      ) : null}
+    </article>
+  );
+}
+
+function PageLink({ ctx, target, rel }: { ctx: PageProps['ctx']; target?: SidebarPage; rel: 'prev' | 'next' }) {
+  if (!target) return <span />;
+  return (
+    <a className={`page-link page-link-${rel}`} href={href(ctx, target.url)} rel={rel}>
+      <span className="page-link-label">{rel === 'prev' ? 'Previous' : 'Next'}</span>
+      <span className="page-link-title">{target.title}</span>
+    </a>
+  );
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+function formatDate(iso: string): string {
+  const [y, m, d] = iso.slice(0, 10).split('-').map(Number);
+  return `${d} ${MONTHS[m! - 1]} ${y}`;
+}

@@ -1,0 +1,42 @@
+import type { RenderContext } from '../types.js';
+import { href } from '../types.js';
+import { SmartLink } from './ExternalLink.js';
+import { ChatIcon, Logo } from './Icons.js';
+
+export function Footer({ ctx }: { ctx: RenderContext }) {
+  const { footer, site } = ctx.site.config;
+  return (
+    <footer className="footer" id="footer">
+      <nav className="footer-nav" aria-label="Footer">
+        <ul className="footer-links">
+          {footer.links.map((link) => (
+            <li key={link.url}>
+              <SmartLink href={href(ctx, link.url)}>{link.title}</SmartLink>
+            </li>
+          ))}
+        </ul>
+        <a className="footer-logo" href={href(ctx, '/')} aria-label={`${site.title} home`}>
+          <Logo size={36} />
+        </a>
+        <ul className="footer-links">
+          {footer.secondary.map((link) => (
+            <li key={link.url}>
+              <SmartLink href={href(ctx, link.url)}>{link.title}</SmartLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {footer.copyright ? <p className="footer-copyright">{footer.copyright}</p> : null}
+    </footer>
+  );
+}
+
+export function ChatButton({ ctx }: { ctx: RenderContext }) {
+  const chat = ctx.site.config.chat;
+  if (!chat) return null;
+  return (
+    <a className="chat-button" id="chat-button" href={chat.url} target="_blank" rel="noopener noreferrer" aria-label={`${chat.label} (opens in a new tab)`} title={chat.label}>
+      <ChatIcon />
+    </a>
+  );
+}

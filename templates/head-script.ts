@@ -1,0 +1,20 @@
+import type { SiteConfig } from '../src/config/schema.js';
+import { BANNER_KEY, NOTIFICATION_KEY } from './components/Banner.js';
+
+/**
+ * The only inline script: it runs before first paint so that a dismissed
+ * banner never paints and the stored colour theme applies at once. It marks
+ * <html> with `js` (JavaScript runs), `ls` (localStorage works, so close
+ * buttons may show), `banner-off` and `note-off`. Allowed by a CSP hash.
+ */
+export function headScript(config: SiteConfig): string {
+  const checks: string[] = [];
+  if (config.banner) checks.push(`s.getItem(${JSON.stringify(BANNER_KEY)})===${JSON.stringify(config.banner.version)}&&c.add("banner-off")`);
+  if (config.notification) checks.push(`s.getItem(${JSON.stringify(NOTIFICATION_KEY)})===${JSON.stringify(config.notification.version)}&&c.add("note-off")`);
+  return (
+    '(function(){var d=document.documentElement,c=d.classList;c.add("js");try{var s=window.localStorage,k="__docs";' +
+    's.setItem(k,k);s.removeItem(k);c.add("ls");' +
+    checks.map((x) => x + ';').join('') +
+    'var t=s.getItem("theme");if(t==="dark"||t==="light")d.setAttribute("data-theme",t)}catch(e){}})()'
+  );
+}

@@ -1,0 +1,33 @@
+import type { Site, SitePage } from '../src/site/model.js';
+
+/** Everything a page template needs; built once per build except `page`. */
+export interface RenderContext {
+  site: Site;
+  /** Base path the site is served under, ending in "/" (usually "/"). */
+  base: string;
+  assets: {
+    css: string;
+    js: string;
+    /** The inline head script (decides banner and theme before first paint). */
+    headScript: string;
+    csp: string;
+  };
+  /** Last change of each source file, from git (ISO date), when known. */
+  lastUpdated: Map<string, string>;
+}
+
+export interface PageProps {
+  ctx: RenderContext;
+  page: SitePage;
+  /** Rendered body HTML. */
+  body: string;
+}
+
+export function href(ctx: RenderContext, url: string): string {
+  if (/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(url)) return url;
+  return ctx.base === '/' ? url : ctx.base.replace(/\/$/, '') + url;
+}
+
+export function isExternal(url: string): boolean {
+  return /^(https?:)?\/\//i.test(url);
+}
