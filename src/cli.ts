@@ -38,7 +38,8 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     });
 
   common(program.command('check').description('Validate config, content and links without writing anything.'))
-    .action(async (opts: { config: string; root: string }) => {
+    .option('--only <prefix>', 'report only problems in files starting with this path (e.g. content/guides/)')
+    .action(async (opts: { config: string; root: string; only?: string }) => {
       code = await runBuild({ ...opts, out: 'dist', base: '/', quiet: false }, io, true);
     });
 
@@ -63,7 +64,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
 }
 
 async function runBuild(
-  opts: { config: string; root: string; out: string; base: string; quiet?: boolean },
+  opts: { config: string; root: string; out: string; base: string; quiet?: boolean; only?: string },
   io: Io,
   checkOnly: boolean,
 ): Promise<number> {
@@ -76,6 +77,7 @@ async function runBuild(
       out: opts.out,
       base: opts.base,
       checkOnly,
+      only: opts.only,
       onProgress: opts.quiet
         ? undefined
         : (done, total) => {
@@ -97,7 +99,7 @@ async function runBuild(
   } catch (e) {
     if (live) io.out.write('\r\x1b[2K');
     if (e instanceof InputError) {
-      io.err.write(`${e.message}\n${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found; ${checkOnly ? 'nothing was checked further' : 'the previous output was left untouched'}.\n`);
+      io.err.write(`${e.message}\n${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found; ${checkOnly ? 'fix them and run docs check again' : 'the previous output was left untouched'}.\n`);
       return EXIT.input;
     }
     throw e;

@@ -28,6 +28,8 @@ export interface BuildOptions {
   /** Check only: load, validate and resolve links, write nothing. */
   checkOnly?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Check only: report only problems in files whose path starts with this prefix. */
+  only?: string;
 }
 
 export interface BuildResult {
@@ -57,10 +59,11 @@ export async function loadSite(options: BuildOptions): Promise<{ site: Site; bas
   const contentDir = join(root, 'content');
   const highlighter = await loadHighlighter();
   const pages = await loadPages(root, contentDir, highlighter);
-  const site = buildSite(loaded, pages);
+  const { site, problems } = buildSite(loaded, pages);
   const targets: LinkTargets = { files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]) };
-  const problems = [...resolveLinks(site, base, targets), ...checkRelated(site, targets)];
-  if (problems.length) throw new InputError(problems);
+  problems.push(...resolveLinks(site, base, targets), ...checkRelated(site, targets));
+  const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
+  if (shown.length) throw new InputError(shown);
   return { site, base, root };
 }
 

@@ -2,7 +2,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { NavEntry, SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import type { Anchor } from '../content/plugins/headings.js';
-import { InputError, type SourceProblem } from '../errors.js';
+import type { SourceProblem } from '../errors.js';
 
 /*
  * The Site model: built once per build from the config and the pages. Per
@@ -47,7 +47,12 @@ export function routeOf(id: string): string {
   return id === '' ? '/' : `/${id}/`;
 }
 
-export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[]): Site {
+/**
+ * Builds the model. Problems (missing pages, bad redirects) are returned with
+ * it rather than thrown, so that the caller can report them together with the
+ * link problems found on the same model.
+ */
+export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[]): { site: Site; problems: SourceProblem[] } {
   const { config } = loaded;
   const problems: SourceProblem[] = [];
   const byId = new Map(sourcePages.map((p) => [p.id, p]));
@@ -108,8 +113,7 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[]): Site
     }
   }
 
-  if (problems.length) throw new InputError(problems);
-  return {
+  const site: Site = {
     config,
     pages,
     byUrl: new Map(pages.map((p) => [p.url, p])),
@@ -117,6 +121,7 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[]): Site
     sections,
     navigation: config.navigation,
   };
+  return { site, problems };
 }
 
 function contentPathOf(id: string): string {
