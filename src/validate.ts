@@ -18,7 +18,7 @@ export function zodProblems(issues: readonly Issue[], located: LocatedYaml): Sou
     }
     problems.push({
       file: located.file,
-      ...locate(located, issue.path),
+      ...locate(located, issue.path, issue.code === 'invalid_key'),
       path: formatPath(issue.path) || '(root)',
       message: describeIssue(issue, located),
     });
@@ -36,14 +36,24 @@ function describeIssue(issue: Issue, located: LocatedYaml): string {
     case 'invalid_value':
       return `expected ${issue.values.map((v) => JSON.stringify(v)).join(' | ')}, received ${describeValue(valueAt(located, issue.path))}`;
     case 'invalid_union': {
+      const received = describeValue(valueAt(located, issue.path));
       // A discriminated union reports its discriminator; plain unions list the alternatives.
       const note = (issue as { note?: string }).note;
       if (note && /discriminator/i.test(note)) {
-        const options = (issue as { options?: unknown[] }).options;
-        return `unknown kind${options ? `: expected ${options.map((o) => JSON.stringify(o)).join(' | ')}` : ''}`;
+        const options = (issue as { options?: unknown[] }).options ?? [];
+        return `expected ${options.map((o) => JSON.stringify(o)).join(' | ')}, received ${received}`;
+      }
+      const alternatives = issue.errors.map((list) => list.find((e) => e.path.length === 0));
+      if (alternatives.every((e) => e?.code === 'invalid_type')) {
+        const expected = alternatives.map((e) => (e as { expected: string }).expected);
+        return `expected ${[...new Set(expected)].join(' | ')}, received ${received}`;
       }
       const messages = new Set(issue.errors.flat().map((e) => e.message.replace(/^Invalid input: /, '')));
       return [...messages].join(', or ');
+    }
+    case 'invalid_key': {
+      const inner = (issue as { issues?: Issue[] }).issues?.[0];
+      return `bad key: ${inner ? describeIssue(inner, located) : issue.message}`;
     }
     case 'too_small':
       if (issue.origin === 'array') return `expected at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}`;

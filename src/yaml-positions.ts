@@ -18,7 +18,9 @@ export function parseLocatedYaml(
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const located = { doc, lineCounter, lineOffset, file };
-  const problems: SourceProblem[] = [...doc.errors, ...doc.warnings].map((e) => {
+  // After the first syntax error the parser's later errors are mostly echoes of it,
+  // so only the first one is reported; the writer fixes it and sees the next.
+  const problems: SourceProblem[] = [...doc.errors.slice(0, 1), ...doc.warnings].map((e) => {
     const { line, col } = lineCounter.linePos(e.pos[0]);
     return {
       file,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { headScript } from '../../templates/head-script.js';
 import type { RenderContext } from '../../templates/types.js';
 import { loadConfig } from '../config/load.js';
@@ -9,7 +10,7 @@ import { loadHighlighter } from '../content/highlight.js';
 import { loadPages } from '../content/load.js';
 import { InputError } from '../errors.js';
 import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
-import { buildSite, type Site } from '../site/model.js';
+import { buildSite, routeOf, type Site } from '../site/model.js';
 import { bundleClient, bundleCss } from './assets.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
@@ -28,6 +29,8 @@ export interface BuildOptions {
   /** Check only: load, validate and resolve links, write nothing. */
   checkOnly?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Folder of the page templates; defaults to the templates shipped with the tool. */
+  templates?: string;
   /** Check only: report only problems in files whose path starts with this prefix. */
   only?: string;
 }
@@ -39,6 +42,9 @@ export interface BuildResult {
   outDir?: string;
   ms: number;
 }
+
+/** The templates shipped with the tool (top-level templates/ of this package). */
+export const TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
 
 /** Files the build always writes at the root, valid as link targets. */
 const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers'];
@@ -55,13 +61,16 @@ export async function loadSite(options: BuildOptions): Promise<{ site: Site; bas
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
-  const loaded = loadConfig(configPath, relative(process.cwd(), configPath) || 'site.config.yaml');
+  const loaded = loadConfig(configPath, relative(root, configPath));
   const contentDir = join(root, 'content');
   const highlighter = await loadHighlighter();
-  const pages = await loadPages(root, contentDir, highlighter);
-  const { site, problems } = buildSite(loaded, pages);
-  const targets: LinkTargets = { files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]) };
-  problems.push(...resolveLinks(site, base, targets), ...checkRelated(site, targets));
+  const { pages, problems: pageProblems, failed } = await loadPages(root, contentDir, highlighter);
+  const { site, problems } = buildSite(loaded, pages, failed);
+  const targets: LinkTargets = {
+    files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]),
+    unchecked: new Set([...failed].map(routeOf)),
+  };
+  problems.push(...pageProblems, ...resolveLinks(site, base, targets), ...checkRelated(site, targets));
   const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
   if (shown.length) throw new InputError(shown);
   return { site, base, root };
@@ -72,7 +81,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const { site, base, root } = await loadSite(options);
   if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started };
 
-  const templatesDir = join(root, 'templates');
+  const templatesDir = options.templates ?? TEMPLATES_DIR;
   const out = new OutputWriter(resolve(root, options.out ?? 'dist'));
   try {
     const files = await writeSite(site, base, root, templatesDir, out, options.onProgress);

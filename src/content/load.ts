@@ -60,13 +60,21 @@ export async function loadPage(
   };
 }
 
-/** Loads every page, collecting the problems of all files before failing. */
+export interface LoadedPages {
+  pages: SourcePage[];
+  problems: SourceProblem[];
+  /** Ids of pages that exist but failed to load (links to them are not reported as broken). */
+  failed: Set<string>;
+}
+
+/** Loads every page, collecting the problems of all files (nothing stops at the first). */
 export async function loadPages(
   rootDir: string,
   contentDir: string,
   highlighter: Highlighter,
   files = listContentFiles(contentDir),
-): Promise<SourcePage[]> {
+): Promise<LoadedPages> {
+  const failed = new Set<string>();
   const problems: SourceProblem[] = [];
   const pages: SourcePage[] = [];
   const seen = new Map<string, string>();
@@ -81,10 +89,10 @@ export async function loadPages(
     try {
       pages.push(await loadPage(rootDir, contentDir, file, highlighter));
     } catch (e) {
-      if (e instanceof InputError) problems.push(...e.problems);
-      else throw e;
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+      failed.add(id);
     }
   }
-  if (problems.length) throw new InputError(problems);
-  return pages;
+  return { pages, problems, failed };
 }

@@ -17,6 +17,8 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 export interface LinkTargets {
   /** Non-page files served at the root (sitemap.xml, static files), as URL paths. */
   files: Set<string>;
+  /** URLs of pages that failed to load: links to them are accepted unchecked. */
+  unchecked?: Set<string>;
 }
 
 export function markExternal(node: Element): void {
@@ -42,6 +44,7 @@ export function resolveHref(site: Site, page: SitePage, href: string, targets: L
     const target = site.byUrl.get(normal) ?? site.byUrl.get(normal.replace(/index\.html$/, ''));
     if (target) return { url: target.url, page: target, hash };
     if (targets.files.has(candidate)) return { url: candidate, hash };
+    if (targets.unchecked?.has(normal)) return { url: normal, hash };
   }
   return `links to "${rawPath}", which is not a page of this site`;
 }

@@ -52,7 +52,11 @@ export function routeOf(id: string): string {
  * it rather than thrown, so that the caller can report them together with the
  * link problems found on the same model.
  */
-export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[]): { site: Site; problems: SourceProblem[] } {
+export function buildSite(
+  loaded: LoadedConfig,
+  sourcePages: SourcePage[],
+  failed: ReadonlySet<string> = new Set(),
+): { site: Site; problems: SourceProblem[] } {
   const { config } = loaded;
   const problems: SourceProblem[] = [];
   const byId = new Map(sourcePages.map((p) => [p.id, p]));
@@ -60,11 +64,12 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[]): { si
   let order = 0;
 
   config.sections.forEach((section, s) => {
-    if (!byId.has(section.url)) {
+    if (!byId.has(section.url) && !failed.has(section.url)) {
       problems.push(loaded.problemAt(['sections', s, 'url'], `section "${section.url || '(home)'}" has no index page: create ${contentPathOf(section.url)}`));
     } else placed.set(section.url, { section: s, order: order++ });
     section.pages.forEach((id, p) => {
-      if (!byId.has(id)) {
+      if (failed.has(id)) order++;
+      else if (!byId.has(id)) {
         problems.push(loaded.problemAt(['sections', s, 'pages', p], `page "${id}" has no file ${contentPathOf(id)}`));
       } else placed.set(id, { section: s, order: order++ });
     });
@@ -105,7 +110,7 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[]): { si
   // Redirect targets must be real pages; sources must not shadow one.
   for (const [from, to] of Object.entries(config.redirects)) {
     const target = to.replace(/[#?].*$/, '');
-    if (!pages.some((p) => p.url === target)) {
+    if (!pages.some((p) => p.url === target) && ![...failed].some((id) => routeOf(id) === target)) {
       problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}" is not a page`));
     }
     if (pages.some((p) => p.url === from || p.url === `${from}/`)) {

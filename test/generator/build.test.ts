@@ -1,0 +1,123 @@
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { editFile, fixtureSite, runDocs, snapshotDir } from '../helpers/site.js';
+
+const dirs: string[] = [];
+function site(): string {
+  const dir = fixtureSite();
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('docs build', () => {
+  it('writes every page, the 404 page, sitemap, robots and hashed assets, and prints a summary', async () => {
+    const dir = site();
+    const { code, out } = await runDocs(['build', '--root', dir, '--out', 'dist']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^Built 5 pages in \d+\.\d s → .*dist\/$/m);
+    const dist = join(dir, 'dist');
+    for (const file of ['index.html', 'guides/index.html', 'guides/first/index.html', 'guides/second/index.html', '404.html', 'sitemap.xml', 'robots.txt', 'old-first/index.html', '_redirects', '_headers']) {
+      expect(existsSync(join(dist, file)), file).toBe(true);
+    }
+    const html = readFileSync(join(dist, 'guides/first/index.html'), 'utf8');
+    expect(html.startsWith('<!DOCTYPE html><html lang="en">')).toBe(true);
+    expect(html).toContain('<title>First guide | fixture</title>');
+    expect(html).toContain('<meta name="description" content="The first guide."/>');
+    expect(html).toContain('<link rel="canonical" href="https://docs.example.org/guides/first/"/>');
+    expect(html).toContain('<meta property="og:title" content="First guide"/>');
+    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/style\.[0-9a-f]{10}\.css"\/>/);
+    expect(html).toMatch(/<script src="\/assets\/main\.[0-9a-f]{10}\.js" defer=""><\/script>/);
+    const sitemap = readFileSync(join(dist, 'sitemap.xml'), 'utf8');
+    expect(sitemap).toContain('<loc>https://docs.example.org/guides/second/</loc>');
+    expect(sitemap).not.toContain('404');
+    expect(readFileSync(join(dist, 'robots.txt'), 'utf8')).toContain('Sitemap: https://docs.example.org/sitemap.xml');
+    expect(readFileSync(join(dist, 'old-first/index.html'), 'utf8')).toContain('<meta http-equiv="refresh" content="0; url=/guides/first/">');
+  });
+
+  it('exits 1 and names file, line and column when a listed page has no file', async () => {
+    const dir = site();
+    renameSync(join(dir, 'content/guides/second.md'), join(dir, 'content/guides/2nd.md'));
+    const { code, err } = await runDocs(['build', '--root', dir]);
+    expect(code).toBe(1);
+    expect(err).toContain('site.config.yaml:44:9 sections[1].pages[1]: page "guides/second" has no file content/guides/second.md (or content/guides/second/index.md)');
+  });
+
+  it('reports bad frontmatter, a broken link and a missing anchor together', async () => {
+    const dir = site();
+    editFile(join(dir, 'content/404.md'), 'title: Page not found\n', 'title: Page not found\ntags: [a]\n');
+    editFile(join(dir, 'content/guides/second.md'), '(/guides/first/#install)', '(/guides/first/#instal)');
+    editFile(join(dir, 'content/index.md'), '(./guides/second.md)', '(./guides/third.md)');
+    const { code, err } = await runDocs(['build', '--root', dir]);
+    expect(code).toBe(1);
+    expect(err.split('\n').slice(0, 3)).toEqual([
+      'content/404.md:3:1 frontmatter.tags: unknown key "tags"',
+      'content/guides/second.md:8:9 links to "#instal", but /guides/first/ has no such anchor (did you mean #install?)',
+      'content/index.md:6:56 links to "./guides/third.md", which is not a page of this site',
+    ]);
+    expect(err).toContain('3 problems found');
+  });
+
+  it('leaves the previous output byte-for-byte untouched when a build fails', async () => {
+    const dir = site();
+    expect((await runDocs(['build', '--root', dir, '--quiet'])).code).toBe(0);
+    const before = snapshotDir(join(dir, 'dist'));
+    editFile(join(dir, 'content/guides/first.md'), 'title: First guide', 'title: ""');
+    expect((await runDocs(['build', '--root', dir, '--quiet'])).code).toBe(1);
+    expect(snapshotDir(join(dir, 'dist'))).toEqual(before);
+    // No temporary folder is left beside the output either.
+    expect(readdirNames(dir).filter((n) => n.includes('build-'))).toEqual([]);
+  });
+
+  it('produces byte-identical output from the same input', async () => {
+    const dir = site();
+    await runDocs(['build', '--root', dir, '--out', 'a', '--quiet']);
+    await runDocs(['build', '--root', dir, '--out', 'b', '--quiet']);
+    const a = snapshotDir(join(dir, 'a'));
+    expect(a.size).toBeGreaterThan(10);
+    expect(snapshotDir(join(dir, 'b'))).toEqual(a);
+  });
+
+  it('prefixes internal links and assets with --base', async () => {
+    const dir = site();
+    await runDocs(['build', '--root', dir, '--base', '/docs/', '--quiet']);
+    const html = readFileSync(join(dir, 'dist/index.html'), 'utf8');
+    expect(html).toContain('href="/docs/guides/first/"');
+    expect(html).toMatch(/href="\/docs\/assets\/style\.[0-9a-f]{10}\.css"/);
+    expect(html).toContain('<link rel="canonical" href="https://docs.example.org/docs/"/>');
+  });
+
+  it('docs check validates without writing anything', async () => {
+    const dir = site();
+    const { code, out } = await runDocs(['check', '--root', dir]);
+    expect(code).toBe(0);
+    expect(out).toMatch(/Checked 5 pages in \d+\.\d s: no problems found\./);
+    expect(existsSync(join(dir, 'dist'))).toBe(false);
+  });
+
+  it('exits 2 on usage errors and 0 for --help and --version', async () => {
+    expect((await runDocs(['build', '--no-such-flag'])).code).toBe(2);
+    expect((await runDocs(['frobnicate'])).code).toBe(2);
+    const help = await runDocs(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Usage: docs');
+    const version = await runDocs(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('reports a missing config file clearly', async () => {
+    const dir = site();
+    writeFileSync(join(dir, 'other.yaml'), 'site: 1\n');
+    const missing = await runDocs(['build', '--root', dir, '--config', 'nope.yaml']);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/nope\.yaml:1:1 cannot read the config file \(ENOENT\)/);
+  });
+});
+
+function readdirNames(dir: string): string[] {
+  return readdirSync(dir);
+}

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
+import { InputError } from '../../src/errors.js';
+import { ROOT } from '../helpers/content.js';
+
+const FIXTURE = readFileSync(join(ROOT, 'test/fixtures/site/site.config.yaml'), 'utf8');
+
+function problemsOf(source: string): string[] {
+  try {
+    parseConfig(source, 'site.config.yaml');
+  } catch (e) {
+    if (e instanceof InputError) return e.message.split('\n');
+    throw e;
+  }
+  return [];
+}
+
+function edit(from: string | RegExp, to: string): string {
+  const result = FIXTURE.replace(from, to);
+  if (result === FIXTURE) throw new Error(`the edit did not apply: ${String(from)}`);
+  return result;
+}
+
+describe('site.config.yaml validation', () => {
+  it('accepts the fixture config and fills in defaults', () => {
+    const { config } = parseConfig(FIXTURE, 'site.config.yaml');
+    expect(config.site.language).toBe('en');
+    expect(config.search).toEqual({ provider: 'local' });
+    expect(config.sections[0]!.pages).toEqual([]);
+    expect(config.banner!.version).toBe('2');
+  });
+
+  it('accepts the real site config', () => {
+    const real = readFileSync(join(ROOT, 'site.config.yaml'), 'utf8');
+    expect(problemsOf(real)).toEqual([]);
+  });
+
+  const cases: Array<[string, string, string[]]> = [
+    ['a YAML syntax error', edit('  title: fixture\n', '  title: [fixture\n'), ['site.config.yaml:3:3 YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]']],
+    ['a tab used for indentation', edit('  title: fixture\n', '\ttitle: fixture\n'), ['site.config.yaml:2:1 YAML syntax error: Tabs are not allowed as indentation']],
+    ['a duplicated key', edit('  title: fixture\n', '  title: fixture\n  title: again\n'), ['site.config.yaml:3:3 YAML syntax error: Map keys must be unique']],
+    ['a wrong type', edit('  version: 2', '  version: [2]'), ['site.config.yaml:12:12 banner.version: expected string | number, received a list']],
+    ['an unknown key (a typo)', edit('  title: fixture\n', '  title: fixture\n  langauge: en\n'), ['site.config.yaml:3:3 site.langauge: unknown key "langauge"']],
+    ['a missing required field', edit('  description: A small site used by the generator tests.\n', ''), ['site.config.yaml:2:3 site.description: missing required field (expected string)']],
+    ['a page listed twice', edit('      - guides/second', '      - guides/second\n      - guides/first'), ['site.config.yaml:45:9 sections[1].pages[2]: page "guides/first" is listed twice (first at sections[1].pages[0])']],
+    ['a nested child with a bad url', edit('      - title: Guides\n        url: /guides/', '      - title: Guides\n        url: guides'), ['site.config.yaml:18:14 navigation[0].children[0].url: expected a URL starting with "/", "http", "//" or "mailto:"']],
+    ['a nested child url of the wrong type', edit('      - title: Guides\n        url: /guides/', '      - title: Guides\n        url: 42'), ['site.config.yaml:18:14 navigation[0].children[0].url: expected string, received number 42']],
+    ['an unknown search provider', `${FIXTURE}search:\n  provider: elastic\n`, ['site.config.yaml:48:13 search.provider: expected "local" | "algolia", received string "elastic"']],
+    ['a hosted search provider without its key and index', `${FIXTURE}search:\n  provider: algolia\n  appId: X\n`, ['site.config.yaml:48:3 search.apiKey: missing required field (expected string)', 'site.config.yaml:48:3 search.indexName: missing required field (expected string)']],
+    ['a page path written as a file', edit('      - guides/second', '      - /guides/second.md'), ['site.config.yaml:44:9 sections[1].pages[1]: expected a page path such as "guides/tree-shaking" (lowercase, no leading or trailing slash, no .md)']],
+    ['an empty navigation', edit(/navigation:[\s\S]*?languages:/, 'navigation: []\nlanguages:'), ['site.config.yaml:13:13 navigation: expected at least 1 item']],
+    ['a redirect from a relative path', edit('/old-first/: /guides/first/', 'old-first: /guides/first/'), ['site.config.yaml:46:3 redirects.old-first: bad key: expected a path starting with "/"']],
+    ['sections that are not a list', edit(/sections:[\s\S]*?redirects:/, 'sections: guides\nredirects:'), ['site.config.yaml:37:11 sections: expected array, received string "guides"']],
+    ['a canonical url without scheme', edit('url: https://docs.example.org\n', 'url: docs.example.org\n'), ['site.config.yaml:3:8 site.url: expected an absolute URL starting with "http" or "//"']],
+  ];
+
+  for (const [name, source, expected] of cases) {
+    it(`reports ${name} with file, line, column and path`, () => {
+      expect(problemsOf(source)).toEqual(expected);
+    });
+  }
+
+  it('reports every problem at once, in file order', () => {
+    const source = edit('  title: fixture\n', '  title: fixture\n  langauge: en\n').replace('  version: 2', '  version: [2]').replace('  label: Chat with us', '  label: ""');
+    expect(problemsOf(source)).toEqual([
+      'site.config.yaml:3:3 site.langauge: unknown key "langauge"',
+      'site.config.yaml:13:12 banner.version: expected string | number, received a list',
+      'site.config.yaml:33:10 chat.label: expected a non-empty string',
+    ]);
+  });
+});

@@ -1,0 +1,146 @@
+import { toHtml } from 'hast-util-to-html';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Highlighter } from 'shiki';
+import { splitFrontmatter } from '../../src/content/frontmatter.js';
+import { loadHighlighter } from '../../src/content/highlight.js';
+import { pageIdOf } from '../../src/content/load.js';
+import { renderMarkdown } from '../../src/content/markdown.js';
+import { parseCodeMeta } from '../../src/content/plugins/code-blocks.js';
+import { InputError } from '../../src/errors.js';
+import { routeOf } from '../../src/site/model.js';
+
+let highlighter: Highlighter;
+beforeAll(async () => {
+  highlighter = await loadHighlighter();
+});
+
+const render = (body: string, lineOffset = 3) => renderMarkdown(body, { file: 'content/x.md', lineOffset, highlighter });
+const html = async (body: string) => toHtml((await render(body)).hast, { allowDangerousHtml: true });
+const problems = async (body: string) => (await render(body)).problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`);
+
+describe('routes', () => {
+  it('maps content files to page ids and URLs', () => {
+    expect(pageIdOf('index.md')).toBe('');
+    expect(pageIdOf('guides/index.md')).toBe('guides');
+    expect(pageIdOf('guides/tree-shaking.md')).toBe('guides/tree-shaking');
+    expect(pageIdOf('api/plugins/index.md')).toBe('api/plugins');
+    expect(pageIdOf('notes.txt')).toBeNull();
+    expect(routeOf('')).toBe('/');
+    expect(routeOf('guides/tree-shaking')).toBe('/guides/tree-shaking/');
+  });
+});
+
+describe('frontmatter', () => {
+  it('reads the fields and applies defaults', () => {
+    const split = splitFrontmatter('---\ntitle: Caching\n---\n\nBody\n', 'content/guides/caching.md');
+    expect(split.frontmatter).toEqual({ title: 'Caching', group: '-', contributors: [], related: [] });
+    expect(split.body).toBe('\nBody\n');
+    expect(split.bodyLineOffset).toBe(3);
+  });
+
+  const bad: Array<[string, string, string]> = [
+    ['no frontmatter', '# Title\n', 'content/a.md:1:1 missing frontmatter: the file must start with a "---" line, then at least "title: …", then "---"'],
+    ['an unclosed frontmatter', '---\ntitle: A\n', 'content/a.md:1:1 frontmatter is not closed: add a "---" line after it'],
+    ['a missing title', '---\ngroup: A\n---\n', 'content/a.md:2:1 frontmatter.title: missing required field (expected string)'],
+    ['a title of the wrong type', '---\ntitle: [A]\n---\n', 'content/a.md:2:8 frontmatter.title: expected string, received a list'],
+    ['an unknown key', '---\ntitle: A\ntitel: B\n---\n', 'content/a.md:3:1 frontmatter.titel: unknown key "titel"'],
+    ['bad YAML', '---\ntitle: "A\n---\n', 'content/a.md:3:1 YAML syntax error: Missing closing "quote'],
+    ['a related entry without url', '---\ntitle: A\nrelated:\n  - title: B\n---\n', 'content/a.md:4:5 frontmatter.related[0].url: missing required field (expected string)'],
+  ];
+  for (const [name, source, message] of bad) {
+    it(`reports ${name} with its position`, () => {
+      try {
+        splitFrontmatter(source, 'content/a.md');
+        expect.unreachable('no error was thrown');
+      } catch (e) {
+        expect(e).toBeInstanceOf(InputError);
+        expect((e as InputError).message).toBe(message);
+      }
+    });
+  }
+});
+
+describe('Markdown pipeline', () => {
+  it('extracts the h2 headings as anchors with the ids rehype-slug gives them', async () => {
+    const { anchors, ids } = await render('## Getting started\n\ntext\n\n### Details\n\n## `output.filename`\n\n## Getting started\n');
+    expect(anchors).toEqual([
+      { title: 'Getting started', id: 'getting-started' },
+      { title: 'output.filename', id: 'outputfilename' },
+      { title: 'Getting started', id: 'getting-started-1' },
+    ]);
+    expect([...ids]).toEqual(['getting-started', 'details', 'outputfilename', 'getting-started-1']);
+  });
+
+  it('gives h2 and h3 a self-link', async () => {
+    const out = await html('## Install\n\n### Options\n\n#### Deep\n');
+    expect(out).toContain('<div class="heading heading-h2"><h2 id="install">Install</h2><a class="anchor" href="#install">');
+    expect(out).toContain('<span class="sr-only">Section titled “Options”</span>');
+    expect(out).toContain('<h4 id="deep">Deep</h4>');
+    expect(out).not.toContain('href="#deep"');
+  });
+
+  it('rejects an h1 in the body and skipped heading levels', async () => {
+    expect(await problems('# Title\n\n## A\n\n#### B\n')).toEqual([
+      'content/x.md:4:1 the page title is its only h1: use "##" for sections (the title comes from the frontmatter)',
+      'content/x.md:8:1 heading level skips from h2 to h4',
+    ]);
+  });
+
+  it('highlights code at build time with classes (no inline styles), a title and highlighted lines', async () => {
+    const out = await html('```js title="webpack.config.js" {2}\nmodule.exports = {\n  mode: "production",\n};\n```\n');
+    expect(out).toContain('<div class="code-title">webpack.config.js</div>');
+    expect(out).toMatch(/<pre class="code" data-lang="js" tabindex="0"><code><span class="line"><span class="t[\w]{5}">module<\/span>/);
+    expect(out).toMatch(/<span class="line hl">/);
+    expect(out).not.toContain('style=');
+    expect(out).toContain('<button type="button" class="copy" data-copy="">Copy</button>');
+  });
+
+  it('marks diff lines and keeps the markers out of the code', async () => {
+    const out = await html('```js diff\n const a = 1;\n-const b = 2;\n+const b = 3;\n```\n');
+    expect(out).toMatch(/<span class="line del">.*const.*b.*2/);
+    expect(out).toMatch(/<span class="line add">.*const.*b.*3/);
+    expect(out).not.toMatch(/>[+-]const/);
+  });
+
+  it('rejects an unknown language, a bad line range and an unknown fence option', async () => {
+    expect(await problems('```jsx-ish\nx\n```\n\n```js {3}\na\nb\n```\n\n```js {a-b}\na\n```\n\n```js wrap\na\n```\n')).toEqual([
+      'content/x.md:4:1 unknown code language "jsx-ish"',
+      'content/x.md:8:1 bad line range "{3}": the block has 2 lines',
+      'content/x.md:13:1 bad line range "{a-b}": expected numbers and ranges such as {2,4-6}',
+      'content/x.md:17:1 unknown code block option "wrap" (expected title="…", {line ranges} or diff)',
+    ]);
+  });
+
+  it('parses fence meta', () => {
+    expect(parseCodeMeta('title="a b.js" {1,3-4} diff', 5)).toEqual({ title: 'a b.js', lines: new Set([1, 3, 4]), diff: true });
+    expect(parseCodeMeta('', 1)).toEqual({ lines: new Set(), diff: false });
+  });
+
+  it('renders asides from directives and from GitHub alerts', async () => {
+    const out = await html(':::warning[Mind the cache]\nText **here**.\n:::\n\n> [!TIP]\n> Use it.\n');
+    expect(out).toContain('<div class="aside aside-warning" role="note" aria-label="Mind the cache"><p class="aside-title">Mind the cache</p><p>Text <strong>here</strong>.</p></div>');
+    expect(out).toContain('<div class="aside aside-tip" role="note" aria-label="Tip"><p class="aside-title">Tip</p><p>Use it.</p></div>');
+  });
+
+  it('renders tabs with the ARIA tabs pattern and every panel present', async () => {
+    const out = await html('::::tabs\n:::tab[npm]\n```bash\nnpm i\n```\n:::\n:::tab[yarn]\n```bash\nyarn add\n```\n:::\n::::\n');
+    expect(out).toContain('<div role="tablist" class="tablist"><button type="button" role="tab" id="tabs-1-1-tab" aria-controls="tabs-1-1-panel" aria-selected="true" tabindex="0" data-label="npm">npm</button>');
+    expect(out).toContain('<div role="tabpanel" id="tabs-1-2-panel" aria-labelledby="tabs-1-2-tab" class="tabpanel inactive" tabindex="0" data-label="yarn"><p class="tab-label">yarn</p>');
+  });
+
+  it('rejects unknown directives and stray tabs, and keeps colons in prose as text', async () => {
+    expect(await problems(':::sidenote\nx\n:::\n\n:::tab[a]\nx\n:::\n')).toEqual([
+      'content/x.md:4:1 unknown directive "sidenote" (expected one of note, tip, warning, danger, tabs)',
+      'content/x.md:8:1 a :::tab block must be inside a ::::tabs block',
+    ]);
+    expect(await html('Use node:fs and webpack:5 here.\n')).toBe('<p>Use node:fs and webpack:5 here.</p>');
+  });
+
+  it('collects links with their positions', async () => {
+    const { links } = await render('See [a](/a/) and\n[b](https://b.example).\n');
+    expect(links.map((l) => [l.href, l.position?.start.line, l.position?.start.column])).toEqual([
+      ['/a/', 1, 5],
+      ['https://b.example', 2, 1],
+    ]);
+  });
+});
