@@ -8,7 +8,6 @@ export const SWIPE_THRESHOLD = 100; // px, strictly more than this
 export const SWIPE_MAX_RATIO = 0.8; // |dy| / |dx|, strictly under this
 export const OPENER_DRAG_LIMIT = 295; // px, the drag stays under this
 export const RECALC_DELAY = 250; // ms after load
-export const BANNER_VALUE = '2';
 
 export interface Point {
   x: number;

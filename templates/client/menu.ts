@@ -7,10 +7,12 @@ export function initMobileMenu(): void {
   if (!menu || !toggle) return;
   const narrow = window.matchMedia('(max-width: 960px)');
   const isOpen = () => menu.classList.contains('visible');
+  // The links are inert while the menu is closed; the edge handle stays touchable.
+  const links = menu.querySelector<HTMLElement>('.mobile-menu-inner')!;
   const set = (open: boolean) => {
     menu.classList.toggle('visible', open);
     toggle.setAttribute('aria-expanded', String(open));
-    menu.toggleAttribute('inert', !open && narrow.matches);
+    links.toggleAttribute('inert', !open && narrow.matches);
   };
   set(false);
   narrow.addEventListener('change', () => set(false));

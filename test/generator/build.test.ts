@@ -18,7 +18,7 @@ describe('docs build', () => {
     const dir = site();
     const { code, out } = await runDocs(['build', '--root', dir, '--out', 'dist']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^Built 5 pages in \d+\.\d s → .*dist\/$/m);
+    expect(out).toMatch(/^Built 10 pages in \d+\.\d s → .*dist\/$/m);
     const dist = join(dir, 'dist');
     for (const file of ['index.html', 'guides/index.html', 'guides/first/index.html', 'guides/second/index.html', '404.html', 'sitemap.xml', 'robots.txt', 'old-first/index.html', '_redirects', '_headers']) {
       expect(existsSync(join(dist, file)), file).toBe(true);
@@ -43,7 +43,7 @@ describe('docs build', () => {
     renameSync(join(dir, 'content/guides/second.md'), join(dir, 'content/guides/2nd.md'));
     const { code, err } = await runDocs(['build', '--root', dir]);
     expect(code).toBe(1);
-    expect(err).toContain('site.config.yaml:44:9 sections[1].pages[1]: page "guides/second" has no file content/guides/second.md (or content/guides/second/index.md)');
+    expect(err).toContain('site.config.yaml:50:9 sections[1].pages[1]: page "guides/second" has no file content/guides/second.md (or content/guides/second/index.md)');
   });
 
   it('reports bad frontmatter, a broken link and a missing anchor together', async () => {
@@ -94,7 +94,7 @@ describe('docs build', () => {
     const dir = site();
     const { code, out } = await runDocs(['check', '--root', dir]);
     expect(code).toBe(0);
-    expect(out).toMatch(/Checked 5 pages in \d+\.\d s: no problems found\./);
+    expect(out).toMatch(/Checked 10 pages in \d+\.\d s: no problems found\./);
     expect(existsSync(join(dir, 'dist'))).toBe(false);
   });
 

@@ -44,15 +44,15 @@ describe('site.config.yaml validation', () => {
     ['a wrong type', edit('  version: 2', '  version: [2]'), ['site.config.yaml:12:12 banner.version: expected string | number, received a list']],
     ['an unknown key (a typo)', edit('  title: fixture\n', '  title: fixture\n  langauge: en\n'), ['site.config.yaml:3:3 site.langauge: unknown key "langauge"']],
     ['a missing required field', edit('  description: A small site used by the generator tests.\n', ''), ['site.config.yaml:2:3 site.description: missing required field (expected string)']],
-    ['a page listed twice', edit('      - guides/second', '      - guides/second\n      - guides/first'), ['site.config.yaml:45:9 sections[1].pages[2]: page "guides/first" is listed twice (first at sections[1].pages[0])']],
+    ['a page listed twice', edit('      - guides/second', '      - guides/second\n      - guides/first'), ['site.config.yaml:51:9 sections[1].pages[2]: page "guides/first" is listed twice (first at sections[1].pages[0])']],
     ['a nested child with a bad url', edit('      - title: Guides\n        url: /guides/', '      - title: Guides\n        url: guides'), ['site.config.yaml:18:14 navigation[0].children[0].url: expected a URL starting with "/", "http", "//" or "mailto:"']],
     ['a nested child url of the wrong type', edit('      - title: Guides\n        url: /guides/', '      - title: Guides\n        url: 42'), ['site.config.yaml:18:14 navigation[0].children[0].url: expected string, received number 42']],
-    ['an unknown search provider', `${FIXTURE}search:\n  provider: elastic\n`, ['site.config.yaml:48:13 search.provider: expected "local" | "algolia", received string "elastic"']],
-    ['a hosted search provider without its key and index', `${FIXTURE}search:\n  provider: algolia\n  appId: X\n`, ['site.config.yaml:48:3 search.apiKey: missing required field (expected string)', 'site.config.yaml:48:3 search.indexName: missing required field (expected string)']],
-    ['a page path written as a file', edit('      - guides/second', '      - /guides/second.md'), ['site.config.yaml:44:9 sections[1].pages[1]: expected a page path such as "guides/tree-shaking" (lowercase, no leading or trailing slash, no .md)']],
+    ['an unknown search provider', `${FIXTURE}search:\n  provider: elastic\n`, ['site.config.yaml:61:13 search.provider: expected "local" | "algolia", received string "elastic"']],
+    ['a hosted search provider without its key and index', `${FIXTURE}search:\n  provider: algolia\n  appId: X\n`, ['site.config.yaml:61:3 search.apiKey: missing required field (expected string)', 'site.config.yaml:61:3 search.indexName: missing required field (expected string)']],
+    ['a page path written as a file', edit('      - guides/second', '      - /guides/second.md'), ['site.config.yaml:50:9 sections[1].pages[1]: expected a page path such as "guides/tree-shaking" (lowercase, no leading or trailing slash, no .md)']],
     ['an empty navigation', edit(/navigation:[\s\S]*?languages:/, 'navigation: []\nlanguages:'), ['site.config.yaml:13:13 navigation: expected at least 1 item']],
-    ['a redirect from a relative path', edit('/old-first/: /guides/first/', 'old-first: /guides/first/'), ['site.config.yaml:46:3 redirects.old-first: bad key: expected a path starting with "/"']],
-    ['sections that are not a list', edit(/sections:[\s\S]*?redirects:/, 'sections: guides\nredirects:'), ['site.config.yaml:37:11 sections: expected array, received string "guides"']],
+    ['a redirect from a relative path', edit('/old-first/: /guides/first/', 'old-first: /guides/first/'), ['site.config.yaml:59:3 redirects.old-first: bad key: expected a path starting with "/"']],
+    ['sections that are not a list', edit(/sections:[\s\S]*?redirects:/, 'sections: guides\nredirects:'), ['site.config.yaml:43:11 sections: expected array, received string "guides"']],
     ['a canonical url without scheme', edit('url: https://docs.example.org\n', 'url: docs.example.org\n'), ['site.config.yaml:3:8 site.url: expected an absolute URL starting with "http" or "//"']],
   ];
 
@@ -67,7 +67,7 @@ describe('site.config.yaml validation', () => {
     expect(problemsOf(source)).toEqual([
       'site.config.yaml:3:3 site.langauge: unknown key "langauge"',
       'site.config.yaml:13:12 banner.version: expected string | number, received a list',
-      'site.config.yaml:33:10 chat.label: expected a non-empty string',
+      'site.config.yaml:39:10 chat.label: expected a non-empty string',
     ]);
   });
 });
