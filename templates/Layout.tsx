@@ -43,7 +43,7 @@ export function Layout(props: PageProps) {
         <div className={section ? 'page has-sidebar' : 'page'} id="page">
           {section ? <Sidebar ctx={ctx} section={section} currentUrl={page.url} /> : null}
           <main id="content" className="content" tabIndex={-1}>
-            <Article {...props} />
+            <Article {...props} searchable={page.id !== '404'} sectionTitle={section?.title} />
           </main>
         </div>
         <Footer ctx={ctx} />

@@ -11,6 +11,8 @@ export interface RenderContext {
     /** The inline head script (decides banner and theme before first paint). */
     headScript: string;
     csp: string;
+    /** Title and heading words for correcting typos in local search queries. */
+    searchTerms?: string;
   };
   /** Last change of each source file, from git (ISO date), when known. */
   lastUpdated: Map<string, string>;

@@ -9,9 +9,10 @@ import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
 import { loadPages } from '../content/load.js';
 import { InputError } from '../errors.js';
-import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
+import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type Site } from '../site/model.js';
-import { bundleClient, bundleCss } from './assets.js';
+import { bundleClient, bundleCss, contentHash } from './assets.js';
+import { createSearchIndexer, searchTerms } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
 import { OutputWriter } from './output.js';
@@ -106,14 +107,22 @@ async function writeSite(
     out.write(path, contents);
     files++;
   };
+  const local = site.config.search.provider === 'local';
+  const indexer = local ? await createSearchIndexer(site) : undefined;
   const [js, css] = await Promise.all([bundleClient(templatesDir), bundleCss(templatesDir)]);
   write(js.url, js.contents);
   write(css.url, css.contents);
+  let terms: string | undefined;
+  if (local) {
+    const json = JSON.stringify(searchTerms(site));
+    terms = `/assets/terms.${contentHash(json)}.json`;
+    write(terms, json);
+  }
   const head = headScript(site.config);
   const ctx: RenderContext = {
     site,
     base,
-    assets: { css: css.url, js: js.url, headScript: head, csp: contentSecurityPolicy(site.config, head, false) },
+    assets: { css: css.url, js: js.url, headScript: head, csp: contentSecurityPolicy(site.config, head, false), searchTerms: terms },
     lastUpdated: lastUpdated(root, 'content'),
   };
 
@@ -121,8 +130,10 @@ async function writeSite(
   site.pages.forEach((page, i) => {
     const html = renderPage(ctx, page);
     write(page.id === '404' ? '404.html' : join(page.id, 'index.html'), html);
+    if (page.id !== '404') indexer?.add(withBase(base, page.url), html);
     onProgress?.(i + 1, total);
   });
+  if (indexer) for (const file of await indexer.files()) write(join('pagefind', file.path), Buffer.from(file.content));
 
   for (const [from, to] of Object.entries(site.config.redirects)) {
     write(join(from, 'index.html'), redirectPage(site, base, to));

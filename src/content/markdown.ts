@@ -26,6 +26,8 @@ export interface RawLink {
 export interface RenderedMarkdown {
   hast: HastRoot;
   anchors: Anchor[];
+  /** Text of every h2 and h3 (for search and typo correction). */
+  headings: string[];
   /** Every id present in the rendered body (targets for #fragment links). */
   ids: Set<string>;
   links: RawLink[];
@@ -46,10 +48,11 @@ export async function renderMarkdown(
   const mdast = parser.parse(vfile) as MdastRoot;
   await mdastTransforms.run(mdast, vfile);
   const anchors: Anchor[] = [];
+  const headings: string[] = [];
   const hast = (await unified()
     .use(remarkRehype, { allowDangerousHtml: true })
     .use(rehypeSlug)
-    .use(rehypeHeadings(anchors))
+    .use(rehypeHeadings(anchors, headings))
     .run(mdast, vfile)) as HastRoot;
 
   const ids = new Set<string>();
@@ -65,5 +68,5 @@ export async function renderMarkdown(
   visit(hast, 'raw', (node: { value: string }) => {
     for (const m of node.value.matchAll(/\sid=["']([^"']+)["']/g)) ids.add(m[1]!);
   });
-  return { hast, anchors, ids, links, problems: ctx.problems };
+  return { hast, anchors, headings, ids, links, problems: ctx.problems };
 }

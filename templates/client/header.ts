@@ -1,10 +1,14 @@
-/** Header search mode (SPEC §4) and the language dropdown. */
+/** Header search mode (SPEC §4): the search box takes over the header bar on narrow screens. */
+export function setSearchMode(on: boolean): void {
+  document.querySelector('.header')?.classList.toggle('search-mode', on);
+}
+
 export function initSearchMode(): void {
   const header = document.querySelector<HTMLElement>('.header');
   const input = document.querySelector<HTMLInputElement>('#search-input');
   const toggle = document.querySelector<HTMLButtonElement>('.search-toggle');
   if (!header || !input) return;
-  const set = (on: boolean) => header.classList.toggle('search-mode', on);
+  const set = setSearchMode;
   let tabbed = false;
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Tab') tabbed = true;

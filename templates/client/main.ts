@@ -3,10 +3,12 @@ import { initCopyButtons, initTabs, initThemeToggle } from './content.js';
 import { initLanguageMenu, initSearchMode } from './header.js';
 import { initChatButton, initSidebar } from './layout.js';
 import { initMobileMenu } from './menu.js';
+import { initSearch } from './search.js';
 
 /* The page's only script: behaviour on top of complete server-rendered HTML. */
 initDismiss();
 initSearchMode();
+initSearch();
 initLanguageMenu();
 initMobileMenu();
 initSidebar();

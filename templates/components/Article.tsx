@@ -3,7 +3,7 @@ import type { PageProps } from '../types.js';
 import { href, isExternal } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
 
-export function Article({ ctx, page, body }: PageProps) {
+export function Article({ ctx, page, body, searchable, sectionTitle }: PageProps & { searchable: boolean; sectionTitle?: string }) {
   const { site } = ctx.site.config;
   const fm = page.frontmatter;
   const updated = ctx.lastUpdated.get(page.sourcePath);
@@ -22,8 +22,10 @@ export function Article({ ctx, page, body }: PageProps) {
           </a>
         ) : null}
       </div>
-      <h1>{page.title}</h1>
-      <div className="markdown" dangerouslySetInnerHTML={{ __html: body }} />
+      <div data-pagefind-body={searchable ? '' : undefined} data-pagefind-meta={searchable && sectionTitle ? `section:${sectionTitle}` : undefined}>
+        <h1>{page.title}</h1>
+        <div className="markdown" dangerouslySetInnerHTML={{ __html: body }} />
+      </div>
       {fm.related.length ? (
         <section className="further" aria-labelledby="further-reading">
           <h2 id="further-reading">Further reading</h2>

@@ -3,7 +3,8 @@ import { isNavActive } from '../../src/site/model.js';
 import type { RenderContext } from '../types.js';
 import { href } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
-import { ChevronIcon, GitHubIcon, Logo, MenuIcon, QuestionsIcon, SearchIcon, ThemeIcon } from './Icons.js';
+import { Search } from './Search.js';
+import { ChevronIcon, GitHubIcon, Logo, MenuIcon, QuestionsIcon, ThemeIcon } from './Icons.js';
 
 function currentOf(entry: NavEntry, currentUrl: string): 'page' | 'true' | undefined {
   if (entry.url === currentUrl) return 'page';
@@ -38,13 +39,7 @@ export function Header({ ctx, currentUrl }: { ctx: RenderContext; currentUrl: st
             })}
           </ul>
         </nav>
-        <div className="search" role="search">
-          <label className="sr-only" htmlFor="search-input">Search documentation</label>
-          <input id="search-input" className="search-input" type="search" placeholder="Search documentation…" autoComplete="off" spellCheck={false} />
-          <button type="button" className="icon-button search-toggle" aria-label="Search" aria-controls="search-input">
-            <SearchIcon />
-          </button>
-        </div>
+        <Search ctx={ctx} />
         {config.languages.length ? (
           <div className="lang">
             <button type="button" className="lang-button" aria-expanded="false" aria-controls="lang-menu" aria-haspopup="true">

@@ -73,7 +73,7 @@ describe('Markdown pipeline', () => {
 
   it('gives h2 and h3 a self-link', async () => {
     const out = await html('## Install\n\n### Options\n\n#### Deep\n');
-    expect(out).toContain('<div class="heading heading-h2"><h2 id="install">Install</h2><a class="anchor" href="#install">');
+    expect(out).toContain('<div class="heading heading-h2"><h2 id="install">Install</h2><a class="anchor" href="#install" data-pagefind-ignore="">');
     expect(out).toContain('<span class="sr-only">Section titled “Options”</span>');
     expect(out).toContain('<h4 id="deep">Deep</h4>');
     expect(out).not.toContain('href="#deep"');
@@ -92,7 +92,7 @@ describe('Markdown pipeline', () => {
     expect(out).toMatch(/<pre class="code" data-lang="js" tabindex="0"><code><span class="line"><span class="t[\w]{5}">module<\/span>/);
     expect(out).toMatch(/<span class="line hl">/);
     expect(out).not.toContain('style=');
-    expect(out).toContain('<button type="button" class="copy" data-copy="">Copy</button>');
+    expect(out).toContain('<button type="button" class="copy" data-copy="" data-pagefind-ignore="">Copy</button>');
   });
 
   it('marks diff lines and keeps the markers out of the code', async () => {

@@ -14,7 +14,7 @@ export interface Anchor {
  * no skipped levels), gives h2 and h3 a self-link, and returns the h2 anchors
  * that the sidebars list.
  */
-export function rehypeHeadings(anchors: Anchor[]) {
+export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
   return () => (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
     let previous = 1;
@@ -31,11 +31,12 @@ export function rehypeHeadings(anchors: Anchor[]) {
       const id = node.properties.id as string | undefined;
       if (!id || depth > 3) return;
       const title = toString(node).trim();
+      headings.push(title);
       if (depth === 2) anchors.push({ title, id });
       const link: Element = {
         type: 'element',
         tagName: 'a',
-        properties: { className: ['anchor'], href: `#${id}` },
+        properties: { className: ['anchor'], href: `#${id}`, dataPagefindIgnore: '' },
         children: [
           { type: 'element', tagName: 'span', properties: { ariaHidden: 'true' }, children: [{ type: 'text', value: '#' }] },
           { type: 'element', tagName: 'span', properties: { className: ['sr-only'] }, children: [{ type: 'text', value: `Section titled “${title}”` }] },

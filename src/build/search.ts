@@ -1,0 +1,67 @@
+import * as pagefind from 'pagefind';
+import type { Site } from '../site/model.js';
+
+/*
+ * The local search index. Pagefind indexes the rendered HTML (only the
+ * elements marked data-pagefind-body: the article, not the chrome) and writes
+ * a chunked index: a reader downloads the small entry file plus the chunks
+ * their words fall in, never the whole index. Pages are fed from memory while
+ * they are rendered, so indexing overlaps rendering instead of re-reading the
+ * written files.
+ */
+
+export interface SearchIndexer {
+  add(url: string, html: string): void;
+  /** The index files (paths relative to the pagefind/ folder), once every page is added. */
+  files(): Promise<Array<{ path: string; content: Uint8Array }>>;
+}
+
+const UNUSED = /^pagefind-(component-ui|modular-ui|ui|highlight)\./;
+
+export async function createSearchIndexer(site: Site): Promise<SearchIndexer> {
+  const { index, errors } = await pagefind.createIndex({
+    forceLanguage: site.config.site.language,
+    // Option names and other identifiers are written with dots and underscores.
+    includeCharacters: '._$',
+  });
+  if (!index) throw new Error(`search index: ${errors.join('; ')}`);
+  const pending: Array<Promise<unknown>> = [];
+  return {
+    add(url, html) {
+      pending.push(index.addHTMLFile({ url, content: html }));
+    },
+    async files() {
+      const added = await Promise.all(pending);
+      for (const result of added as Array<{ errors: string[] }>) {
+        if (result.errors.length) throw new Error(`search index: ${result.errors.join('; ')}`);
+      }
+      const { files, errors: fileErrors } = await index.getFiles();
+      if (fileErrors.length) throw new Error(`search index: ${fileErrors.join('; ')}`);
+      await pagefind.close();
+      // Pagefind also ships ready-made UIs; the site has its own, so only the index and its runtime are kept.
+      return files.filter((f) => !UNUSED.test(f.path)).map((f) => ({ path: f.path, content: f.content }));
+    },
+  };
+}
+
+/**
+ * The words of every title and heading, for correcting typos in queries
+ * ("splitchuncks" → "splitchunks"): the chunked index only matches words and
+ * prefixes, so the client finds the closest known word when a query finds nothing.
+ */
+export function searchTerms(site: Site): string[] {
+  const terms = new Set<string>();
+  const add = (text: string) => {
+    for (const word of text.toLowerCase().split(/[^a-z0-9._$-]+/)) {
+      const clean = word.replace(/^[._-]+|[._-]+$/g, '');
+      if (clean.length >= 4 && clean.length <= 40) terms.add(clean);
+      for (const part of clean.split(/[._-]/)) if (part.length >= 4) terms.add(part);
+    }
+  };
+  for (const page of site.pages) {
+    if (page.id === '404') continue;
+    add(page.title);
+    for (const heading of page.headings) add(heading);
+  }
+  return [...terms].sort();
+}

@@ -1,0 +1,203 @@
+import { setSearchMode } from './header.js';
+import { correctQuery, fromHosted, fromLocal, moveActive, type SearchResult } from './search-logic.js';
+
+/*
+ * The search box. Nothing is downloaded until the box is focused or "/" (or
+ * Ctrl/Cmd+K) is pressed; then either the chunked local index or the hosted
+ * service answers as the reader types.
+ */
+
+type Backend = (query: string) => Promise<SearchResult[]>;
+
+const MAX_RESULTS = 8;
+
+function localBackend(input: HTMLInputElement): () => Promise<Backend> {
+  return async () => {
+    // A computed specifier keeps the bundler from trying to include the index.
+    const specifier = input.dataset.index!;
+    const pagefind = (await import(/* webpackIgnore: true */ specifier)) as {
+      init(): Promise<void>;
+      search(q: string): Promise<{ results: Array<{ data(): Promise<Parameters<typeof fromLocal>[0]> }> }>;
+    };
+    await pagefind.init();
+    let terms: Promise<string[]> | undefined;
+    const run = async (query: string) => {
+      const found = await pagefind.search(query);
+      return Promise.all(found.results.slice(0, MAX_RESULTS).map(async (r) => fromLocal(await r.data())));
+    };
+    const backend = async (query: string): Promise<SearchResult[] & { corrected?: string }> => {
+      const results = await run(query);
+      if (results.length) return results;
+      terms ??= fetch(input.dataset.terms!).then((r) => r.json() as Promise<string[]>);
+      const corrected = correctQuery(query, await terms);
+      if (!corrected) return results;
+      return Object.assign(await run(corrected), { corrected });
+    };
+    return backend;
+  };
+}
+
+function hostedBackend(input: HTMLInputElement): () => Promise<Backend> {
+  const { appId, apiKey, indexName, host } = input.dataset;
+  return async () => async (query: string) => {
+    const response = await fetch(`${host}/1/indexes/${encodeURIComponent(indexName!)}/query`, {
+      method: 'POST',
+      headers: { 'X-Algolia-Application-Id': appId!, 'X-Algolia-API-Key': apiKey!, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query, hitsPerPage: MAX_RESULTS, attributesToSnippet: ['content:24'], highlightPreTag: '<mark>', highlightPostTag: '</mark>' }),
+    });
+    if (!response.ok) throw new Error(`search service answered ${response.status}`);
+    const body = (await response.json()) as { hits: Array<Parameters<typeof fromHosted>[0]> };
+    return body.hits.map(fromHosted);
+  };
+}
+
+/** Copies only text and <mark> from an excerpt: whatever else it holds never reaches the page. */
+function appendExcerpt(target: HTMLElement, html: string): void {
+  const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
+  const walk = (node: Node) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === Node.TEXT_NODE) target.append(child.textContent ?? '');
+      else if (child.nodeName === 'MARK') {
+        const mark = document.createElement('mark');
+        mark.textContent = child.textContent;
+        target.append(mark);
+      } else walk(child);
+    }
+  };
+  walk(doc.body);
+}
+
+export function initSearch(): void {
+  const input = document.querySelector<HTMLInputElement>('#search-input');
+  const panel = document.querySelector<HTMLElement>('#search-panel');
+  const list = document.querySelector<HTMLUListElement>('#search-results');
+  const status = document.querySelector<HTMLElement>('#search-status');
+  if (!input || !panel || !list || !status) return;
+  const load = input.dataset.provider === 'algolia' ? hostedBackend(input) : localBackend(input);
+  let backend: Promise<Backend> | undefined;
+  const ready = () => (backend ??= load());
+  let active = -1;
+  let returnFocus: HTMLElement | null = null;
+  let seq = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const options = () => [...list.querySelectorAll<HTMLLIElement>('[role="option"]')];
+  const setOpen = (open: boolean) => {
+    panel.hidden = !open;
+    input.setAttribute('aria-expanded', String(open));
+    if (!open) setActive(-1);
+  };
+  const setActive = (index: number) => {
+    active = index;
+    options().forEach((option, i) => option.setAttribute('aria-selected', String(i === index)));
+    const current = options()[index];
+    if (current) {
+      input.setAttribute('aria-activedescendant', current.id);
+      current.scrollIntoView({ block: 'nearest' });
+    } else input.removeAttribute('aria-activedescendant');
+  };
+
+  const render = (query: string, results: SearchResult[] & { corrected?: string }) => {
+    list.replaceChildren(
+      ...results.map((result, i) => {
+        const li = document.createElement('li');
+        li.id = `search-result-${i}`;
+        li.setAttribute('role', 'option');
+        li.setAttribute('aria-selected', 'false');
+        const link = document.createElement('a');
+        link.href = result.url;
+        link.tabIndex = -1;
+        const title = document.createElement('span');
+        title.className = 'search-result-title';
+        title.textContent = result.heading ? `${result.title} › ${result.heading}` : result.title;
+        link.append(title);
+        if (result.section) {
+          const section = document.createElement('span');
+          section.className = 'search-result-section';
+          section.textContent = result.section;
+          link.append(section);
+        }
+        const excerpt = document.createElement('span');
+        excerpt.className = 'search-result-excerpt';
+        appendExcerpt(excerpt, result.excerpt);
+        link.append(excerpt);
+        li.append(link);
+        return li;
+      }),
+    );
+    if (!results.length) status.textContent = `No results for “${query}”`;
+    else {
+      const count = `${results.length} result${results.length === 1 ? '' : 's'}`;
+      status.textContent = results.corrected ? `${count} for “${results.corrected}” (no results for “${query}”)` : count;
+    }
+    list.dataset.query = query;
+    setOpen(true);
+    setActive(-1);
+  };
+
+  const runSearch = async () => {
+    const query = input.value.trim();
+    const mine = ++seq;
+    if (!query) {
+      list.replaceChildren();
+      status.textContent = '';
+      setOpen(false);
+      return;
+    }
+    try {
+      const results = await (await ready())(query);
+      if (mine === seq) render(query, results);
+    } catch {
+      if (mine !== seq) return;
+      list.replaceChildren();
+      status.textContent = 'Search is not available right now.';
+      setOpen(true);
+    }
+  };
+
+  input.addEventListener('focus', () => void ready(), { once: true });
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(runSearch, 60);
+  });
+  input.addEventListener('keydown', (e) => {
+    const next = moveActive(e.key, active, options().length);
+    if (next !== null && !panel.hidden) {
+      e.preventDefault();
+      setActive(next);
+    } else if (e.key === 'Enter') {
+      const link = options()[active < 0 ? 0 : active]?.querySelector('a');
+      if (link) {
+        e.preventDefault();
+        window.location.assign(link.href);
+      }
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      if (!panel.hidden) setOpen(false);
+      else {
+        input.value = '';
+        (returnFocus ?? input).focus();
+        if (returnFocus) setSearchMode(false);
+        returnFocus = null;
+      }
+    }
+  });
+  // Keep focus in the box while a result is clicked, so blur does not close it first.
+  list.addEventListener('mousedown', (e) => e.preventDefault());
+  input.addEventListener('blur', () => setTimeout(() => setOpen(false), 150));
+  input.addEventListener('focus', () => {
+    if (input.value.trim() && list.children.length) setOpen(true);
+  });
+
+  document.addEventListener('keydown', (e) => {
+    const target = e.target as HTMLElement;
+    const typing = target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+    const shortcut = (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) || ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k');
+    if (!shortcut || target === input) return;
+    e.preventDefault();
+    returnFocus = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    setSearchMode(true);
+    input.focus();
+    void ready();
+  });
+}

@@ -1,0 +1,675 @@
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isAbsolute, join, posix, relative, resolve } from 'node:path';
+import { createContext, runInContext, type Context } from 'node:vm';
+import type { Compiler, Configuration, Stats, StatsAsset } from 'webpack';
+import { listFiles, readPage, removeDir, ROOT, scratchDir, type CodeBlock } from './content.js';
+import { evaluateConfig, webpack } from './webpack.js';
+
+/*
+ * Helpers for the guides: every guide is backed by a fixture project in
+ * test/fixtures/guides/<slug>/ that holds the guide's final files.
+ *
+ * Stable API (other guide tests import it; add to it, do not change it):
+ *   FIXTURES                                    absolute path of test/fixtures/guides
+ *   fixtureDir(slug) / fixtureFiles(slug)       the fixture folder and its files (path → Buffer)
+ *   driftProblems(pageId, slug, options?)       titled code blocks vs fixture files; [] means in sync
+ *   diffAfter(code) / diffBefore(code)          the two sides of a ```lang diff block
+ *   shownOutputs(pageId)                        build output shown in the page (asset names, result line)
+ *   copyFixture(slug)                           a scratch copy of the fixture inside test/.tmp
+ *   loadConfig(dir, options?)                   evaluates a config file like webpack-cli does (env, argv)
+ *   buildProject(dir, options?)                 compiles a project folder with the real webpack
+ *   buildFixture(slug, options?)                copyFixture + buildProject; call cleanup() in finally
+ *   runWebpackCli(dir, args)                    runs the installed webpack-cli in a project folder
+ *   startDevServer(dir, config)                 webpack-dev-server 5 on 127.0.0.1 and a free port
+ *   fakeBrowser(outputPath, options?)           runs emitted scripts against a tiny fake DOM
+ */
+
+const require = createRequire(import.meta.url);
+
+export const FIXTURES = join(ROOT, 'test', 'fixtures', 'guides');
+
+/** test/fixtures/guides/<slug> (absolute). */
+export function fixtureDir(slug: string): string {
+  return join(FIXTURES, slug);
+}
+
+/** Every file of a fixture project: relative POSIX path → contents. */
+export function fixtureFiles(slug: string): Map<string, Buffer> {
+  const dir = fixtureDir(slug);
+  const files = new Map<string, Buffer>();
+  for (const file of listFiles(dir)) files.set(file.split('\\').join('/'), readFileSync(join(dir, file)));
+  return files;
+}
+
+/** Trailing whitespace of every line and trailing blank lines removed. */
+export function normalizeText(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/\s+$/, ''))
+    .join('\n')
+    .replace(/\n+$/, '');
+}
+
+export interface DriftOptions {
+  /**
+   * Fixture files the page does not show in a titled block (binary files such
+   * as images and fonts). Each must still be named in the page's text so the
+   * reader knows to provide it.
+   */
+  notShown?: string[];
+}
+
+/**
+ * Compares a guide with its fixture project. Returns human-readable problems
+ * (empty when in sync):
+ * - every code block with a title must equal the fixture file of that path
+ *   (trailing whitespace ignored), and the file must exist;
+ * - every fixture file must be shown in a titled block, unless listed in
+ *   options.notShown (then the page must at least mention its path);
+ * - a path shown twice with a title is reported: earlier versions must be
+ *   untitled or shown as a diff.
+ */
+export function driftProblems(pageId: string, slug: string, options: DriftOptions = {}): string[] {
+  const page = readPage(pageId);
+  const files = fixtureFiles(slug);
+  const notShown = new Set(options.notShown ?? []);
+  const problems: string[] = [];
+  const shown = new Set<string>();
+  for (const block of page.blocks) {
+    if (!block.title) continue;
+    const where = `${page.file}:${block.line}`;
+    if (shown.has(block.title)) problems.push(`${where}: "${block.title}" is shown with a title more than once`);
+    shown.add(block.title);
+    const fixture = files.get(block.title);
+    if (!fixture) {
+      problems.push(`${where}: titled block "${block.title}" has no file test/fixtures/guides/${slug}/${block.title}`);
+      continue;
+    }
+    if (/\bdiff\b/.test(block.meta.replace(/title=("[^"]*"|'[^']*'|\S+)/, ''))) {
+      problems.push(`${where}: "${block.title}" is a diff; the titled block must be the final file`);
+      continue;
+    }
+    const expected = normalizeText(fixture.toString('utf8'));
+    const actual = normalizeText(block.code);
+    if (expected !== actual) {
+      problems.push(`${where}: "${block.title}" differs from the fixture:\n${firstDifference(expected, actual)}`);
+    }
+  }
+  for (const [file] of files) {
+    if (notShown.has(file)) {
+      if (!page.body.includes(file)) problems.push(`${page.file}: fixture file ${file} is neither shown nor mentioned`);
+      continue;
+    }
+    if (!shown.has(file)) problems.push(`${page.file}: fixture file ${file} is not shown in a block titled "${file}"`);
+  }
+  for (const file of notShown) {
+    if (!files.has(file)) problems.push(`${page.file}: notShown lists ${file}, which is not in the fixture`);
+  }
+  return problems;
+}
+
+function firstDifference(expected: string, actual: string): string {
+  const a = expected.split('\n');
+  const b = actual.split('\n');
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return `  line ${i + 1}\n  fixture: ${JSON.stringify(a[i])}\n  page:    ${JSON.stringify(b[i])}`;
+  }
+  return '  (same lines)';
+}
+
+/**
+ * The "after" side of a block written with the `diff` option, as the site
+ * renders it: "+ " lines kept, "- " lines dropped, one leading space removed
+ * from context lines.
+ */
+export function diffAfter(code: string): string {
+  return diffSide(code, '+');
+}
+
+/** The "before" side of a `diff` block. */
+export function diffBefore(code: string): string {
+  return diffSide(code, '-');
+}
+
+function diffSide(code: string, keep: '+' | '-'): string {
+  const out: string[] = [];
+  for (const line of code.split('\n')) {
+    const m = /^([+-])( ?)/.exec(line);
+    if (m) {
+      if (m[1] === keep) out.push(line.slice(m[0].length));
+    } else {
+      out.push(line.startsWith(' ') ? line.slice(1) : line);
+    }
+  }
+  return out.join('\n');
+}
+
+export interface ShownOutput {
+  /** The code block the output was shown in. */
+  block: CodeBlock;
+  /** Names from lines such as `asset main.js 1.2 KiB [emitted] …`. */
+  assets: string[];
+  /** From the `webpack 5.x compiled …` line, if shown. */
+  result?: { version: string; outcome: 'successfully' | 'warnings' | 'errors'; count: number };
+}
+
+/**
+ * Terminal output of builds shown in a page: every shell/text code block that
+ * contains webpack's `asset …` lines or its `webpack 5.x compiled …` line.
+ */
+export function shownOutputs(pageId: string): ShownOutput[] {
+  const shells = new Set(['bash', 'sh', 'shell', 'shellsession', 'console', 'text']);
+  const result: ShownOutput[] = [];
+  for (const block of readPage(pageId).blocks) {
+    if (!shells.has(block.lang)) continue;
+    const assets: string[] = [];
+    let outcome: ShownOutput['result'];
+    for (const line of block.code.split('\n')) {
+      const asset = /^asset (\S+) [\d.]+ (?:bytes|KiB|MiB)/.exec(line);
+      if (asset) assets.push(asset[1]!);
+      const done = /^webpack (\d+\.\d+\.\d+) compiled (successfully|with (\d+) (warning|error)s?)/.exec(line);
+      if (done) {
+        outcome = {
+          version: done[1]!,
+          outcome: done[2] === 'successfully' ? 'successfully' : done[4] === 'warning' ? 'warnings' : 'errors',
+          count: done[3] ? Number(done[3]) : 0,
+        };
+      }
+    }
+    if (assets.length || outcome) result.push({ block, assets, result: outcome });
+  }
+  return result;
+}
+
+/** Copies test/fixtures/guides/<slug> into a fresh scratch folder under test/.tmp and returns it. */
+export function copyFixture(slug: string): string {
+  const dir = scratchDir(`guide-${slug}`);
+  cpSync(fixtureDir(slug), dir, { recursive: true });
+  return dir;
+}
+
+export interface LoadOptions {
+  /** Config file relative to the project (default webpack.config.js). */
+  file?: string;
+  /** The `env` a function config receives (webpack-cli adds WEBPACK_BUNDLE and WEBPACK_BUILD). */
+  env?: Record<string, unknown>;
+  /** The `argv` a function config receives (its `env` is filled in for you). */
+  argv?: Record<string, unknown>;
+}
+
+/**
+ * Evaluates a project's CommonJS config file and resolves what it exports the
+ * way webpack-cli does: a function is called with (env, argv), a promise is awaited.
+ */
+export async function loadConfig(dir: string, options: LoadOptions = {}): Promise<Configuration | Configuration[]> {
+  const source = readFileSync(join(dir, options.file ?? 'webpack.config.js'), 'utf8');
+  let exported = evaluateConfig(source, dir);
+  const env = { WEBPACK_BUNDLE: true, WEBPACK_BUILD: true, ...options.env };
+  if (typeof exported === 'function') exported = await (exported as (e: unknown, a: unknown) => unknown)(env, { ...options.argv, env });
+  return (await exported) as Configuration | Configuration[];
+}
+
+export interface GuideBuild {
+  /** The project folder. */
+  dir: string;
+  /** Absolute output folder. */
+  outputPath: string;
+  stats: Stats;
+  /** Names of the assets webpack emitted (as in `asset …` lines). */
+  assets: string[];
+  /** Every file now in the output folder, relative, POSIX separators. */
+  files: string[];
+  /** Reads an emitted file as text. */
+  read(file: string): string;
+  /** Stats assets with their details (chunk names, info). */
+  assetDetails: StatsAsset[];
+  /** Removes the project folder (only for builds made by buildFixture). */
+  cleanup(): void;
+}
+
+export interface BuildOptions extends LoadOptions {
+  /** Use this configuration instead of loading the config file. */
+  config?: Configuration;
+  /** Changes the loaded configuration before compiling. */
+  adjust?(config: Configuration): Configuration;
+  /** Resolve with the stats even when the compilation has errors. */
+  allowErrors?: boolean;
+}
+
+/**
+ * Compiles a project folder with the installed webpack, as `npx webpack` run
+ * in that folder would: context and output.path default to the folder and its
+ * dist/. Rejects on compilation errors unless allowErrors is set.
+ */
+export async function buildProject(dir: string, options: BuildOptions = {}): Promise<GuideBuild> {
+  const loaded = options.config ?? (await loadConfig(dir, options));
+  if (Array.isArray(loaded)) throw new Error('buildProject expects a single configuration');
+  const adjusted = options.adjust ? options.adjust(loaded) : loaded;
+  const config = withProjectDefaults(dir, adjusted);
+  const compiler = webpack(config);
+  const stats = await new Promise<Stats>((resolvePromise, reject) => {
+    compiler.run((err, result) => {
+      compiler.close(() => (err ? reject(err) : resolvePromise(result as Stats)));
+    });
+  });
+  if (stats.hasErrors() && !options.allowErrors) {
+    const errors = stats.toJson({ all: false, errors: true }).errors ?? [];
+    throw new Error(`webpack reported errors:\n${errors.map((e) => e.message).join('\n')}`);
+  }
+  const outputPath = config.output!.path!;
+  const assetDetails = stats.toJson({ all: false, assets: true, cachedAssets: true }).assets ?? [];
+  return {
+    dir,
+    outputPath,
+    stats,
+    assets: assetDetails.map((a) => a.name),
+    assetDetails,
+    files: existsSync(outputPath) ? listFiles(outputPath).map((f) => f.split('\\').join('/')) : [],
+    read: (file) => readFileSync(join(outputPath, file), 'utf8'),
+    cleanup: () => undefined,
+  };
+}
+
+/** Context and output.path as webpack-cli would resolve them when run inside `dir`; quiet logging. */
+export function withProjectDefaults(dir: string, config: Configuration): Configuration {
+  const context = config.context ?? dir;
+  return {
+    ...config,
+    context,
+    output: { ...config.output, path: config.output?.path ?? join(dir, 'dist') },
+    infrastructureLogging: { level: 'error', ...config.infrastructureLogging },
+  };
+}
+
+/** Copies a fixture into a scratch folder and builds it. Call cleanup() in finally. */
+export async function buildFixture(slug: string, options: BuildOptions = {}): Promise<GuideBuild> {
+  const dir = copyFixture(slug);
+  try {
+    const build = await buildProject(dir, options);
+    return { ...build, cleanup: () => removeDir(dir) };
+  } catch (error) {
+    removeDir(dir);
+    throw error;
+  }
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the installed webpack-cli (`webpack …args`) with `dir` as the working directory, without colours. */
+export function runWebpackCli(dir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const cli = join(ROOT, 'node_modules', 'webpack-cli', 'bin', 'cli.js');
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [cli, ...args, '--no-color'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+export interface DevServerHandle {
+  /** For example http://127.0.0.1:41234 */
+  origin: string;
+  compiler: Compiler;
+  /** GET a path from the server; rejects on a non-2xx status. */
+  fetchText(path: string): Promise<string>;
+  /** Stats of the first compilation (resolved once the server is ready). */
+  firstBuild: Stats;
+  /** Resolves with the stats of the next compilation that finishes after this call. */
+  nextBuild(): Promise<Stats>;
+  stop(): Promise<void>;
+}
+
+interface DevServerLike {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  server?: { address(): unknown };
+}
+
+/**
+ * Starts webpack-dev-server 5 from its Node API for a project: the config's
+ * devServer options, but host 127.0.0.1, a free port, no browser, no signal
+ * handlers; relative `static` folders resolved against the project.
+ */
+export async function startDevServer(dir: string, loaded: Configuration): Promise<DevServerHandle> {
+  const Server = require('webpack-dev-server') as new (options: object, compiler: Compiler) => DevServerLike;
+  const config = withProjectDefaults(dir, loaded);
+  const devServer = { ...(config.devServer as Record<string, unknown> | undefined) };
+  devServer.static = resolveStatic(dir, devServer.static);
+  const compiler = webpack({ ...config, devServer: undefined });
+  const waiting: Array<(stats: Stats) => void> = [];
+  let first: Stats | undefined;
+  let firstResolve: ((stats: Stats) => void) | undefined;
+  const firstBuild = new Promise<Stats>((r) => (firstResolve = r));
+  compiler.hooks.done.tap('guides-test', (stats) => {
+    if (!first) {
+      first = stats;
+      firstResolve?.(stats);
+      return;
+    }
+    for (const resolveWaiter of waiting.splice(0)) resolveWaiter(stats);
+  });
+  const server = new Server(
+    { ...devServer, host: '127.0.0.1', port: 0, open: false, setupExitSignals: false },
+    compiler,
+  );
+  await server.start();
+  const address = server.server?.address() as { port: number } | null;
+  if (!address) throw new Error('webpack-dev-server did not report its address');
+  const origin = `http://127.0.0.1:${address.port}`;
+  const stats = await firstBuild;
+  return {
+    origin,
+    compiler,
+    firstBuild: stats,
+    async fetchText(path: string) {
+      const response = await fetch(new URL(path, origin));
+      if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status}`);
+      return response.text();
+    },
+    nextBuild: () => new Promise<Stats>((r) => waiting.push(r)),
+    stop: () => server.stop(),
+  };
+}
+
+function resolveStatic(dir: string, value: unknown): unknown {
+  if (value === undefined) return false;
+  const one = (item: unknown): unknown => {
+    if (typeof item === 'string') return isAbsolute(item) ? item : resolve(dir, item);
+    if (item && typeof item === 'object' && typeof (item as { directory?: unknown }).directory === 'string') {
+      const directory = (item as { directory: string }).directory;
+      return { ...item, directory: isAbsolute(directory) ? directory : resolve(dir, directory) };
+    }
+    return item;
+  };
+  return Array.isArray(value) ? value.map(one) : one(value);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A very small fake browser: enough DOM for webpack's runtime (script      */
+/* loading for chunks, automatic publicPath), style-loader and the guides'  */
+/* examples. Not a real DOM: unknown APIs simply do not exist.              */
+/* ------------------------------------------------------------------------ */
+
+type Listener = (event: FakeEvent) => unknown;
+
+export interface FakeEvent {
+  type: string;
+  target: FakeNode;
+}
+
+const REFLECTED = ['src', 'href', 'id', 'rel', 'as', 'type', 'charset', 'alt', 'title', 'nonce', 'crossOrigin'];
+
+export class FakeNode {
+  readonly children: FakeNode[] = [];
+  parentNode: FakeNode | null = null;
+  readonly attributes = new Map<string, string>();
+  readonly style: Record<string, string> = {};
+  readonly listeners = new Map<string, Listener[]>();
+  text = '';
+  onload: Listener | null = null;
+  onerror: Listener | null = null;
+  [key: string]: unknown;
+
+  constructor(
+    readonly ownerDocument: FakeDocument | null,
+    readonly tagName: string,
+  ) {
+    for (const name of REFLECTED) {
+      Object.defineProperty(this, name, {
+        get: () => this.attributes.get(name.toLowerCase()) ?? '',
+        set: (v: unknown) => this.setAttribute(name.toLowerCase(), String(v)),
+        enumerable: true,
+      });
+    }
+  }
+
+  get nodeName(): string {
+    return this.tagName;
+  }
+  get firstChild(): FakeNode | null {
+    return this.children[0] ?? null;
+  }
+  get childNodes(): FakeNode[] {
+    return this.children;
+  }
+  get textContent(): string {
+    return this.tagName === '#text' ? this.text : this.children.map((c) => c.textContent).join('');
+  }
+  set textContent(value: string) {
+    if (this.tagName === '#text') {
+      this.text = String(value);
+      return;
+    }
+    for (const child of [...this.children]) this.removeChild(child);
+    this.appendChild(this.ownerDocument!.createTextNode(String(value)));
+  }
+  get innerHTML(): string {
+    return this.textContent;
+  }
+  get className(): string {
+    return this.attributes.get('class') ?? '';
+  }
+  set className(value: string) {
+    this.setAttribute('class', value);
+  }
+  get classList() {
+    const list = () => this.className.split(/\s+/).filter(Boolean);
+    return {
+      add: (...names: string[]) => this.setAttribute('class', [...new Set([...list(), ...names])].join(' ')),
+      remove: (...names: string[]) => this.setAttribute('class', list().filter((n) => !names.includes(n)).join(' ')),
+      contains: (name: string) => list().includes(name),
+    };
+  }
+  setAttribute(name: string, value: string): void {
+    this.attributes.set(name.toLowerCase(), String(value));
+  }
+  getAttribute(name: string): string | null {
+    return this.attributes.get(name.toLowerCase()) ?? null;
+  }
+  hasAttribute(name: string): boolean {
+    return this.attributes.has(name.toLowerCase());
+  }
+  removeAttribute(name: string): void {
+    this.attributes.delete(name.toLowerCase());
+  }
+  appendChild(child: FakeNode): FakeNode {
+    return this.insertBefore(child, null);
+  }
+  append(...nodes: Array<FakeNode | string>): void {
+    for (const node of nodes) this.appendChild(typeof node === 'string' ? this.ownerDocument!.createTextNode(node) : node);
+  }
+  insertBefore(child: FakeNode, reference: FakeNode | null): FakeNode {
+    child.parentNode?.removeChild(child);
+    const at = reference ? this.children.indexOf(reference) : -1;
+    if (at < 0) this.children.push(child);
+    else this.children.splice(at, 0, child);
+    child.parentNode = this;
+    this.ownerDocument?.connected(child);
+    return child;
+  }
+  removeChild(child: FakeNode): FakeNode {
+    const at = this.children.indexOf(child);
+    if (at >= 0) this.children.splice(at, 1);
+    child.parentNode = null;
+    return child;
+  }
+  remove(): void {
+    this.parentNode?.removeChild(this);
+  }
+  addEventListener(type: string, listener: Listener): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  removeEventListener(type: string, listener: Listener): void {
+    this.listeners.set(type, (this.listeners.get(type) ?? []).filter((l) => l !== listener));
+  }
+  dispatchEvent(event: FakeEvent): boolean {
+    for (const listener of this.listeners.get(event.type) ?? []) listener.call(this, event);
+    const handler = this[`on${event.type}`];
+    if (typeof handler === 'function') (handler as Listener).call(this, event);
+    return true;
+  }
+  click(): void {
+    this.dispatchEvent({ type: 'click', target: this });
+  }
+  /** Descendants with this tag name (lower case, or "*"). */
+  getElementsByTagName(tag: string): FakeNode[] {
+    const found: FakeNode[] = [];
+    const walk = (node: FakeNode) => {
+      for (const child of node.children) {
+        if (child.tagName !== '#text' && (tag === '*' || child.tagName.toLowerCase() === tag.toLowerCase())) found.push(child);
+        walk(child);
+      }
+    };
+    walk(this);
+    return found;
+  }
+  /** Supports tag-name selectors only. */
+  querySelector(selector: string): FakeNode | null {
+    return this.getElementsByTagName(selector)[0] ?? null;
+  }
+}
+
+export class FakeDocument {
+  readonly documentElement: FakeNode;
+  readonly head: FakeNode;
+  readonly body: FakeNode;
+  currentScript: FakeNode | null = null;
+  title = '';
+  /** Called when a node is inserted anywhere in the document. */
+  onConnect: ((node: FakeNode) => void) | undefined;
+
+  constructor() {
+    this.documentElement = new FakeNode(this, 'HTML');
+    this.head = new FakeNode(this, 'HEAD');
+    this.body = new FakeNode(this, 'BODY');
+    this.documentElement.appendChild(this.head);
+    this.documentElement.appendChild(this.body);
+  }
+  createElement(tag: string): FakeNode {
+    return new FakeNode(this, tag.toUpperCase());
+  }
+  createTextNode(text: string): FakeNode {
+    const node = new FakeNode(this, '#text');
+    node.text = String(text);
+    return node;
+  }
+  getElementsByTagName(tag: string): FakeNode[] {
+    return this.documentElement.getElementsByTagName(tag);
+  }
+  querySelector(selector: string): FakeNode | null {
+    return this.documentElement.querySelector(selector);
+  }
+  connected(node: FakeNode): void {
+    this.onConnect?.(node);
+  }
+}
+
+export interface FakeBrowser {
+  window: Context;
+  document: FakeDocument;
+  /** Messages passed to console.log/info/warn/error/debug, joined with spaces. */
+  logs: string[];
+  /** URLs of the <script> elements the page inserted (chunk loads). */
+  requestedScripts: string[];
+  /** Runs an emitted script (path relative to the output folder) as if loaded by <script src>. */
+  runScript(file: string): void;
+  /** Waits until no script load is pending and the microtask queue is drained. */
+  settle(): Promise<void>;
+}
+
+/**
+ * A fake page at `baseUrl` (default http://localhost/) whose scripts are files
+ * in `outputPath`. Inserted <script src> elements are "loaded" from there, so
+ * webpack's chunk loading works; fetch() is left undefined unless given.
+ */
+export function fakeBrowser(outputPath: string, options: { baseUrl?: string; globals?: Record<string, unknown> } = {}): FakeBrowser {
+  const baseUrl = options.baseUrl ?? 'http://localhost/';
+  const document = new FakeDocument();
+  const logs: string[] = [];
+  const requestedScripts: string[] = [];
+  let pending = 0;
+  const log = (...args: unknown[]) => logs.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+  const window: Context = {
+    document,
+    console: { log, info: log, warn: log, error: log, debug: log },
+    location: new URL(baseUrl),
+    navigator: { userAgent: 'fake-browser' },
+    setTimeout,
+    clearTimeout,
+    queueMicrotask,
+    URL,
+    Image: function Image(this: unknown) {
+      return document.createElement('img');
+    },
+    ...options.globals,
+  };
+  window.window = window;
+  window.self = window;
+  window.globalThis = window;
+  createContext(window);
+
+  const runScript = (file: string) => {
+    const script = document.createElement('script');
+    script.src = new URL(file, baseUrl).href;
+    document.currentScript = script;
+    try {
+      runInContext(readFileSync(join(outputPath, file), 'utf8'), window, { filename: file });
+    } finally {
+      document.currentScript = null;
+    }
+  };
+
+  document.onConnect = (node) => {
+    if (node.tagName !== 'SCRIPT' || !node.src) return;
+    const url = String(node.src);
+    requestedScripts.push(url);
+    pending++;
+    setTimeout(() => {
+      const file = posix.normalize(new URL(url).pathname.replace(/^\//, ''));
+      const path = join(outputPath, file);
+      const ok = url.startsWith(new URL(baseUrl).origin) && !relative(outputPath, path).startsWith('..') && existsSync(path);
+      try {
+        if (ok) runScript(file);
+      } finally {
+        pending--;
+        node.dispatchEvent({ type: ok ? 'load' : 'error', target: node });
+      }
+    }, 0);
+  };
+
+  return {
+    window,
+    document,
+    logs,
+    requestedScripts,
+    runScript,
+    async settle() {
+      for (let i = 0; i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+        if (pending === 0) {
+          await new Promise((r) => setTimeout(r, 5));
+          if (pending === 0) return;
+        }
+      }
+      throw new Error('fake browser: script loads did not settle');
+    },
+  };
+}
+
+/** Deletes a file or folder inside a scratch project (for tests that change a copy). */
+export function removePath(dir: string, path: string): void {
+  rmSync(join(dir, path), { recursive: true, force: true });
+}
