@@ -133,6 +133,7 @@ describe.runIf(hasChromium)('sponsorship banner', () => {
       });
     });
     await page.reload();
+    await page.waitForFunction(() => (window as unknown as { firstFrame?: string }).firstFrame !== undefined);
     expect(await page.evaluate(() => (window as unknown as { firstFrame: string }).firstFrame)).toBe('none:0');
     await page.goto(site.server.url + '/plugins/');
     expect(await page.locator('#banner').isVisible()).toBe(false);
