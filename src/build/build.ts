@@ -16,7 +16,8 @@ import { createSearchIndexer, searchTerms } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
 import { OutputWriter } from './output.js';
-import { renderPage } from './render.js';
+import { renderPage, renderPrintable } from './render.js';
+import { llmsFullTxt, llmsTxt } from './llms.js';
 
 export interface BuildOptions {
   /** Site root: holds content/, templates/ and static/ unless told otherwise. */
@@ -48,7 +49,7 @@ export interface BuildResult {
 export const TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
 
 /** Files the build always writes at the root, valid as link targets. */
-const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers'];
+const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers', '/llms.txt', '/llms-full.txt'];
 
 export function normaliseBase(base = '/'): string {
   let b = base.trim() || '/';
@@ -135,6 +136,11 @@ async function writeSite(
   });
   if (indexer) for (const file of await indexer.files()) write(join('pagefind', file.path), Buffer.from(file.content));
 
+  for (const section of site.sections) {
+    if (section.pages.length) write(join(section.url, 'printable', 'index.html'), renderPrintable(ctx, site, section));
+  }
+  write('llms.txt', llmsTxt(site, base));
+  write('llms-full.txt', llmsFullTxt(site, base));
   for (const [from, to] of Object.entries(site.config.redirects)) {
     write(join(from, 'index.html'), redirectPage(site, base, to));
   }

@@ -4,6 +4,9 @@ import { href, isExternal } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
 
 export function Article({ ctx, page, body, searchable, sectionTitle }: PageProps & { searchable: boolean; sectionTitle?: string }) {
+  const section = page.section >= 0 ? ctx.site.sections[page.section] : undefined;
+  const sectionUrl = section?.url;
+  const sectionHasPages = !!section?.pages.length;
   const { site } = ctx.site.config;
   const fm = page.frontmatter;
   const updated = ctx.lastUpdated.get(page.sourcePath);
@@ -16,6 +19,7 @@ export function Article({ ctx, page, body, searchable, sectionTitle }: PageProps
             Edit this page<span className="sr-only"> (opens in a new tab)</span>
           </a>
         ) : null}
+        {sectionUrl && sectionHasPages ? <a href={href(ctx, `${sectionUrl}printable/`)}>Printable section</a> : null}
         {fm.repo ? (
           <a href={fm.repo} target="_blank" rel="noopener noreferrer">
             Jump to repository<span className="sr-only"> (opens in a new tab)</span>

@@ -123,9 +123,20 @@ describe('Markdown pipeline', () => {
   });
 
   it('renders tabs with the ARIA tabs pattern and every panel present', async () => {
+    expect(await problems('::::tabs\n:::tab[npm]\nx\n:::\n:::tab[yarn]\ny\n:::\n::::\n')).toEqual([]);
     const out = await html('::::tabs\n:::tab[npm]\n```bash\nnpm i\n```\n:::\n:::tab[yarn]\n```bash\nyarn add\n```\n:::\n::::\n');
     expect(out).toContain('<div role="tablist" class="tablist"><button type="button" role="tab" id="tabs-1-1-tab" aria-controls="tabs-1-1-panel" aria-selected="true" tabindex="0" data-label="npm">npm</button>');
     expect(out).toContain('<div role="tabpanel" id="tabs-1-2-panel" aria-labelledby="tabs-1-2-tab" class="tabpanel inactive" tabindex="0" data-label="yarn"><p class="tab-label">yarn</p>');
+  });
+
+  it('transforms directives nested in other directives', async () => {
+    // An outer block needs more colons than the blocks inside it.
+    const source = '::::::tip\nOutside.\n\n:::::tabs\n::::tab[a]\n:::note\nInside.\n:::\n::::\n:::::\n::::::\n';
+    expect(await problems(source)).toEqual([]);
+    const out = await html(source);
+    expect(out).toContain('<div class="aside aside-tip"');
+    expect(out).toContain('role="tabpanel"');
+    expect(out).toContain('<div class="aside aside-note" role="note" aria-label="Note"><p class="aside-title">Note</p><p>Inside.</p></div>');
   });
 
   it('rejects unknown directives and stray tabs, and keeps colons in prose as text', async () => {

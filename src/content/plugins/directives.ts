@@ -1,6 +1,6 @@
 import type { BlockContent, Blockquote, Paragraph, Root, RootContent, Text } from 'mdast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
-import { visit } from 'unist-util-visit';
+import type { Node, Parent } from 'unist';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
 
@@ -29,15 +29,16 @@ export function remarkDirectives() {
     const ctx = file.data.ctx!;
     const source = String(file.value);
 
-    visit(tree, (node, index, parent) => {
-      if (!parent || index === undefined) return;
+    // Post-order: nested directives are transformed before the block that holds them,
+    // so a replacement never leaves an untransformed copy behind.
+    const transform = (node: Node, index: number, parent: Parent) => {
       if (node.type === 'textDirective') {
-        parent.children[index] = { type: 'text', value: sourceOf(node, source) } as never;
+        parent.children[index] = { type: 'text', value: sourceOf(node as TextDirective, source) } as never;
         return;
       }
       if (node.type === 'blockquote') {
-        const kind = alertKind(node);
-        if (kind) parent.children[index] = asideNode(kind.kind, kind.title, node.children, node) as never;
+        const kind = alertKind(node as Blockquote);
+        if (kind) parent.children[index] = asideNode(kind.kind, kind.title, (node as Blockquote).children, node) as never;
         return;
       }
       if (node.type !== 'containerDirective' && node.type !== 'leafDirective') return;
@@ -52,7 +53,10 @@ export function remarkDirectives() {
         return;
       }
       if (directive.type === 'containerDirective' && directive.name === 'tab') {
-        report(ctx, directive.position, 'a :::tab block must be inside a ::::tabs block');
+        // Tabs consume their :::tab children themselves; one found here stands alone.
+        if (!(parent as ContainerDirective).name || (parent as ContainerDirective).name !== 'tabs') {
+          report(ctx, directive.position, 'a :::tab block must be inside a ::::tabs block');
+        }
         return;
       }
       report(
@@ -60,7 +64,14 @@ export function remarkDirectives() {
         directive.position,
         `unknown directive "${directive.name}" (expected one of ${[...Object.keys(ASIDE_KINDS), 'tabs'].join(', ')})`,
       );
-    });
+    };
+    const walk = (parent: Parent) => {
+      parent.children.forEach((child, i) => {
+        if ('children' in child) walk(child as Parent);
+        transform(child, i, parent);
+      });
+    };
+    walk(tree);
   };
 }
 

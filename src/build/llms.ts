@@ -1,0 +1,44 @@
+import type { Site } from '../site/model.js';
+import { withBase } from '../site/links.js';
+
+/*
+ * Files for AI readers and tools: /llms.txt lists every page with its title,
+ * URL and description by section; /llms-full.txt holds the whole
+ * documentation as Markdown, in sidebar order.
+ */
+
+function absolute(site: Site, base: string, url: string): string {
+  return site.config.site.url.replace(/\/$/, '') + withBase(base, url);
+}
+
+function orderedPages(site: Site) {
+  return site.sections.map((section) => ({
+    title: section.title,
+    pages: section.pages.map((entry) => site.byUrl.get(entry.url)!).filter(Boolean),
+  }));
+}
+
+export function llmsTxt(site: Site, base: string): string {
+  const lines = [`# ${site.config.site.title}`, '', `> ${site.config.site.description}`, ''];
+  lines.push(`The whole documentation as one Markdown file: ${absolute(site, base, '/llms-full.txt')}`, '');
+  for (const section of orderedPages(site)) {
+    if (!section.pages.length) continue;
+    lines.push(`## ${section.title}`, '');
+    for (const page of section.pages) {
+      const description = page.frontmatter.description ? `: ${page.frontmatter.description}` : '';
+      lines.push(`- [${page.title}](${absolute(site, base, page.url)})${description}`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+export function llmsFullTxt(site: Site, base: string): string {
+  const parts: string[] = [];
+  for (const section of orderedPages(site)) {
+    for (const page of section.pages) {
+      parts.push(`# ${page.title}\n\nSource: ${absolute(site, base, page.url)}\n\n${page.markdown.trim()}\n`);
+    }
+  }
+  return parts.join('\n---\n\n');
+}

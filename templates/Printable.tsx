@@ -1,0 +1,55 @@
+import type { SidebarSection } from '../src/site/model.js';
+import type { RenderContext } from './types.js';
+import { href } from './types.js';
+
+/**
+ * A whole section as one document, for reading offline or printing to PDF.
+ * Each page becomes an h2 chapter (its own headings are shifted one level
+ * down and its ids prefixed, so the document keeps one h1 and unique ids).
+ */
+export function Printable({ ctx, section, chapters }: { ctx: RenderContext; section: SidebarSection; chapters: Array<{ url: string; title: string; slug: string; body: string }> }) {
+  const { config } = ctx.site;
+  const title = `${section.title} (printable) | ${config.site.title}`;
+  return (
+    <html lang={config.site.language}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta httpEquiv="Content-Security-Policy" content={ctx.assets.csp} />
+        <title>{title}</title>
+        <meta name="robots" content="noindex" />
+        <link rel="canonical" href={config.site.url.replace(/\/$/, '') + href(ctx, section.url)} />
+        <script dangerouslySetInnerHTML={{ __html: ctx.assets.headScript }} />
+        <link rel="stylesheet" href={href(ctx, ctx.assets.css)} />
+      </head>
+      <body className="printable">
+        <main id="content" className="content">
+          <article className="article">
+            <p className="article-tools">
+              <a href={href(ctx, section.url)}>Back to {section.title}</a>
+            </p>
+            <h1>{section.title}</h1>
+            <nav aria-label="Contents">
+              <ol>
+                {chapters.map((chapter) => (
+                  <li key={chapter.url}>
+                    <a href={`#${chapter.slug}`}>{chapter.title}</a>
+                  </li>
+                ))}
+              </ol>
+            </nav>
+            {chapters.map((chapter) => (
+              <section key={chapter.url} className="chapter" aria-labelledby={chapter.slug}>
+                <h2 id={chapter.slug}>{chapter.title}</h2>
+                <p className="chapter-source">
+                  <a href={href(ctx, chapter.url)}>{config.site.url.replace(/\/$/, '') + href(ctx, chapter.url)}</a>
+                </p>
+                <div className="markdown" dangerouslySetInnerHTML={{ __html: chapter.body }} />
+              </section>
+            ))}
+          </article>
+        </main>
+      </body>
+    </html>
+  );
+}
