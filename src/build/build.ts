@@ -10,8 +10,8 @@ import { loadHighlighter } from '../content/highlight.js';
 import { loadPages } from '../content/load.js';
 import { InputError } from '../errors.js';
 import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
-import { buildSite, routeOf, type Site } from '../site/model.js';
-import { bundleClient, bundleCss, contentHash } from './assets.js';
+import { buildSite, routeOf, type Site, type SitePage } from '../site/model.js';
+import { bundleClient, bundleCss, contentHash, type Asset } from './assets.js';
 import { createSearchIndexer, searchTerms } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
@@ -49,7 +49,7 @@ export interface BuildResult {
 export const TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
 
 /** Files the build always writes at the root, valid as link targets. */
-const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers', '/llms.txt', '/llms-full.txt'];
+export const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers', '/llms.txt', '/llms-full.txt'];
 
 export function normaliseBase(base = '/'): string {
   let b = base.trim() || '/';
@@ -110,51 +110,86 @@ async function writeSite(
   };
   const local = site.config.search.provider === 'local';
   const indexer = local ? await createSearchIndexer(site) : undefined;
+  const { ctx, files: assetFiles } = renderContext(site, base, await bundleAssets(templatesDir), lastUpdated(root, 'content'));
+  for (const [path, contents] of assetFiles) write(path, contents);
+
+  const total = site.pages.length;
+  site.pages.forEach((page, i) => {
+    const html = renderPage(ctx, page);
+    write(pageFile(page), html);
+    if (page.id !== '404') indexer?.add(withBase(base, page.url), html);
+    onProgress?.(i + 1, total);
+  });
+  if (indexer) for (const file of await indexer.files()) write(join('pagefind', file.path), Buffer.from(file.content));
+  for (const [path, contents] of siteFiles(ctx, root, templatesDir)) write(path, contents);
+  return files;
+}
+
+/*
+ * The parts of a build, exported so that `docs serve` renders exactly what
+ * `docs build` writes while re-rendering only the pages a change affects.
+ */
+
+/** Where a page is written, relative to the output folder. */
+export function pageFile(page: SitePage): string {
+  return page.id === '404' ? '404.html' : join(page.id, 'index.html');
+}
+
+/** The interaction script and the stylesheet, bundled from the templates folder. */
+export async function bundleAssets(templatesDir: string): Promise<{ js: Asset; css: Asset }> {
   const [js, css] = await Promise.all([bundleClient(templatesDir), bundleCss(templatesDir)]);
-  write(js.url, js.contents);
-  write(css.url, css.contents);
+  return { js, css };
+}
+
+/**
+ * What every page of a build shares: the render context, and the asset files
+ * it points to (script, stylesheet, search terms) in the order they are written.
+ */
+export function renderContext(
+  site: Site,
+  base: string,
+  assets: { js: Asset; css: Asset },
+  updated: Map<string, string>,
+): { ctx: RenderContext; files: Array<[string, string]> } {
+  const { js, css } = assets;
+  const files: Array<[string, string]> = [
+    [js.url, js.contents],
+    [css.url, css.contents],
+  ];
   let terms: string | undefined;
-  if (local) {
+  if (site.config.search.provider === 'local') {
     const json = JSON.stringify(searchTerms(site));
     terms = `/assets/terms.${contentHash(json)}.json`;
-    write(terms, json);
+    files.push([terms, json]);
   }
   const head = headScript(site.config);
   const ctx: RenderContext = {
     site,
     base,
     assets: { css: css.url, js: js.url, headScript: head, csp: contentSecurityPolicy(site.config, head, false), searchTerms: terms },
-    lastUpdated: lastUpdated(root, 'content'),
+    lastUpdated: updated,
   };
+  return { ctx, files };
+}
 
-  const total = site.pages.length;
-  site.pages.forEach((page, i) => {
-    const html = renderPage(ctx, page);
-    write(page.id === '404' ? '404.html' : join(page.id, 'index.html'), html);
-    if (page.id !== '404') indexer?.add(withBase(base, page.url), html);
-    onProgress?.(i + 1, total);
-  });
-  if (indexer) for (const file of await indexer.files()) write(join('pagefind', file.path), Buffer.from(file.content));
-
-  for (const section of site.sections) {
-    if (section.pages.length) write(join(section.url, 'printable', 'index.html'), renderPrintable(ctx, site, section));
-  }
-  write('llms.txt', llmsTxt(site, base));
-  write('llms-full.txt', llmsFullTxt(site, base));
+/** The files written after the pages and the search index: redirects, headers, sitemap, robots, favicon, static files. */
+export function siteFiles(ctx: RenderContext, root: string, templatesDir: string): Array<[string, string | Buffer]> {
+  const { site, base } = ctx;
+  const files: Array<[string, string | Buffer]> = [];
   for (const [from, to] of Object.entries(site.config.redirects)) {
-    write(join(from, 'index.html'), redirectPage(site, base, to));
+    files.push([join(from, 'index.html'), redirectPage(site, base, to)]);
   }
-  write('_redirects', redirectsFile(site, base));
-  write('_headers', headersFile(contentSecurityPolicy(site.config, head, true)));
-  write('sitemap.xml', sitemap(site, base, ctx.lastUpdated));
-  write('robots.txt', robots(site, base));
-  write('favicon.svg', readFileSync(join(templatesDir, 'favicon.svg')));
+  files.push(['_redirects', redirectsFile(site, base)]);
+  files.push(['_headers', headersFile(contentSecurityPolicy(site.config, ctx.assets.headScript, true))]);
+  files.push(['sitemap.xml', sitemap(site, base, ctx.lastUpdated)]);
+  files.push(['robots.txt', robots(site, base)]);
+  files.push(['favicon.svg', readFileSync(join(templatesDir, 'favicon.svg'))]);
   const staticDir = join(root, 'static');
-  for (const file of listStatic(staticDir)) write(file, readFileSync(join(staticDir, file)));
+  for (const file of listStatic(staticDir)) files.push([file, readFileSync(join(staticDir, file))]);
   return files;
 }
 
-function listStatic(dir: string): string[] {
+export function listStatic(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
     .filter((d) => d.isFile())

@@ -81,7 +81,7 @@ export function initSearch(): void {
   let seq = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const options = () => [...list.querySelectorAll<HTMLLIElement>('[role="option"]')];
+  const options = () => [...list.querySelectorAll<HTMLAnchorElement>('[role="option"]')];
   const setOpen = (open: boolean) => {
     panel.hidden = !open;
     input.setAttribute('aria-expanded', String(open));
@@ -100,11 +100,13 @@ export function initSearch(): void {
   const render = (query: string, results: SearchResult[] & { corrected?: string }) => {
     list.replaceChildren(
       ...results.map((result, i) => {
+        // The links themselves are the options: an option must not contain interactive content.
         const li = document.createElement('li');
-        li.id = `search-result-${i}`;
-        li.setAttribute('role', 'option');
-        li.setAttribute('aria-selected', 'false');
+        li.setAttribute('role', 'none');
         const link = document.createElement('a');
+        link.id = `search-result-${i}`;
+        link.setAttribute('role', 'option');
+        link.setAttribute('aria-selected', 'false');
         link.href = result.url;
         link.tabIndex = -1;
         const title = document.createElement('span');
@@ -166,7 +168,7 @@ export function initSearch(): void {
       e.preventDefault();
       setActive(next);
     } else if (e.key === 'Enter') {
-      const link = options()[active < 0 ? 0 : active]?.querySelector('a');
+      const link = options()[active < 0 ? 0 : active];
       if (link) {
         e.preventDefault();
         window.location.assign(link.href);

@@ -6,7 +6,7 @@ import { ChatIcon, Logo } from './Icons.js';
 export function Footer({ ctx }: { ctx: RenderContext }) {
   const { footer, site } = ctx.site.config;
   return (
-    <footer className="footer" id="footer">
+    <footer className="footer" id="footer" aria-label="Site footer">
       <nav className="footer-nav" aria-label="Footer">
         <ul className="footer-links">
           {footer.links.map((link) => (

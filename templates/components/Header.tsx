@@ -16,7 +16,7 @@ export function Header({ ctx, currentUrl }: { ctx: RenderContext; currentUrl: st
   const active = config.navigation.find((entry) => isNavActive(entry, currentUrl));
   const children = active?.children ?? [];
   return (
-    <header className="header">
+    <header className="header" aria-label="Site header">
       <div className="header-bar">
         <button type="button" className="icon-button menu-toggle" aria-expanded="false" aria-controls="mobile-menu" aria-label="Menu">
           <MenuIcon />

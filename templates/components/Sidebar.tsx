@@ -19,7 +19,7 @@ export function Badge({ ctx }: { ctx: RenderContext }) {
 /** The desktop sidebar: pages of the current section, group headings, anchors. */
 export function Sidebar({ ctx, section, currentUrl }: { ctx: RenderContext; section: SidebarSection; currentUrl: string }) {
   return (
-    <aside className="sidebar" id="sidebar">
+    <aside className="sidebar" id="sidebar" aria-label="Sidebar">
       <div className="sidebar-inner">
         <Badge ctx={ctx} />
         <nav aria-label={`${section.title} pages`}>
@@ -72,12 +72,12 @@ export function MobileMenu({ ctx, currentUrl }: { ctx: RenderContext; currentUrl
         {ctx.site.sections.map((section) => {
           const sectionActive = section.url === currentUrl ? 'page' : currentUrl.startsWith(section.url) && section.url !== '/' ? 'true' : undefined;
           return (
-            <section key={section.url} className="mobile-section">
-              <h2 className="mobile-section-title">
+            <div key={section.url} className="mobile-section">
+              <p className="mobile-section-title">
                 <a href={href(ctx, section.url)} aria-current={sectionActive} className={sectionActive ? 'active' : undefined}>
                   {section.title}
                 </a>
-              </h2>
+              </p>
               <ul>
                 {section.pages
                   .filter((page) => page.url !== section.url)
@@ -89,7 +89,7 @@ export function MobileMenu({ ctx, currentUrl }: { ctx: RenderContext; currentUrl
                     </li>
                   ))}
               </ul>
-            </section>
+            </div>
           );
         })}
       </nav>

@@ -65,7 +65,7 @@ export async function serveStatic(dir: string, headers: Record<string, string> =
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
     const found = existsSync(file);
     const body = readFileSync(found ? file : join(root, '404.html'));
-    res.writeHead(found ? 200 : 404, { 'Content-Type': TYPES[extname(found ? file : '.html')] ?? 'application/octet-stream', ...headers });
+    res.writeHead(found ? 200 : 404, { 'Content-Type': TYPES[extname(found ? file : '404.html')] ?? 'application/octet-stream', ...headers });
     res.end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -1,0 +1,154 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readPage, removeDir } from '../helpers/content.js';
+import {
+  buildProject,
+  copyFixture,
+  diffAfter,
+  diffBefore,
+  driftProblems,
+  shownOutputs,
+  type GuideBuild,
+} from '../helpers/guides.js';
+import { webpack } from '../helpers/webpack.js';
+
+/*
+ * The guides of writer B. Every guide is backed by a fixture project in
+ * test/fixtures/guides/<slug>/; for each one this file checks
+ *   - the page: frontmatter, sidebar group, and that every titled code block
+ *     equals the fixture file of that path (and every fixture file is shown);
+ *   - the build: the fixture really compiles with the installed webpack and
+ *     does what the guide promises;
+ *   - the terminal output the guide shows: asset names and result lines are
+ *     the ones the real build reports.
+ */
+
+const WEBPACK_VERSION = (webpack as unknown as { version: string }).version;
+
+const GROUPS: Record<string, string> = {
+  caching: 'Optimisation',
+  'build-performance': 'Optimisation',
+  'author-libraries': 'Advanced',
+  shimming: 'Advanced',
+  'progressive-web-application': 'Advanced',
+  'web-workers': 'Advanced',
+  'ecma-script-modules': 'Advanced',
+  'package-exports': 'Advanced',
+  'public-path': 'Advanced',
+  csp: 'Advanced',
+  'dependency-management': 'Advanced',
+  'development-vagrant': 'Advanced',
+  integrations: 'Advanced',
+  migrating: 'Advanced',
+};
+
+/** Code blocks of a page written with the `diff` option. */
+function diffBlocks(slug: string) {
+  return readPage(`guides/${slug}`).blocks.filter((b) => /(^|\s)diff(\s|$)/.test(b.meta));
+}
+
+/** Applies a diff block to a file's text: its "before" side must occur in the text exactly once. */
+function applyDiff(text: string, code: string): string {
+  const before = diffBefore(code);
+  const after = diffAfter(code);
+  const at = text.indexOf(before);
+  if (at < 0 || text.indexOf(before, at + 1) >= 0) throw new Error(`diff does not apply exactly once:\n${before}`);
+  return text.slice(0, at) + after + text.slice(at + before.length);
+}
+
+/** The diff blocks of a page that apply to the given text. */
+function diffsFor(slug: string, text: string): string[] {
+  return diffBlocks(slug)
+    .map((b) => b.code)
+    .filter((code) => {
+      const before = diffBefore(code);
+      return before.trim() !== '' && text.includes(before);
+    });
+}
+
+/** Names listed on the `Entrypoint <name> … = a.js 1 KiB b.js 2 KiB` lines of shown output. */
+function shownEntrypoints(slug: string): Array<{ name: string; files: string[] }> {
+  const found: Array<{ name: string; files: string[] }> = [];
+  for (const block of readPage(`guides/${slug}`).blocks) {
+    for (const line of block.code.split('\n')) {
+      const m = /^Entrypoint (\S+) [\d.]+ (?:bytes|KiB|MiB) = (.*)$/.exec(line);
+      if (m) found.push({ name: m[1]!, files: [...m[2]!.matchAll(/(\S+\.\w+) [\d.]+ (?:bytes|KiB|MiB)/g)].map((x) => x[1]!) });
+    }
+  }
+  return found;
+}
+
+function entrypointFiles(build: GuideBuild, name: string): string[] {
+  const entry = build.stats.toJson({ all: false, entrypoints: true }).entrypoints?.[name];
+  return (entry?.assets ?? []).map((a) => a.name);
+}
+
+function writeProjectFile(dir: string, file: string, text: string): void {
+  writeFileSync(join(dir, file), text);
+}
+
+function readProjectFile(dir: string, file: string): string {
+  return readFileSync(join(dir, file), 'utf8');
+}
+
+describe('guides by writer B: pages match their fixture projects', () => {
+  for (const [slug, group] of Object.entries(GROUPS)) {
+    it(`${slug}: frontmatter, group and code blocks in sync with test/fixtures/guides/${slug}`, () => {
+      const page = readPage(`guides/${slug}`);
+      expect(page.frontmatter.description ?? '').not.toBe('');
+      expect(page.frontmatter.group).toBe(group);
+      expect(driftProblems(`guides/${slug}`, slug)).toEqual([]);
+      for (const shown of shownOutputs(`guides/${slug}`)) {
+        if (shown.result) expect(shown.result.version, `${page.file}:${shown.block.line}`).toBe(WEBPACK_VERSION);
+      }
+    });
+  }
+});
+
+describe('caching', () => {
+  it('hashes file names, and a change in application code keeps the runtime and vendors names', async () => {
+    const dir = copyFixture('caching');
+    try {
+      const first = await buildProject(dir);
+      const files = entrypointFiles(first, 'main');
+      expect(files).toHaveLength(3);
+      expect(files[0]).toMatch(/^runtime\.[0-9a-f]{20}\.js$/);
+      expect(files[1]).toMatch(/^vendors\.[0-9a-f]{20}\.js$/);
+      expect(files[2]).toMatch(/^main\.[0-9a-f]{20}\.js$/);
+      expect(first.read(files[1]!)).toContain('lodash');
+      expect(first.read(files[2]!)).not.toContain('__lodash_hash_undefined__');
+      expect(first.read('index.html')).toContain(files[1]);
+
+      // The output shown in "Build it" is this build's.
+      const [shownFirst, shownSecond] = shownOutputs('guides/caching');
+      expect([...shownFirst!.assets].sort()).toEqual(first.assets.filter((a) => !a.endsWith('.LICENSE.txt')).sort());
+      const [entryFirst, entrySecond] = shownEntrypoints('caching');
+      expect(entryFirst!.files).toEqual(files);
+
+      // The edit of src/render.js shown in the guide, then a rebuild.
+      const render = readProjectFile(dir, 'src/render.js');
+      const edits = diffsFor('caching', render);
+      expect(edits).toHaveLength(1);
+      writeProjectFile(dir, 'src/render.js', applyDiff(render, edits[0]!));
+      const second = await buildProject(dir);
+      const after = entrypointFiles(second, 'main');
+      expect(after[0]).toBe(files[0]);
+      expect(after[1]).toBe(files[1]);
+      expect(after[2]).not.toBe(files[2]);
+      expect(entrySecond!.files).toEqual(after);
+      expect(shownSecond!.result?.outcome).toBe('successfully');
+
+      // A new module of our own does not shift the vendors hash either (deterministic ids).
+      writeProjectFile(dir, 'src/extra.js', "export const note = 'added later';\n");
+      const index = readProjectFile(dir, 'src/index.js');
+      writeProjectFile(dir, 'src/index.js', `import { note } from './extra.js';\n${index}console.log(note);\n`);
+      const third = await buildProject(dir);
+      const withNewModule = entrypointFiles(third, 'main');
+      expect(withNewModule[1]).toBe(files[1]);
+      expect(withNewModule[2]).not.toBe(after[2]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
