@@ -172,10 +172,18 @@ export function renderContext(
   return { ctx, files };
 }
 
-/** The files written after the pages and the search index: redirects, headers, sitemap, robots, favicon, static files. */
+/**
+ * The files written after the pages and the search index, in order: printable
+ * sections, llms.txt, redirects, headers, sitemap, robots, favicon, static files.
+ */
 export function siteFiles(ctx: RenderContext, root: string, templatesDir: string): Array<[string, string | Buffer]> {
   const { site, base } = ctx;
   const files: Array<[string, string | Buffer]> = [];
+  for (const section of site.sections) {
+    if (section.pages.length) files.push([join(section.url, 'printable', 'index.html'), renderPrintable(ctx, site, section)]);
+  }
+  files.push(['llms.txt', llmsTxt(site, base)]);
+  files.push(['llms-full.txt', llmsFullTxt(site, base)]);
   for (const [from, to] of Object.entries(site.config.redirects)) {
     files.push([join(from, 'index.html'), redirectPage(site, base, to)]);
   }

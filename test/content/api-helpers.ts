@@ -316,37 +316,38 @@ export function loadModule<T>(source: string, dir: string): T {
 }
 
 export interface ExampleTracker {
-  /** The code of the block with this title; remembers that it was used. */
-  code(title: string): string;
+  /** The code of the block with this title (the `index`-th one when a title repeats); remembers that it was used. */
+  code(title: string, index?: number): string;
   /** The block itself. */
-  block(title: string): CodeBlock;
-  /** The untitled block that follows the block with this title (for example its output). */
-  after(title: string): CodeBlock | undefined;
+  block(title: string, index?: number): CodeBlock;
+  /** The block that follows the block with this title (for example its output). */
+  after(title: string, index?: number): CodeBlock | undefined;
   /** Titled blocks of the page whose title matches `pattern` and that no test used. */
   unused(pattern?: RegExp): string[];
 }
 
 /** Reads titled code blocks of a page; `unused()` reports the ones no test asked for. */
 export function exampleTracker(pageId: string): ExampleTracker {
-  const used = new Set<string>();
+  const used = new Set<number>();
   const blocks = () => readPage(pageId).blocks;
-  const find = (title: string) => {
+  const find = (title: string, index = 0) => {
     const matches = blocks().filter((b) => b.title === title);
-    if (matches.length !== 1) throw new Error(`${pageId}: expected one code block titled ${title}, found ${matches.length}`);
-    used.add(title);
-    return matches[0]!;
+    const block = matches[index];
+    if (!block) throw new Error(`${pageId}: no code block #${index + 1} titled ${title} (found ${matches.length})`);
+    used.add(block.line);
+    return block;
   };
   return {
-    code: (title) => find(title).code,
+    code: (title, index) => find(title, index).code,
     block: find,
-    after(title) {
+    after(title, index) {
+      const line = find(title, index).line;
       const all = blocks();
-      const i = all.findIndex((b) => b.title === title);
-      return i >= 0 ? all[i + 1] : undefined;
+      return all[all.findIndex((b) => b.line === line) + 1];
     },
     unused: (pattern = /./) =>
       blocks()
-        .filter((b) => b.title !== undefined && pattern.test(b.title) && !used.has(b.title))
+        .filter((b) => b.title !== undefined && pattern.test(b.title) && !used.has(b.line))
         .map((b) => `${pageId}: ${b.title} (line ${b.line})`),
   };
 }
