@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPage, removeDir } from '../helpers/content.js';
@@ -13,7 +13,7 @@ import {
   shownOutputs,
   type GuideBuild,
 } from '../helpers/guides.js';
-import type { Stats } from 'webpack';
+import type { Configuration, Stats } from 'webpack';
 import { webpack } from '../helpers/webpack.js';
 
 /*
@@ -181,6 +181,54 @@ describe('caching', () => {
       expect(withNewModule[2]).not.toBe(after[2]);
     } finally {
       await project.close();
+      removeDir(dir);
+    }
+  });
+});
+
+describe('build-performance', () => {
+  it('writes the filesystem cache and serves the second build from it', async () => {
+    const dir = copyFixture('build-performance');
+    try {
+      const argv = { mode: 'production' };
+      const first = await buildProject(dir, { argv });
+      const cacheFolder = join(dir, 'node_modules/.cache/webpack/default-production');
+      expect(existsSync(cacheFolder)).toBe(true);
+      expect(readdirSync(cacheFolder).some((f) => f.endsWith('.pack'))).toBe(true);
+      expect(first.files.sort()).toEqual(['main.js', 'main.js.map']);
+
+      const second = await buildProject(dir, { argv });
+      const modules = second.stats.toJson({ all: false, modules: true, cachedModules: true }).modules ?? [];
+      expect(modules.length).toBeGreaterThan(0);
+      expect(modules.every((m) => m.cached === true && m.built === false)).toBe(true);
+
+      const [shownFirst, shownSecond] = shownOutputs('guides/build-performance');
+      expect(shownFirst!.assets).toEqual(first.assets.filter((a) => !a.endsWith('.map')));
+      expect(shownSecond!.assets).toEqual(second.assets.filter((a) => !a.endsWith('.map')));
+      expect(shownSecond!.block.code).toMatch(new RegExp(`^cached modules [\\d.]+ bytes \\[cached\\] ${modules.length} modules$`, 'm'));
+
+      // The development build uses the eval-based source map the guide recommends.
+      const dev = (await loadConfig(dir, { argv: { mode: 'development' } })) as Configuration;
+      expect(dev.devtool).toBe('eval-cheap-module-source-map');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('builds with the thread-loader and ProfilingPlugin changes shown in the guide', async () => {
+    const dir = copyFixture('build-performance');
+    try {
+      let config = readProjectFile(dir, 'webpack.config.js');
+      const edits = diffsFor('build-performance', config);
+      expect(edits).toHaveLength(2);
+      for (const edit of edits) config = applyDiff(config, edit);
+      writeProjectFile(dir, 'webpack.config.js', `const webpack = require('webpack');\n${config}`);
+      const build = await buildProject(dir, { argv: { mode: 'production' }, adjust: (c) => ({ ...c, cache: false }) });
+      const rule = ((build.stats.compilation.options.module.rules[0] as { use: Array<{ loader: string }> }).use);
+      expect(rule.map((u) => u.loader)).toEqual(['thread-loader', 'babel-loader']);
+      expect(build.read('main.js')).toContain('Page ready after');
+      expect(existsSync(join(dir, 'profiling/events.json'))).toBe(true);
+    } finally {
       removeDir(dir);
     }
   });

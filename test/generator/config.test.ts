@@ -71,3 +71,13 @@ describe('site.config.yaml validation', () => {
     ]);
   });
 });
+
+describe('published JSON Schema', () => {
+  it('is up to date with the zod schema (run npm run schema after changing it)', async () => {
+    const { configJsonSchema } = await import('../../src/config/json-schema.js');
+    expect(readFileSync(join(ROOT, 'site.config.schema.json'), 'utf8')).toBe(configJsonSchema());
+  });
+  it('is referenced from site.config.yaml for editor autocompletion', () => {
+    expect(readFileSync(join(ROOT, 'site.config.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./site.config.schema.json');
+  });
+});
