@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { build } from './build/build.js';
+import { build, stageTimes } from './build/build.js';
 import { InputError } from './errors.js';
 
 export const EXIT = { ok: 0, input: 1, usage: 2 } as const;
@@ -89,6 +89,10 @@ async function runBuild(
           },
     });
     if (live) io.out.write('\r\x1b[2K');
+    if (process.env.DOCS_PROFILE) {
+      const stages = Object.fromEntries(Object.entries(stageTimes).map(([k, v]) => [k, Math.round(v)]));
+      io.err.write(`DOCS_PROFILE ${JSON.stringify({ stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+    }
     const seconds = (result.ms / 1000).toFixed(1);
     if (checkOnly) io.out.write(`Checked ${result.pages} pages in ${seconds} s: no problems found.\n`);
     else if (!opts.quiet) {

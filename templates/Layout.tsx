@@ -39,9 +39,9 @@ export function Layout(props: PageProps) {
         {config.banner ? <Banner banner={config.banner} ctx={ctx} /> : null}
         {config.notification ? <NotificationBar note={config.notification} ctx={ctx} /> : null}
         <Header ctx={ctx} currentUrl={page.url} />
-        <MobileMenu ctx={ctx} currentUrl={page.url} />
+        <MobileMenu ctx={ctx} section={page.section} currentUrl={page.url} />
         <div className={section ? 'page has-sidebar' : 'page'} id="page">
-          {section ? <Sidebar ctx={ctx} section={section} currentUrl={page.url} /> : null}
+          {section ? <Sidebar ctx={ctx} section={page.section} currentUrl={page.url} /> : null}
           <main id="content" className="content" tabIndex={-1}>
             <Article {...props} searchable={page.id !== '404'} sectionTitle={section?.title} />
           </main>

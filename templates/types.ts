@@ -1,4 +1,5 @@
 import type { Site, SitePage } from '../src/site/model.js';
+import type { NavCache } from './nav.js';
 
 /** Everything a page template needs; built once per build except `page`. */
 export interface RenderContext {
@@ -16,6 +17,8 @@ export interface RenderContext {
   };
   /** Last change of each source file, from git (ISO date), when known. */
   lastUpdated: Map<string, string>;
+  /** Navigation lists built once per build (see templates/nav.ts). */
+  nav: NavCache;
 }
 
 export interface PageProps {

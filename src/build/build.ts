@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { headScript } from '../../templates/head-script.js';
+import { createNavCache } from '../../templates/nav.js';
 import type { RenderContext } from '../../templates/types.js';
 import { loadConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
@@ -10,7 +11,7 @@ import { loadHighlighter } from '../content/highlight.js';
 import { loadPages } from '../content/load.js';
 import { InputError } from '../errors.js';
 import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
-import { buildSite, routeOf, type Site, type SitePage } from '../site/model.js';
+import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { bundleClient, bundleCss, contentHash, type Asset } from './assets.js';
 import { createSearchIndexer, searchTerms } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
@@ -58,21 +59,33 @@ export function normaliseBase(base = '/'): string {
   return b;
 }
 
+/** Time spent per stage (ms), for the benchmark (DOCS_PROFILE=1 prints it). */
+export const stageTimes: Record<string, number> = {};
+export function timed<T>(stage: string, fn: () => T): T {
+  const start = performance.now();
+  const result = fn();
+  if (result instanceof Promise) {
+    return result.finally(() => (stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start)) as T;
+  }
+  stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start;
+  return result;
+}
+
 /** Loads and checks everything; throws InputError listing every problem found. */
 export async function loadSite(options: BuildOptions): Promise<{ site: Site; base: string; root: string }> {
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
-  const loaded = loadConfig(configPath, relative(root, configPath));
+  const loaded = timed('config', () => loadConfig(configPath, relative(root, configPath)));
   const contentDir = join(root, 'content');
-  const highlighter = await loadHighlighter();
-  const { pages, problems: pageProblems, failed } = await loadPages(root, contentDir, highlighter);
-  const { site, problems } = buildSite(loaded, pages, failed);
+  const highlighter = await timed('highlighter', () => loadHighlighter());
+  const { pages, problems: pageProblems, failed } = await timed('markdown', () => loadPages(root, contentDir, highlighter));
+  const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
   const targets: LinkTargets = {
     files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]),
     unchecked: new Set([...failed].map(routeOf)),
   };
-  problems.push(...pageProblems, ...resolveLinks(site, base, targets), ...checkRelated(site, targets));
+  problems.push(...pageProblems, ...timed('links', () => [...resolveLinks(site, base, targets), ...checkRelated(site, targets)]));
   const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
   if (shown.length) throw new InputError(shown);
   return { site, base, root };
@@ -115,13 +128,13 @@ async function writeSite(
 
   const total = site.pages.length;
   site.pages.forEach((page, i) => {
-    const html = renderPage(ctx, page);
-    write(pageFile(page), html);
-    if (page.id !== '404') indexer?.add(withBase(base, page.url), html);
+    const html = timed('render', () => renderPage(ctx, page));
+    timed('write', () => write(pageFile(page), html));
+    if (page.id !== '404') timed('search', () => indexer?.add(withBase(base, page.url), html));
     onProgress?.(i + 1, total);
   });
-  if (indexer) for (const file of await indexer.files()) write(join('pagefind', file.path), Buffer.from(file.content));
-  for (const [path, contents] of siteFiles(ctx, root, templatesDir)) write(path, contents);
+  if (indexer) for (const file of await timed('search', () => indexer.files())) write(join('pagefind', file.path), Buffer.from(file.content));
+  for (const [path, contents] of timed('extras', () => siteFiles(ctx, root, templatesDir))) write(path, contents);
   return files;
 }
 
@@ -168,6 +181,7 @@ export function renderContext(
     base,
     assets: { css: css.url, js: js.url, headScript: head, csp: contentSecurityPolicy(site.config, head, false), searchTerms: terms },
     lastUpdated: updated,
+    nav: createNavCache(site, (url) => withBase(base, url)),
   };
   return { ctx, files };
 }
@@ -176,11 +190,16 @@ export function renderContext(
  * The files written after the pages and the search index, in order: printable
  * sections, llms.txt, redirects, headers, sitemap, robots, favicon, static files.
  */
-export function siteFiles(ctx: RenderContext, root: string, templatesDir: string): Array<[string, string | Buffer]> {
+export function siteFiles(
+  ctx: RenderContext,
+  root: string,
+  templatesDir: string,
+  printable: (section: SidebarSection) => string = (section) => renderPrintable(ctx, ctx.site, section),
+): Array<[string, string | Buffer]> {
   const { site, base } = ctx;
   const files: Array<[string, string | Buffer]> = [];
   for (const section of site.sections) {
-    if (section.pages.length) files.push([join(section.url, 'printable', 'index.html'), renderPrintable(ctx, site, section)]);
+    if (section.pages.length) files.push([join(section.url, 'printable', 'index.html'), printable(section)]);
   }
   files.push(['llms.txt', llmsTxt(site, base)]);
   files.push(['llms-full.txt', llmsFullTxt(site, base)]);

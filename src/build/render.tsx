@@ -1,15 +1,20 @@
-import type { Element, Root } from 'hast';
-import { toHtml } from 'hast-util-to-html';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { visit } from 'unist-util-visit';
 import { Layout } from '../../templates/Layout.js';
 import { Printable } from '../../templates/Printable.js';
 import type { RenderContext } from '../../templates/types.js';
+import { LINK_PLACEHOLDER } from '../content/markdown.js';
 import type { SidebarSection, Site, SitePage } from '../site/model.js';
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/** The page body with its internal links filled in. */
+export function bodyHtml(page: SitePage): string {
+  return page.html.replace(LINK_PLACEHOLDER, (_, i: string) => `href="${escapeAttr(page.hrefs[Number(i)] ?? '')}"`);
+}
 
 /** Renders one page to a complete HTML document. */
 export function renderPage(ctx: RenderContext, page: SitePage): string {
-  const body = toHtml(page.hast, { allowDangerousHtml: true });
+  const body = bodyHtml(page);
   return '<!DOCTYPE html>' + renderToStaticMarkup(<Layout ctx={ctx} page={page} body={body} />);
 }
 
@@ -18,22 +23,15 @@ export function renderPrintable(ctx: RenderContext, site: Site, section: Sidebar
   const chapters = section.pages.map((entry) => {
     const page = site.byUrl.get(entry.url)!;
     const slug = page.id.replace(/\//g, '-') || 'home';
-    return { url: page.url, title: page.title, slug, body: toHtml(chapterTree(page.hast, slug), { allowDangerousHtml: true }) };
+    return { url: page.url, title: page.title, slug, body: chapterHtml(bodyHtml(page), slug) };
   });
   return '<!DOCTYPE html>' + renderToStaticMarkup(<Printable ctx={ctx} section={section} chapters={chapters} />);
 }
 
-/** A copy of a page body with headings one level down and ids (and links to them) prefixed. */
-function chapterTree(tree: Root, prefix: string): Root {
-  const copy = structuredClone(tree);
-  visit(copy, 'element', (node: Element) => {
-    const level = /^h([2-5])$/.exec(node.tagName);
-    if (level) node.tagName = `h${Number(level[1]) + 1}`;
-    if (typeof node.properties.id === 'string') node.properties.id = `${prefix}--${node.properties.id}`;
-    const target = node.properties.href;
-    if (node.tagName === 'a' && typeof target === 'string' && target.startsWith('#') && target.length > 1) {
-      node.properties.href = `#${prefix}--${target.slice(1)}`;
-    }
-  });
-  return copy;
+/** A page body with headings one level down and ids (and links to them) prefixed. */
+export function chapterHtml(html: string, prefix: string): string {
+  return html
+    .replace(/<(\/?)h([2-5])([ >])/g, (_, slash: string, level: string, after: string) => `<${slash}h${Number(level) + 1}${after}`)
+    .replace(/ id="([^"]+)"/g, (_, id: string) => ` id="${prefix}--${id}"`)
+    .replace(/ href="#([^"]+)"/g, (_, id: string) => ` href="#${prefix}--${id}"`);
 }

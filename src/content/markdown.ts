@@ -1,5 +1,6 @@
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
+import { toHtml } from 'hast-util-to-html';
 import rehypeSlug from 'rehype-slug';
 import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
@@ -11,20 +12,31 @@ import type { Position } from 'unist';
 import { visit } from 'unist-util-visit';
 import { VFile } from 'vfile';
 import type { SourceProblem } from '../errors.js';
+import { EXTERNAL, SCHEME } from '../site/link-kinds.js';
 import type { PageContext } from './context.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
 
 export interface RawLink {
-  /** The `a` element; its href is rewritten once the link is resolved. */
-  node: Element;
+  /** The href as written. */
   href: string;
   position?: Position;
 }
 
+/**
+ * Internal links are written into the body HTML as `href="docs-link:N"`
+ * placeholders and filled in once every page's ids are known, so that pages
+ * are kept as strings, not trees, between the two passes (memory stays
+ * proportional to the output, not to the syntax trees of every page).
+ */
+export const LINK_PLACEHOLDER = /href="docs-link:(\d+)"/g;
+
 export interface RenderedMarkdown {
-  hast: HastRoot;
+  /** Body HTML with internal link placeholders (see LINK_PLACEHOLDER). */
+  html: string;
+  /** The hast tree, only when asked for (tests and tools). */
+  hast?: HastRoot;
   anchors: Anchor[];
   /** Text of every h2 and h3 (for search and typo correction). */
   headings: string[];
@@ -41,9 +53,9 @@ const mdastTransforms = unified().use(remarkDirectives).use(remarkCodeBlocks);
 
 export async function renderMarkdown(
   body: string,
-  options: { file: string; lineOffset: number; highlighter: Highlighter },
+  options: { file: string; lineOffset: number; highlighter: Highlighter; keepTree?: boolean },
 ): Promise<RenderedMarkdown> {
-  const ctx: PageContext = { ...options, problems: [], tabGroups: 0 };
+  const ctx: PageContext = { file: options.file, lineOffset: options.lineOffset, highlighter: options.highlighter, problems: [], tabGroups: 0 };
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
   const mdast = parser.parse(vfile) as MdastRoot;
   await mdastTransforms.run(mdast, vfile);
@@ -60,13 +72,21 @@ export async function renderMarkdown(
   visit(hast, 'element', (node: Element) => {
     const id = node.properties.id;
     if (typeof id === 'string') ids.add(id);
-    if (node.tagName === 'a' && typeof node.properties.href === 'string') {
-      links.push({ node, href: node.properties.href, position: node.position });
+    const href = node.properties.href;
+    if (node.tagName === 'a' && typeof href === 'string') {
+      if (EXTERNAL.test(href)) {
+        node.properties.target = '_blank';
+        node.properties.rel = ['noopener', 'noreferrer'];
+      } else if (!SCHEME.test(href)) {
+        node.properties.href = `docs-link:${links.length}`;
+        links.push({ href, position: node.position });
+      }
     }
   });
   // Raw HTML written by the writer may carry ids too (for example <a id="legacy-name"></a>).
   visit(hast, 'raw', (node: { value: string }) => {
     for (const m of node.value.matchAll(/\sid=["']([^"']+)["']/g)) ids.add(m[1]!);
   });
-  return { hast, anchors, headings, ids, links, problems: ctx.problems };
+  const html = toHtml(hast, { allowDangerousHtml: true });
+  return { html, hast: options.keepTree ? hast : undefined, anchors, headings, ids, links, problems: ctx.problems };
 }

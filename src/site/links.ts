@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
-import type { Element } from 'hast';
 import type { SourceProblem } from '../errors.js';
+import { EXTERNAL, SCHEME } from './link-kinds.js';
 import type { Site, SitePage } from './model.js';
 
 /*
@@ -11,19 +11,13 @@ import type { Site, SitePage } from './model.js';
  * page URL or to the source folder), ./caching.md and ../guides/caching.md.
  */
 
-export const EXTERNAL = /^(https?:)?\/\//i;
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+export { EXTERNAL };
 
 export interface LinkTargets {
   /** Non-page files served at the root (sitemap.xml, static files), as URL paths. */
   files: Set<string>;
   /** URLs of pages that failed to load: links to them are accepted unchecked. */
   unchecked?: Set<string>;
-}
-
-export function markExternal(node: Element): void {
-  node.properties.target = '_blank';
-  node.properties.rel = ['noopener', 'noreferrer'];
 }
 
 export function resolveHref(site: Site, page: SitePage, href: string, targets: LinkTargets): { url: string; page?: SitePage; hash: string } | string {
@@ -55,17 +49,17 @@ function mdRoute(page: SitePage, path: string): string {
   return id ? `/${id}/` : '/';
 }
 
-/** Checks and rewrites every link of every page; returns the problems (all of them). */
+/**
+ * Checks every internal link of every page and records its final href in
+ * page.hrefs (same order as page.links); returns the problems (all of them).
+ */
 export function resolveLinks(site: Site, base: string, targets: LinkTargets): SourceProblem[] {
   const problems: SourceProblem[] = [];
   for (const page of site.pages) {
+    page.hrefs = [];
     for (const link of page.links) {
-      const { href, node } = link;
-      if (EXTERNAL.test(href)) {
-        markExternal(node);
-        continue;
-      }
-      if (SCHEME.test(href)) continue; // mailto:, tel:
+      const { href } = link;
+      page.hrefs.push(href);
       const at = { file: page.sourcePath, line: (link.position?.start.line ?? 1) + page.bodyLineOffset, column: link.position?.start.column ?? 1 };
       const resolved = resolveHref(site, page, href, targets);
       if (typeof resolved === 'string') {
@@ -77,7 +71,7 @@ export function resolveLinks(site: Site, base: string, targets: LinkTargets): So
         continue;
       }
       const fragment = resolved.hash ? `#${encodeURIComponent(resolved.hash)}` : '';
-      node.properties.href = resolved.page === page && href.startsWith('#') ? fragment : withBase(base, resolved.url) + fragment;
+      page.hrefs[page.hrefs.length - 1] = resolved.page === page && href.startsWith('#') ? fragment : withBase(base, resolved.url) + fragment;
     }
   }
   return problems;

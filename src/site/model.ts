@@ -31,6 +31,8 @@ export interface SitePage extends SourcePage {
   section: number;
   prev?: SidebarPage;
   next?: SidebarPage;
+  /** Final hrefs of the internal links, in the order of `links` (set by link resolution). */
+  hrefs: string[];
 }
 
 export interface Site {
@@ -87,6 +89,7 @@ export function buildSite(
       title: p.frontmatter.title,
       group: p.frontmatter.group,
       section: placed.get(p.id)?.section ?? -1,
+      hrefs: p.links.map((l) => l.href),
     }));
   const pageById = new Map(pages.map((p) => [p.id, p]));
 

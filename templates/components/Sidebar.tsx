@@ -1,8 +1,4 @@
-import type { SidebarSection } from '../../src/site/model.js';
-import { anchorHref, groupHeadingFor, isItemOpen } from '../logic.js';
 import type { RenderContext } from '../types.js';
-import { href } from '../types.js';
-import { ChevronIcon } from './Icons.js';
 
 export function Badge({ ctx }: { ctx: RenderContext }) {
   const badge = ctx.site.config.badge;
@@ -16,48 +12,15 @@ export function Badge({ ctx }: { ctx: RenderContext }) {
   );
 }
 
-/** The desktop sidebar: pages of the current section, group headings, anchors. */
-export function Sidebar({ ctx, section, currentUrl }: { ctx: RenderContext; section: SidebarSection; currentUrl: string }) {
+/** The desktop sidebar: pages of the current section, group headings, anchors (lists from the nav cache). */
+export function Sidebar({ ctx, section, currentUrl }: { ctx: RenderContext; section: number; currentUrl: string }) {
+  const { title } = ctx.site.sections[section]!;
   return (
     <aside className="sidebar" id="sidebar" aria-label="Sidebar">
       <div className="sidebar-inner">
         <Badge ctx={ctx} />
-        <nav aria-label={`${section.title} pages`}>
-          <ul className="sidebar-list">
-            {section.pages.map((page, i) => {
-              const heading = groupHeadingFor(section.pages, i);
-              const open = isItemOpen(page.url, currentUrl);
-              const current = page.url === currentUrl;
-              const listId = `sidebar-anchors-${i}`;
-              return (
-                <li key={page.url} className={`sidebar-item${open ? ' open' : ''}`} data-url={page.url}>
-                  {heading ? <p className="sidebar-group">{heading}</p> : null}
-                  <div className="sidebar-row">
-                    <a href={href(ctx, page.url)} aria-current={current ? 'page' : undefined} className={current ? 'active' : undefined}>
-                      {page.title}
-                    </a>
-                    {page.anchors.length ? (
-                      <button type="button" className="chevron" aria-expanded={open ? 'true' : 'false'} aria-controls={listId} aria-label={`Sections of ${page.title}`}>
-                        <ChevronIcon />
-                      </button>
-                    ) : null}
-                  </div>
-                  {page.anchors.length ? (
-                    <ul className="sidebar-anchors" id={listId}>
-                      {page.anchors.map((anchor) => {
-                        const target = anchorHref(page.url, anchor.id, currentUrl);
-                        return (
-                          <li key={anchor.id}>
-                            <a href={target.startsWith('#') ? target : href(ctx, target)}>{anchor.title}</a>
-                          </li>
-                        );
-                      })}
-                    </ul>
-                  ) : null}
-                </li>
-              );
-            })}
-          </ul>
+        <nav aria-label={`${title} pages`}>
+          <ul className="sidebar-list" dangerouslySetInnerHTML={{ __html: ctx.nav.sidebarItems(section, currentUrl) }} />
         </nav>
       </div>
     </aside>
@@ -65,34 +28,10 @@ export function Sidebar({ ctx, section, currentUrl }: { ctx: RenderContext; sect
 }
 
 /** The swipeable phone menu: every section with its pages. */
-export function MobileMenu({ ctx, currentUrl }: { ctx: RenderContext; currentUrl: string }) {
+export function MobileMenu({ ctx, section, currentUrl }: { ctx: RenderContext; section: number; currentUrl: string }) {
   return (
     <div className="mobile-menu" id="mobile-menu">
-      <nav className="mobile-menu-inner" aria-label="Site">
-        {ctx.site.sections.map((section) => {
-          const sectionActive = section.url === currentUrl ? 'page' : currentUrl.startsWith(section.url) && section.url !== '/' ? 'true' : undefined;
-          return (
-            <div key={section.url} className="mobile-section">
-              <p className="mobile-section-title">
-                <a href={href(ctx, section.url)} aria-current={sectionActive} className={sectionActive ? 'active' : undefined}>
-                  {section.title}
-                </a>
-              </p>
-              <ul>
-                {section.pages
-                  .filter((page) => page.url !== section.url)
-                  .map((page) => (
-                    <li key={page.url}>
-                      <a href={href(ctx, page.url)} aria-current={page.url === currentUrl ? 'page' : undefined} className={page.url === currentUrl ? 'active' : undefined}>
-                        {page.title}
-                      </a>
-                    </li>
-                  ))}
-              </ul>
-            </div>
-          );
-        })}
-      </nav>
+      <nav className="mobile-menu-inner" aria-label="Site" dangerouslySetInnerHTML={{ __html: ctx.nav.menu(section, currentUrl) }} />
       <div className="mobile-menu-handle" aria-hidden="true" />
     </div>
   );

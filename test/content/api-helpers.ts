@@ -58,9 +58,10 @@ export function sectionsOf(pageId: string): Section[] {
   });
 }
 
-/** The h3 sections under the h2 whose text equals `h2` (or all h3 sections when h2 is omitted). */
-export function h3sUnder(pageId: string, h2?: string): Section[] {
-  return sectionsOf(pageId).filter((s) => s.depth === 3 && (h2 === undefined || s.h2 === h2));
+/** The h3 sections under the h2 whose text equals `h2` or matches it (all h3 sections when h2 is omitted). */
+export function h3sUnder(pageId: string, h2?: string | RegExp): Section[] {
+  const under = (text: string) => h2 === undefined || (typeof h2 === 'string' ? text === h2 : h2.test(text));
+  return sectionsOf(pageId).filter((s) => s.depth === 3 && under(s.h2));
 }
 
 /** Names that are documented more than once in a list of sections. */
@@ -159,12 +160,12 @@ export interface HookReport {
 }
 
 /**
- * Compares the h3 sections under `h2` with the real hooks: every hook needs a
+ * Compares the h3 sections under the matching h2(s) with the real hooks: every hook needs a
  * heading named exactly like it, and its signature must state the real class
  * and argument names. A HookMap is written HookMap<InnerHook<[…]>>; webpack's
  * deprecated fake hooks (plain objects) are written FakeHook<…>.
  */
-export function hookProblems(pageId: string, h2: string, real: RealHook[]): HookReport {
+export function hookProblems(pageId: string, h2: string | RegExp, real: RealHook[]): HookReport {
   const sections = h3sUnder(pageId, h2);
   const byName = new Map(sections.map((s) => [s.text, s]));
   const realNames = new Set(real.map((h) => h.name));

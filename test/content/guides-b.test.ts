@@ -1,5 +1,9 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runInContext, runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { readPage, removeDir } from '../helpers/content.js';
 import {
@@ -10,10 +14,13 @@ import {
   diffAfter,
   diffBefore,
   driftProblems,
+  fakeBrowser,
+  runWebpackCli,
   shownOutputs,
+  startDevServer,
   type GuideBuild,
 } from '../helpers/guides.js';
-import type { Configuration, Stats } from 'webpack';
+import type { Configuration, MultiStats, Stats } from 'webpack';
 import { webpack } from '../helpers/webpack.js';
 
 /*
@@ -115,6 +122,20 @@ function assetNames(stats: Stats): string[] {
   return (stats.toJson({ all: false, assets: true, cachedAssets: true }).assets ?? []).map((a) => a.name);
 }
 
+/** Fails unless every line of a shown output block occurs in `real` (build times may differ). */
+function expectLinesShownIn(block: { code: string; line: number }, real: string, file: string): void {
+  const lines = new Set(real.split('\n').map((l) => l.replace(/\s+$/, '').replace(/ in \d+ ms$/, ' in N ms')));
+  for (const line of block.code.split('\n')) {
+    const shown = line.replace(/\s+$/, '').replace(/ in \d+ ms$/, ' in N ms');
+    if (shown === '' || shown.startsWith('$ ')) continue;
+    expect(lines.has(shown), `${file}:${block.line}: shown line not in the real output:\n${line}\n--- real output:\n${real}`).toBe(true);
+  }
+}
+
+function statsText(stats: Stats): string {
+  return stats.toString({ colors: false });
+}
+
 function writeProjectFile(dir: string, file: string, text: string): void {
   writeFileSync(join(dir, file), text);
 }
@@ -169,7 +190,8 @@ describe('caching', () => {
       expect(after[1]).toBe(files[1]);
       expect(after[2]).not.toBe(files[2]);
       expect(entrySecond!.files).toEqual(after);
-      expect(shownSecond!.result?.outcome).toBe('successfully');
+      expectLinesShownIn(shownFirst!.block, statsText(first), 'caching.md');
+      expectLinesShownIn(shownSecond!.block, statsText(second), 'caching.md');
 
       // A new module of our own does not shift the vendors hash either (deterministic ids).
       writeProjectFile(dir, 'src/extra.js', "export const note = 'added later';\n");
@@ -198,14 +220,13 @@ describe('build-performance', () => {
       expect(first.files.sort()).toEqual(['main.js', 'main.js.map']);
 
       const second = await buildProject(dir, { argv });
-      const modules = second.stats.toJson({ all: false, modules: true, cachedModules: true }).modules ?? [];
+      const modules = (second.stats.toJson({ all: false, modules: true, cachedModules: true }).modules ?? []).filter((m) => m.name);
       expect(modules.length).toBeGreaterThan(0);
       expect(modules.every((m) => m.cached === true && m.built === false)).toBe(true);
 
       const [shownFirst, shownSecond] = shownOutputs('guides/build-performance');
-      expect(shownFirst!.assets).toEqual(first.assets.filter((a) => !a.endsWith('.map')));
-      expect(shownSecond!.assets).toEqual(second.assets.filter((a) => !a.endsWith('.map')));
-      expect(shownSecond!.block.code).toMatch(new RegExp(`^cached modules [\\d.]+ bytes \\[cached\\] ${modules.length} modules$`, 'm'));
+      expectLinesShownIn(shownFirst!.block, statsText(first.stats), 'build-performance.md');
+      expectLinesShownIn(shownSecond!.block, statsText(second.stats), 'build-performance.md');
 
       // The development build uses the eval-based source map the guide recommends.
       const dev = (await loadConfig(dir, { argv: { mode: 'development' } })) as Configuration;
@@ -228,6 +249,269 @@ describe('build-performance', () => {
       expect(rule.map((u) => u.loader)).toEqual(['thread-loader', 'babel-loader']);
       expect(build.read('main.js')).toContain('Page ready after');
       expect(existsSync(join(dir, 'profiling/events.json'))).toBe(true);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+/** Builds every configuration a project's config file exports (an array), like webpack-cli does. */
+async function buildAll(dir: string): Promise<MultiStats> {
+  const loaded = await loadConfig(dir);
+  const configs = (Array.isArray(loaded) ? loaded : [loaded]).map((c) => withProjectDefaults(dir, c));
+  const compiler = webpack(configs);
+  const stats = await new Promise<MultiStats>((resolve, reject) =>
+    compiler.run((err, result) => compiler.close(() => (err ? reject(err) : resolve(result as MultiStats)))),
+  );
+  if (stats.hasErrors()) throw new Error(stats.toString({ all: false, errors: true }));
+  return stats;
+}
+
+/** Runs a shell command line from a guide in a project folder; resolves with its standard output. */
+function runCommand(dir: string, command: string, env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, {
+      cwd: dir,
+      shell: true,
+      env: { ...process.env, ...env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${command} exited with ${code}:\n${stderr}`))));
+  });
+}
+
+/** Pairs of (command, output) from a page: a bash block of one `node …` line followed directly by a text block. */
+function shownNodeRuns(slug: string): Array<{ command: string; output: string }> {
+  const blocks = readPage(`guides/${slug}`).blocks;
+  const runs: Array<{ command: string; output: string }> = [];
+  blocks.forEach((block, i) => {
+    const next = blocks[i + 1];
+    if (block.lang === 'bash' && /^node /.test(block.code) && !block.code.includes('\n') && next?.lang === 'text') {
+      runs.push({ command: block.code, output: next.code });
+    }
+  });
+  return runs;
+}
+
+describe('author-libraries', () => {
+  it('builds a UMD and an ES module library that expose their exports and leave lodash external', async () => {
+    const dir = copyFixture('author-libraries');
+    try {
+      const stats = await buildAll(dir);
+      const [shown] = readPage('guides/author-libraries').blocks.filter((b) => b.lang === 'bash' && b.code.includes('compiled successfully'));
+      expectLinesShownIn(shown!, stats.toString({ colors: false }), 'author-libraries.md');
+
+      const umd = readProjectFile(dir, 'dist/text-stats.js');
+      const esm = readProjectFile(dir, 'dist/text-stats.mjs');
+      for (const code of [umd, esm]) expect(code).not.toContain('__lodash_hash_undefined__');
+      expect(esm).toMatch(/^import\{default as \w+\}from"lodash";/);
+
+      // CommonJS consumers get the exports, with lodash from require().
+      const requireFromProject = createRequire(join(dir, 'package.json'));
+      const viaRequire = requireFromProject('./dist/text-stats.js') as { wordCount(t: string): number };
+      expect(viaRequire.wordCount('one two three')).toBe(3);
+
+      // A page gets the global textStats, with lodash from the global _.
+      const page: Record<string, unknown> = { _: requireFromProject('lodash') };
+      runInNewContext(umd, page);
+      expect((page.textStats as { wordCount(t: string): number }).wordCount('a b')).toBe(2);
+
+      // An AMD loader gets a define() call that asks for lodash.
+      const defined: unknown[][] = [];
+      const define = Object.assign((...args: unknown[]) => defined.push(args), { amd: {} });
+      runInNewContext(umd, { define });
+      expect(defined[0]?.[0]).toEqual(['lodash']);
+
+      // Every entry point named in package.json exists after the build.
+      const pkg = JSON.parse(readProjectFile(dir, 'package.json')) as { main: string; module: string; exports: Record<string, Record<string, string> | string> };
+      const targets = [pkg.main, pkg.module, ...Object.values(pkg.exports['.'] as Record<string, string>)];
+      for (const target of targets) expect(existsSync(join(dir, target)), target).toBe(true);
+
+      // The node commands shown in the guide print what the guide says.
+      const runs = shownNodeRuns('author-libraries');
+      expect(runs).toHaveLength(2);
+      for (const run of runs) expect((await runCommand(dir, run.command)).trim()).toBe(run.output.trim());
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+/** The first ```text block of a page that follows a paragraph mentioning `marker`. */
+function textBlockAfter(slug: string, marker: string): string {
+  const page = readPage(`guides/${slug}`);
+  const at = page.body.indexOf(marker);
+  if (at < 0) throw new Error(`${page.file}: no "${marker}"`);
+  const line = page.body.slice(0, at).split('\n').length;
+  const block = page.blocks.find((b) => b.lang === 'text' && b.line > line);
+  if (!block) throw new Error(`${page.file}: no text block after "${marker}"`);
+  return block.code;
+}
+
+const WITH_RESOLVERS =
+  'Promise.withResolvers = function () { let resolve, reject; const promise = new Promise((a, b) => { resolve = a; reject = b; }); return { promise, resolve, reject }; };';
+
+describe('shimming', () => {
+  it('runs the legacy scripts through the shims and loads the polyfill only when the feature is missing', async () => {
+    const dir = copyFixture('shimming');
+    try {
+      const build = await buildProject(dir);
+      expect(build.files.filter((f) => f.endsWith('.js')).sort()).toEqual(['main.js', 'polyfills.js']);
+      expectLinesShownIn(shownOutputs('guides/shimming')[0]!.block, statsText(build.stats), 'shimming.md');
+      const expectedConsole = textBlockAfter('shimming', 'the browser console shows').split('\n');
+
+      const old = fakeBrowser(build.outputPath);
+      runInContext('delete Promise.withResolvers;', old.window);
+      old.runScript('main.js');
+      await old.settle();
+      expect(old.requestedScripts).toEqual(['http://localhost/polyfills.js']);
+      expect(old.logs.join('\n').split('\n')).toEqual(expectedConsole);
+
+      const modern = fakeBrowser(build.outputPath);
+      runInContext(WITH_RESOLVERS, modern.window);
+      modern.runScript('main.js');
+      await modern.settle();
+      expect(modern.requestedScripts).toEqual([]);
+      expect(modern.logs.join('\n').split('\n')).toEqual(expectedConsole);
+
+      // Without the shims the same sources break: `this` in byte-size.js is not window.
+      const bare = await buildProject(dir, { adjust: (c) => ({ ...c, module: { rules: [] }, plugins: [] }) });
+      const broken = fakeBrowser(bare.outputPath);
+      runInContext(WITH_RESOLVERS, broken.window);
+      expect(() => broken.runScript('main.js')).toThrow(/byteSize is not a function/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('progressive-web-application', () => {
+  it('emits a service worker that precaches the build, and the dev server serves it', async () => {
+    const dir = copyFixture('progressive-web-application');
+    try {
+      const build = await buildProject(dir);
+      const main = build.assets.find((a) => /^main\.[0-9a-f]{20}\.js$/.test(a));
+      expect(main).toBeDefined();
+      expect(build.assets).toContain('service-worker.js');
+      const runtime = build.assets.find((a) => /^workbox-[0-9a-f]+\.js$/.test(a));
+      expect(runtime).toBeDefined();
+
+      const worker = build.read('service-worker.js');
+      expect(worker).toContain(`./${runtime!.replace(/\.js$/, '')}`);
+      const precached = [...worker.matchAll(/\{url:"([^"]+)",revision:(null|"[0-9a-f]+")\}/g)].map((m) => [m[1], m[2]]);
+      expect(precached).toEqual([
+        ['index.html', expect.stringMatching(/^"[0-9a-f]+"$/)],
+        [main, 'null'],
+      ]);
+      for (const call of ['self.skipWaiting()', '.clientsClaim()', '.cleanupOutdatedCaches()']) expect(worker).toContain(call);
+      expectLinesShownIn(shownOutputs('guides/progressive-web-application')[0]!.block, statsText(build.stats), 'progressive-web-application.md');
+
+      // `npm start`: the dev server serves the same files, without its client script.
+      removeDir(build.outputPath);
+      const config = (await loadConfig(dir)) as Configuration;
+      const server = await startDevServer(dir, { ...config, stats: 'none' });
+      try {
+        const served = await server.fetchText('/service-worker.js');
+        expect(served).toContain('precacheAndRoute');
+        const html = await server.fetchText('/');
+        expect(html).toContain(`src=${main}`);
+        const bundle = await server.fetchText(`/${main}`);
+        expect(bundle).not.toContain('webpack-dev-server');
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('web-workers', () => {
+  it('emits the worker as a separate chunk that the main bundle starts by URL', async () => {
+    const dir = copyFixture('web-workers');
+    try {
+      const build = await buildProject(dir);
+      expectLinesShownIn(shownOutputs('guides/web-workers')[0]!.block, statsText(build.stats), 'web-workers.md');
+      const main = build.assets.find((a) => /^main\.[0-9a-f]{20}\.js$/.test(a))!;
+      const workerFile = build.assets.find((a) => /^prime-counter\.[0-9a-f]{20}\.js$/.test(a))!;
+      expect(workerFile).toBeDefined();
+      const chunks = build.stats.toJson({ all: false, chunks: true }).chunks ?? [];
+      expect(chunks.find((c) => c.names?.includes('prime-counter'))?.initial).toBe(false);
+      expect(build.read(main)).not.toContain('Uint8Array');
+      expect(build.read(workerFile)).toContain('Uint8Array');
+      expect(build.read('index.html')).not.toContain('prime-counter');
+
+      // The page starts a worker from the emitted chunk's URL, with the name it gave.
+      const started: Array<{ url: string; options: unknown }> = [];
+      const page = fakeBrowser(build.outputPath, {
+        globals: {
+          Worker: class {
+            constructor(url: URL | string, options: unknown) {
+              started.push({ url: String(url), options });
+            }
+            addEventListener() {}
+            postMessage() {}
+          },
+        },
+      });
+      page.runScript(main);
+      expect(started).toEqual([{ url: `http://localhost/${workerFile}`, options: { name: 'prime-counter' } }]);
+
+      // The worker chunk answers a message with the prime count.
+      const replies: unknown[] = [];
+      const listeners: Array<(event: { data: unknown }) => void> = [];
+      const self: Record<string, unknown> = {
+        performance,
+        addEventListener: (type: string, listener: (event: { data: unknown }) => void) => type === 'message' && listeners.push(listener),
+        postMessage: (data: unknown) => replies.push(data),
+      };
+      self.self = self;
+      runInNewContext(build.read(workerFile), self);
+      listeners[0]!({ data: { limit: 100 } });
+      expect(replies).toEqual([{ limit: 100, count: 25, milliseconds: expect.any(Number) }]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('ecma-script-modules', () => {
+  it('builds the "type": "module" project with its ESM config into ES modules, and rejects extension-less imports', async () => {
+    const dir = copyFixture('ecma-script-modules');
+    try {
+      const cli = await runWebpackCli(dir, []);
+      expect(cli.code, cli.stderr).toBe(0);
+      const [errorBlock, buildBlock] = shownOutputs('guides/ecma-script-modules');
+      expectLinesShownIn(buildBlock!.block, cli.stdout, 'ecma-script-modules.md');
+
+      const main = readProjectFile(dir, 'dist/main.mjs');
+      const chunk = readProjectFile(dir, 'dist/highlight.mjs');
+      expect(main).toContain('import("./highlight.mjs")');
+      expect(chunk).toMatch(/^export const /);
+
+      // Node.js runs the output as an ES module: the text is rendered and the chunk is imported natively.
+      const script = [
+        'globalThis.document = { body: { style: {}, textContent: "" } };',
+        "await import('./dist/main.mjs');",
+        'for (let i = 0; i < 200 && !document.body.style.background; i++) await new Promise((resolve) => setTimeout(resolve, 10));',
+        'console.log(JSON.stringify(document.body));',
+      ].join(' ');
+      const body = JSON.parse(await runCommand(dir, `node --input-type=module -e "${script.replace(/"/g, '\\"')}"`)) as unknown;
+      expect(body).toEqual({ style: { background: 'lightyellow' }, textContent: '3 fruits: apple, pear, and plum' });
+
+      // The error shown for an import without its extension is the real one.
+      const index = readProjectFile(dir, 'src/index.js');
+      writeProjectFile(dir, 'src/index.js', index.replace("from './format.js'", "from './format'"));
+      const esmConfig = ((await import(pathToFileURL(join(dir, 'webpack.config.js')).href)) as { default: Configuration }).default;
+      const failed = await buildProject(dir, { config: esmConfig, allowErrors: true });
+      expect(failed.stats.hasErrors()).toBe(true);
+      expect(errorBlock!.result?.outcome).toBe('errors');
+      expectLinesShownIn(errorBlock!.block, statsText(failed.stats), 'ecma-script-modules.md');
     } finally {
       removeDir(dir);
     }

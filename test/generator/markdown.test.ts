@@ -1,4 +1,3 @@
-import { toHtml } from 'hast-util-to-html';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Highlighter } from 'shiki';
 import { splitFrontmatter } from '../../src/content/frontmatter.js';
@@ -15,7 +14,7 @@ beforeAll(async () => {
 });
 
 const render = (body: string, lineOffset = 3) => renderMarkdown(body, { file: 'content/x.md', lineOffset, highlighter });
-const html = async (body: string) => toHtml((await render(body)).hast, { allowDangerousHtml: true });
+const html = async (body: string) => (await render(body)).html;
 const problems = async (body: string) => (await render(body)).problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`);
 
 describe('routes', () => {
@@ -73,7 +72,7 @@ describe('Markdown pipeline', () => {
 
   it('gives h2 and h3 a self-link', async () => {
     const out = await html('## Install\n\n### Options\n\n#### Deep\n');
-    expect(out).toContain('<div class="heading heading-h2"><h2 id="install">Install</h2><a class="anchor" href="#install" data-pagefind-ignore="">');
+    expect(out).toContain('<div class="heading heading-h2"><h2 id="install">Install</h2><a class="anchor" href="docs-link:0" data-pagefind-ignore="">');
     expect(out).toContain('<span class="sr-only">Section titled “Options”</span>');
     expect(out).toContain('<h4 id="deep">Deep</h4>');
     expect(out).not.toContain('href="#deep"');
@@ -148,10 +147,12 @@ describe('Markdown pipeline', () => {
   });
 
   it('collects links with their positions', async () => {
-    const { links } = await render('See [a](/a/) and\n[b](https://b.example).\n');
+    const { links, html } = await render('See [a](/a/) and\n[b](https://b.example) and [c](#c).\n');
     expect(links.map((l) => [l.href, l.position?.start.line, l.position?.start.column])).toEqual([
       ['/a/', 1, 5],
-      ['https://b.example', 2, 1],
+      ['#c', 2, 28],
     ]);
+    // Internal links wait for their final href; external ones open in a new tab at once.
+    expect(html).toBe('<p>See <a href="docs-link:0">a</a> and\n<a href="https://b.example" target="_blank" rel="noopener noreferrer">b</a> and <a href="docs-link:1">c</a>.</p>');
   });
 });

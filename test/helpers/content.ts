@@ -81,9 +81,9 @@ export interface Heading {
 export async function headingsOf(id: string): Promise<Heading[]> {
   const page = readPage(id);
   const highlighter = await loadHighlighter();
-  const rendered = await renderMarkdown(page.body, { file: page.file, lineOffset: 0, highlighter });
+  const rendered = await renderMarkdown(page.body, { file: page.file, lineOffset: 0, highlighter, keepTree: true });
   const headings: Heading[] = [];
-  visit(rendered.hast, 'element', (node) => {
+  visit(rendered.hast!, 'element', (node) => {
     const m = /^h([2-6])$/.exec(node.tagName);
     if (m && typeof node.properties.id === 'string') {
       headings.push({ depth: Number(m[1]), id: node.properties.id, text: textOf(node) });

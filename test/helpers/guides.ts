@@ -345,10 +345,12 @@ interface DevServerLike {
  */
 export async function startDevServer(dir: string, loaded: Configuration): Promise<DevServerHandle> {
   const Server = require('webpack-dev-server') as new (options: object, compiler: Compiler) => DevServerLike;
-  const config = withProjectDefaults(dir, loaded);
-  const devServer = { ...(config.devServer as Record<string, unknown> | undefined) };
+  const { devServer: devServerOptions, ...config } = withProjectDefaults(dir, loaded) as Configuration & {
+    devServer?: Record<string, unknown>;
+  };
+  const devServer = { ...devServerOptions };
   devServer.static = resolveStatic(dir, devServer.static);
-  const compiler = webpack({ ...config, devServer: undefined });
+  const compiler = webpack(config);
   const waiting: Array<(stats: Stats) => void> = [];
   let first: Stats | undefined;
   let firstResolve: ((stats: Stats) => void) | undefined;

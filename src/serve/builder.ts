@@ -1,0 +1,412 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import type { Highlighter } from 'shiki';
+import type { RenderContext } from '../../templates/types.js';
+import { bundleClient, bundleCss, type Asset } from '../build/assets.js';
+import { GENERATED, listStatic, pageFile, renderContext, siteFiles } from '../build/build.js';
+import { lastUpdated } from '../build/git.js';
+import { createSearchIndexer } from '../build/search.js';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
+import { listContentFiles, loadPage, pageIdOf, type SourcePage } from '../content/load.js';
+import { InputError, type SourceProblem } from '../errors.js';
+import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
+import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
+import type { BuildResult, Change, FileList } from './protocol.js';
+
+/*
+ * The incremental build behind `docs serve`. It keeps what `docs build`
+ * computes from scratch: the parsed pages (by file, with a hash of their
+ * text), the rendered pages (with the key they were rendered for) and the
+ * output files. A change parses only the files whose text changed; the site
+ * model, link checks and cheap files are rebuilt every time (milliseconds);
+ * a page is rendered again only when its key changes:
+ *
+ *   - the site key: config, assets (their hashed URLs), and every section's
+ *     title and page titles (the mobile menu of every page lists them);
+ *   - its section's key: titles, groups and h2 anchors of the section's
+ *     pages (the sidebar, previous and next links);
+ *   - its own key: its source text, its resolved link targets, its last
+ *     update date.
+ *
+ * So a body edit that keeps the title and h2 anchors renders one page, a new
+ * h2 renders its section, a new title renders every page. Links are checked
+ * on every build, so renaming an anchor reports the pages linking to it.
+ *
+ * Printable sections and the search index cover many pages; they are brought
+ * up to date right after the build, in the background, so that a save shows
+ * in the browser first.
+ */
+
+export interface Renderer {
+  page(ctx: RenderContext, page: SitePage): string;
+  printable(ctx: RenderContext, site: Site, section: SidebarSection): string;
+}
+
+export interface BuilderOptions {
+  root: string;
+  configPath: string;
+  templatesDir: string;
+  renderer: Renderer;
+}
+
+interface Source {
+  hash: string;
+  page?: SourcePage;
+  problems: SourceProblem[];
+}
+
+interface Rendered {
+  key: string;
+  html: string;
+}
+
+interface Current {
+  site: Site;
+  ctx: RenderContext;
+  /** The pages as rendered by this build (the search index reads them). */
+  html: Map<string, string>;
+  /** Printable sections whose cached HTML is out of date, with the key to render them for. */
+  stalePrintables: Array<{ section: SidebarSection; key: string }>;
+  searchDirty: boolean;
+}
+
+const BASE = '/';
+
+const digest = (value: unknown) => createHash('sha1').update(typeof value === 'string' ? value : JSON.stringify(value)).digest('base64url');
+
+/** "guides/index.html" or "/assets/x.js" → "/guides/index.html", "/assets/x.js". */
+export function urlPath(path: string): string {
+  return '/' + path.split(sep).join('/').replace(/^\/+/, '');
+}
+
+/** Contents the builder does not know (files served before this worker started); never equal to anything. */
+const UNKNOWN = new Uint8Array(0);
+
+function sameContents(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  if (a === UNKNOWN || b === UNKNOWN) return false;
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  return Buffer.compare(a, b) === 0;
+}
+
+export class SiteBuilder {
+  private readonly root: string;
+  private readonly contentDir: string;
+  private highlighter?: Highlighter;
+  private config?: LoadedConfig;
+  private configProblems: SourceProblem[] = [];
+  private readonly sources = new Map<string, Source>();
+  private js?: Asset;
+  private css?: Asset;
+  private tokenCss = '';
+  private readonly assetProblems: { js: SourceProblem[]; css: SourceProblem[] } = { js: [], css: [] };
+  private updated = new Map<string, string>();
+  private pages = new Map<string, Rendered>();
+  private readonly printables = new Map<string, Rendered>();
+  private search: FileList = [];
+  private output = new Map<string, string | Uint8Array>();
+  private current?: Current;
+  /** Counts builds; background work started for an older build is dropped. */
+  private generation = 0;
+  private indexing: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: BuilderOptions) {
+    this.root = resolve(options.root);
+    this.contentDir = join(this.root, 'content');
+  }
+
+  /** Applies a change; returns the output files that changed, or every problem found. */
+  async build(change: Change): Promise<BuildResult> {
+    const started = performance.now();
+    this.generation++;
+    const first = !this.highlighter;
+    const full = first || !!change.full;
+    this.highlighter ??= await loadHighlighter();
+    if (full) {
+      this.updated = lastUpdated(this.root, 'content');
+      this.loadConfig();
+    }
+
+    if (change.known) {
+      // A new worker: the server holds files of the previous one; compare against nothing, remove what is gone.
+      for (const path of change.known) if (!this.output.has(path)) this.output.set(path, UNKNOWN);
+      this.search = change.known.filter((p) => p.startsWith('/pagefind/')).map((p) => [p, UNKNOWN]);
+    }
+
+    let parsed = 0;
+    if (full || change.content?.length || change.contentTree) {
+      parsed = await this.syncContent(full || change.contentTree ? null : new Set(change.content));
+    }
+    // The stylesheet lists the token colours of every code block highlighted so far.
+    const tokenCss = tokenStylesheet();
+    await this.bundle({ js: !!change.client, css: !!change.css || tokenCss !== this.tokenCss });
+    this.tokenCss = tokenCss;
+
+    if (this.configProblems.length) return failed(this.configProblems);
+    const { pages, problems, failed: failedIds, hashes } = this.collectPages();
+    const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
+    const targets: LinkTargets = {
+      files: new Set([...GENERATED, ...listStatic(join(this.root, 'static'))]),
+      unchecked: new Set([...failedIds].map(routeOf)),
+    };
+    problems.unshift(...siteProblems);
+    problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets));
+    problems.push(...this.assetProblems.js, ...this.assetProblems.css);
+    if (problems.length) return failed(problems);
+
+    const { output, ctx, rendered, stalePrintables } = this.render(site, hashes);
+    const set: FileList = [];
+    for (const [path, contents] of output) {
+      if (contents === UNKNOWN) continue; // the previous worker's search index, kept until the new one is written
+      const old = this.output.get(path);
+      if (old === undefined || !sameContents(old, contents)) set.push([path, contents]);
+    }
+    const remove = [...this.output.keys()].filter((path) => !output.has(path));
+    const searchDirty = (this.current?.searchDirty ?? false) || first || rendered > 0 || remove.some((p) => p.endsWith('.html'));
+    this.output = output;
+    const html = new Map([...this.pages].map(([id, entry]) => [id, entry.html]));
+    this.current = { site, ctx, html, stalePrintables, searchDirty };
+    return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started } };
+  }
+
+  /** Whether background work is left (printable sections, search index). */
+  get unsettled(): boolean {
+    return !!this.current && (this.current.stalePrintables.length > 0 || this.current.searchDirty);
+  }
+
+  /**
+   * Brings the printable sections and the search index up to date, posting
+   * each finished file. Stops early (returns false) when a newer build started.
+   */
+  async settle(post: (set: FileList, remove: string[]) => void): Promise<boolean> {
+    const generation = this.generation;
+    const current = this.current;
+    if (!current) return true;
+    while (current.stalePrintables.length) {
+      const { section, key } = current.stalePrintables.shift()!;
+      const html = this.options.renderer.printable(current.ctx, current.site, section);
+      this.printables.set(section.url, { key, html });
+      const path = urlPath(join(section.url, 'printable', 'index.html'));
+      if (this.output.has(path) && this.output.get(path) !== html) {
+        this.output.set(path, html);
+        post([[path, html]], []);
+      }
+      await new Promise((r) => setImmediate(r));
+      if (generation !== this.generation) return false;
+    }
+    if (current.searchDirty) {
+      const files = await this.searchIndex(current.site, current.html);
+      if (generation !== this.generation) return false;
+      current.searchDirty = false;
+      {
+        const set: FileList = [];
+        const next = new Map(files);
+        for (const [path, contents] of files) {
+          const old = this.output.get(path);
+          if (old === undefined || !sameContents(old, contents)) set.push([path, contents]);
+        }
+        const remove = this.search.map(([path]) => path).filter((path) => !next.has(path));
+        this.search = files;
+        // The index sits between the pages and the site files in the build's write order;
+        // its paths never collide with either, so updating the map in place keeps it equal.
+        for (const path of remove) this.output.delete(path);
+        for (const [path, contents] of set) this.output.set(path, contents);
+        if (set.length || remove.length) post(set, remove);
+      }
+    }
+    return true;
+  }
+
+  /** Every output file, as `docs build` would write it (for tests and checks). */
+  files(): Map<string, string | Uint8Array> {
+    return new Map(this.output);
+  }
+
+  private loadConfig(): void {
+    try {
+      this.config = loadConfig(this.options.configPath, relative(this.root, this.options.configPath));
+      this.configProblems = [];
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      this.configProblems = e.problems;
+    }
+  }
+
+  /** Parses the Markdown files that changed (all of them when `changed` is null); forgets deleted ones. */
+  private async syncContent(changed: Set<string> | null): Promise<number> {
+    const files = existsSync(this.contentDir) ? listContentFiles(this.contentDir) : [];
+    const present = new Set(files);
+    for (const file of [...this.sources.keys()]) if (!present.has(file)) this.sources.delete(file);
+    let parsed = 0;
+    for (const file of files) {
+      const known = this.sources.get(file);
+      if (known && changed && !changed.has(file)) continue;
+      let text: string;
+      try {
+        text = readFileSync(join(this.contentDir, file), 'utf8');
+      } catch {
+        this.sources.delete(file); // deleted since the listing; the watcher reports it next
+        continue;
+      }
+      const hash = digest(text);
+      if (known?.hash === hash) continue;
+      parsed++;
+      try {
+        const page = await loadPage(this.root, this.contentDir, file, this.highlighter!);
+        this.sources.set(file, { hash, page, problems: [] });
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        this.sources.set(file, { hash, problems: e.problems });
+      }
+    }
+    return parsed;
+  }
+
+  /** The pages in the order `loadPages` returns them, with the same problems for duplicates and failures. */
+  private collectPages() {
+    const pages: SourcePage[] = [];
+    const problems: SourceProblem[] = [];
+    const failedIds = new Set<string>();
+    const hashes = new Map<string, string>();
+    const seen = new Map<string, string>();
+    for (const file of [...this.sources.keys()].sort()) {
+      const id = pageIdOf(file)!;
+      const displayPath = relative(this.root, join(this.contentDir, file)).split(sep).join('/');
+      if (seen.has(id)) {
+        problems.push({ file: displayPath, line: 1, column: 1, message: `page "/${id}" also comes from ${seen.get(id)}; keep one of the two files` });
+        continue;
+      }
+      seen.set(id, displayPath);
+      const source = this.sources.get(file)!;
+      if (source.page) {
+        pages.push(source.page);
+        hashes.set(source.page.sourcePath, source.hash);
+      } else {
+        problems.push(...source.problems);
+        failedIds.add(id);
+      }
+    }
+    return { pages, problems, failed: failedIds, hashes };
+  }
+
+  private async bundle(which: { js: boolean; css: boolean }): Promise<void> {
+    const { templatesDir } = this.options;
+    const tasks: Array<Promise<void>> = [];
+    if (which.js || !this.js) {
+      tasks.push(
+        bundleClient(templatesDir).then(
+          (asset) => {
+            this.js = asset;
+            this.assetProblems.js = [];
+          },
+          (e: unknown) => {
+            this.assetProblems.js = this.esbuildProblems(e);
+          },
+        ),
+      );
+    }
+    if (which.css || !this.css) {
+      tasks.push(
+        bundleCss(templatesDir).then(
+          (asset) => {
+            this.css = asset;
+            this.assetProblems.css = [];
+          },
+          (e: unknown) => {
+            this.assetProblems.css = this.esbuildProblems(e);
+          },
+        ),
+      );
+    }
+    await Promise.all(tasks);
+  }
+
+  /** esbuild's errors (a syntax error in a client script or stylesheet) as located problems. */
+  private esbuildProblems(e: unknown): SourceProblem[] {
+    const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors;
+    if (!Array.isArray(errors) || !errors.length) throw e;
+    return errors.map((m) => ({
+      file: m.location ? relative(this.root, resolve(m.location.file)).split(sep).join('/') : relative(this.root, this.options.templatesDir),
+      line: m.location?.line ?? 1,
+      column: (m.location?.column ?? 0) + 1,
+      message: m.text,
+    }));
+  }
+
+  private render(site: Site, hashes: Map<string, string>) {
+    const { renderer, templatesDir } = this.options;
+    const { ctx, files: assetFiles } = renderContext(site, BASE, { js: this.js!, css: this.css! }, this.updated);
+    const output = new Map<string, string | Uint8Array>();
+    for (const [path, contents] of assetFiles) output.set(urlPath(path), contents);
+
+    const siteKey = digest([
+      site.config,
+      BASE,
+      ctx.assets,
+      site.sections.map((s) => [s.title, s.url, s.pages.map((p) => [p.url, p.title])]),
+    ]);
+    const sectionKeys = site.sections.map((s) => digest(s));
+    const ownKeys = new Map<string, string>();
+    const pages = new Map<string, Rendered>();
+    let rendered = 0;
+    for (const page of site.pages) {
+      const own = digest([
+        hashes.get(page.sourcePath),
+        page.url,
+        page.section,
+        this.updated.get(page.sourcePath) ?? null,
+        page.hrefs,
+      ]);
+      ownKeys.set(page.url, own);
+      const key = `${siteKey}/${page.section >= 0 ? sectionKeys[page.section] : '-'}/${own}`;
+      let entry = this.pages.get(page.id);
+      if (entry?.key !== key) {
+        entry = { key, html: renderer.page(ctx, page) };
+        rendered++;
+      }
+      pages.set(page.id, entry);
+      output.set(urlPath(pageFile(page)), entry.html);
+    }
+    this.pages = pages;
+    for (const [path, contents] of this.search) output.set(path, contents);
+
+    const stalePrintables: Current['stalePrintables'] = [];
+    const printable = (section: SidebarSection) => {
+      const s = site.sections.indexOf(section);
+      const key = digest([siteKey, sectionKeys[s], section.pages.map((entry) => ownKeys.get(entry.url))]);
+      const cached = this.printables.get(section.url);
+      if (cached?.key === key) return cached.html;
+      if (cached) {
+        stalePrintables.push({ section, key });
+        return cached.html;
+      }
+      const html = renderer.printable(ctx, site, section);
+      this.printables.set(section.url, { key, html });
+      return html;
+    };
+    for (const [path, contents] of siteFiles(ctx, this.root, templatesDir, printable)) output.set(urlPath(path), contents);
+    return { output, ctx, rendered, stalePrintables };
+  }
+
+  /** The search index of the pages, as `docs build` writes it (no files when search is hosted). */
+  private async searchIndex(site: Site, html: Map<string, string>): Promise<FileList> {
+    if (site.config.search.provider !== 'local') return [];
+    // One index at a time: the indexer closes the shared index service when it finishes.
+    const run = this.indexing.then(async () => {
+      const indexer = await createSearchIndexer(site);
+      for (const page of site.pages) {
+        if (page.id !== '404') indexer.add(withBase(BASE, page.url), html.get(page.id)!);
+      }
+      const files = await indexer.files();
+      return files.map(({ path, content }): [string, Uint8Array] => [urlPath(join('pagefind', path)), content]);
+    });
+    this.indexing = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function failed(problems: SourceProblem[]): BuildResult {
+  const error = new InputError(problems);
+  return { ok: false, problems: error.problems, message: error.message };
+}

@@ -1,0 +1,164 @@
+/*
+ * Live reload for `docs serve`, served as /__docs/reload.js (an external
+ * script, so the page's Content-Security-Policy allows it as it is). It
+ * listens to /__docs/events: `reload` reloads the page keeping the scroll
+ * position; `state` shows or clears the build error overlay.
+ */
+
+interface OkState {
+  ok: true;
+}
+interface FailedState {
+  ok: false;
+  title: string;
+  problems: string[];
+  detail?: string;
+}
+type State = OkState | FailedState;
+
+const OVERLAY_ID = 'docs-serve-overlay';
+const SCROLL_KEY = `docs-serve:scroll:${location.pathname}`;
+
+let dismissed = '';
+
+restoreScroll();
+connect();
+
+function restoreScroll(): void {
+  let saved: string | null = null;
+  try {
+    saved = sessionStorage.getItem(SCROLL_KEY);
+    sessionStorage.removeItem(SCROLL_KEY);
+  } catch {
+    return;
+  }
+  if (!saved) return;
+  const { x, y } = JSON.parse(saved) as { x: number; y: number };
+  const restore = () => window.scrollTo(x, y);
+  restore();
+  // Images and fonts can still move things until the load event.
+  if (document.readyState !== 'complete') window.addEventListener('load', restore, { once: true });
+}
+
+function reload(): void {
+  try {
+    sessionStorage.setItem(SCROLL_KEY, JSON.stringify({ x: window.scrollX, y: window.scrollY }));
+  } catch {
+    // Private mode without storage: reload anyway.
+  }
+  location.reload();
+}
+
+function connect(): void {
+  // The hash of this document, so that a change made before the connection is not missed.
+  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  const hash = navigation?.serverTiming?.find((entry) => entry.name === 'docs')?.description ?? '';
+  const url = `/__docs/events?path=${encodeURIComponent(location.pathname)}&hash=${encodeURIComponent(hash)}`;
+  const source = new EventSource(url);
+  source.addEventListener('reload', reload);
+  source.addEventListener('state', (event) => {
+    const state = JSON.parse((event as MessageEvent<string>).data) as State;
+    if (state.ok) hideOverlay();
+    else showOverlay(state);
+  });
+}
+
+function style(element: HTMLElement, css: Partial<CSSStyleDeclaration>): void {
+  // Through the CSSOM, which the policy's style-src 'self' allows (style attributes in markup it would not).
+  Object.assign(element.style, css);
+}
+
+function hideOverlay(): void {
+  dismissed = '';
+  document.getElementById(OVERLAY_ID)?.remove();
+}
+
+function showOverlay(state: FailedState): void {
+  const key = JSON.stringify(state);
+  if (key === dismissed) return;
+  document.getElementById(OVERLAY_ID)?.remove();
+
+  const overlay = document.createElement('div');
+  overlay.id = OVERLAY_ID;
+  overlay.setAttribute('role', 'alert');
+  overlay.setAttribute('aria-labelledby', `${OVERLAY_ID}-title`);
+  overlay.dataset.key = key;
+  style(overlay, {
+    position: 'fixed',
+    top: '0',
+    left: '0',
+    right: '0',
+    zIndex: '2147483647',
+    maxHeight: '70vh',
+    overflow: 'auto',
+    boxSizing: 'border-box',
+    padding: '16px 20px',
+    background: '#1b1b1f',
+    color: '#f4f4f5',
+    borderBottom: '4px solid #f87171',
+    boxShadow: '0 8px 24px rgba(0,0,0,.35)',
+    font: '15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif',
+    textAlign: 'left',
+  });
+
+  const header = document.createElement('div');
+  style(header, { display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: '16px' });
+  const title = document.createElement('h2');
+  title.id = `${OVERLAY_ID}-title`;
+  title.textContent = state.title;
+  style(title, { margin: '0 0 4px', fontSize: '18px', lineHeight: '1.3', color: '#fecaca', fontWeight: '700' });
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.textContent = 'Dismiss';
+  close.setAttribute('aria-label', 'Dismiss the build errors');
+  style(close, {
+    flex: 'none',
+    font: 'inherit',
+    fontSize: '14px',
+    padding: '4px 12px',
+    color: '#1b1b1f',
+    background: '#f4f4f5',
+    border: '0',
+    borderRadius: '4px',
+    cursor: 'pointer',
+  });
+  close.addEventListener('click', () => dismiss(key));
+  header.append(title, close);
+
+  const note = document.createElement('p');
+  note.textContent = 'The preview shows the last good build. Fix the files below; this message goes away by itself.';
+  style(note, { margin: '0 0 12px', color: '#d4d4d8' });
+
+  const list = document.createElement('ul');
+  style(list, { margin: '0', padding: '0', listStyle: 'none' });
+  for (const line of state.problems) {
+    const item = document.createElement('li');
+    style(item, { margin: '0 0 8px', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' });
+    const space = line.indexOf(' ');
+    const where = document.createElement('code');
+    where.textContent = space < 0 ? line : line.slice(0, space);
+    style(where, { font: '14px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', color: '#fde68a' });
+    item.append(where, space < 0 ? '' : line.slice(space));
+    list.append(item);
+  }
+  overlay.append(header, note, list);
+  if (state.detail) {
+    const detail = document.createElement('pre');
+    detail.textContent = state.detail;
+    style(detail, { margin: '0', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', font: '13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', color: '#e4e4e7' });
+    overlay.append(detail);
+  }
+  document.body.append(overlay);
+}
+
+function dismiss(key: string): void {
+  dismissed = key;
+  document.getElementById(OVERLAY_ID)?.remove();
+}
+
+document.addEventListener('keydown', (event) => {
+  const overlay = document.getElementById(OVERLAY_ID);
+  if (event.key === 'Escape' && overlay) dismiss(overlay.dataset.key ?? '');
+});
+
+export {};

@@ -1,0 +1,95 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/*
+ * Server-Sent Events to the open pages. Each connection says which page it
+ * shows and the hash of the document it got (from the Server-Timing header);
+ * after a build, a page is told to reload only when the document at its path
+ * changed, so a body edit reloads the readers of that page and nobody else.
+ * The build state (ok, or the problems) is sent on connection and whenever
+ * it changes, so a page opened while the build is broken shows the overlay
+ * at once.
+ */
+
+export type BuildState =
+  | { ok: true }
+  /** `problems` are the lines the terminal prints ("file:line:column message"); `detail` is a stack. */
+  | { ok: false; title: string; problems: string[]; detail?: string };
+
+interface Client {
+  res: ServerResponse;
+  path: string;
+  hash: string;
+}
+
+const HEARTBEAT_MS = 20_000;
+
+export class EventHub {
+  private readonly clients = new Set<Client>();
+  private state: BuildState = { ok: true };
+  private readonly heartbeat: NodeJS.Timeout;
+
+  /** `hashOf` says which document a path serves now (its content hash, or a marker for redirects and misses). */
+  constructor(private readonly hashOf: (path: string) => string) {
+    this.heartbeat = setInterval(() => {
+      for (const client of this.clients) client.res.write(': ping\n\n');
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  connect(req: IncomingMessage, res: ServerResponse, url: URL, headers: Record<string, string>): void {
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+    });
+    res.socket?.setNoDelay(true);
+    res.write('retry: 1000\n\n');
+    const path = url.searchParams.get('path') || '/';
+    const seen = url.searchParams.get('hash') ?? '';
+    const client: Client = { res, path, hash: this.hashOf(path) };
+    this.clients.add(client);
+    req.on('close', () => this.clients.delete(client));
+    send(client, 'state', this.state);
+    // The document changed between being served and this connection (or the server restarted).
+    if (seen && seen !== client.hash) send(client, 'reload', {});
+  }
+
+  setState(state: BuildState): void {
+    if (JSON.stringify(state) === JSON.stringify(this.state)) return;
+    this.state = state;
+    for (const client of this.clients) send(client, 'state', state);
+  }
+
+  getState(): BuildState {
+    return this.state;
+  }
+
+  /** Tells every page whose document changed to reload (every page when `all`). */
+  changed(all = false): number {
+    let count = 0;
+    for (const client of this.clients) {
+      const now = this.hashOf(client.path);
+      if (all || now !== client.hash) {
+        client.hash = now;
+        send(client, 'reload', {});
+        count++;
+      }
+    }
+    return count;
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+    for (const client of this.clients) client.res.end();
+    this.clients.clear();
+  }
+}
+
+function send(client: Client, event: string, data: unknown): void {
+  client.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}

@@ -1,0 +1,26 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createElement, type ComponentType } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { PageProps } from '../../templates/types.js';
+import { TEMPLATES_DIR } from '../build/build.js';
+import type { Renderer } from './builder.js';
+
+/**
+ * The page renderer of the worker. With the templates shipped with the tool
+ * it is exactly the one `docs build` uses; another templates folder (tests
+ * edit a copy) provides its own Layout, rendered the same way.
+ */
+export async function loadRenderer(templatesDir: string): Promise<Renderer> {
+  const render = await import('../build/render.js');
+  const layoutFile = join(templatesDir, 'Layout.tsx');
+  if (resolve(templatesDir) === resolve(TEMPLATES_DIR) || !existsSync(layoutFile)) {
+    return { page: render.renderPage, printable: render.renderPrintable };
+  }
+  const { Layout } = (await import(pathToFileURL(layoutFile).href)) as { Layout: ComponentType<PageProps> };
+  return {
+    page: (ctx, page) => '<!DOCTYPE html>' + renderToStaticMarkup(createElement(Layout, { ctx, page, body: render.bodyHtml(page) })),
+    printable: render.renderPrintable,
+  };
+}

@@ -1,0 +1,62 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { SECURITY_HEADERS } from '../build/build.js';
+import { SiteBuilder } from './builder.js';
+import type { FromWorker, ToWorker, WorkerData } from './protocol.js';
+import { loadRenderer } from './render.js';
+
+/*
+ * The render worker: imports the templates, keeps the incremental build and
+ * answers build requests one at a time. Between builds it brings the
+ * printable sections and the search index up to date, after a short quiet
+ * period so that a burst of saves is not slowed down by them.
+ */
+
+const SETTLE_DELAY_MS = 150;
+
+const port = parentPort!;
+const data = workerData as WorkerData;
+const post = (message: FromWorker) => port.postMessage(message);
+const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
+
+const builder = new SiteBuilder({ ...data, renderer: await loadRenderer(data.templatesDir) });
+let queue: Promise<unknown> = Promise.resolve();
+let pending = 0;
+let lastId = 0;
+let settleTimer: NodeJS.Timeout | undefined;
+
+port.on('message', (message: ToWorker) => {
+  if (message.type !== 'build') return;
+  pending++;
+  clearTimeout(settleTimer);
+  queue = queue.then(async () => {
+    try {
+      post({ type: 'result', id: message.id, result: await builder.build(message.change) });
+    } catch (e) {
+      post({ type: 'result', id: message.id, result: { ok: false, unexpected: describe(e) } });
+    }
+    lastId = message.id;
+    pending--;
+    scheduleSettle();
+  });
+});
+
+/*
+ * Background work runs beside the build queue, not in it: a save arriving
+ * while the search index is being written is built at once, and the
+ * background work notices the newer build and stops.
+ */
+function scheduleSettle(): void {
+  clearTimeout(settleTimer);
+  if (pending) return;
+  settleTimer = setTimeout(async () => {
+    if (pending) return;
+    try {
+      const done = await builder.settle((set, remove) => post({ type: 'update', set, remove }));
+      if (done && !pending) post({ type: 'settled', id: lastId });
+    } catch (e) {
+      post({ type: 'error', error: describe(e) });
+    }
+  }, builder.unsettled ? SETTLE_DELAY_MS : 0);
+}
+
+post({ type: 'ready', headers: SECURITY_HEADERS });

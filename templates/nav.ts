@@ -1,0 +1,98 @@
+import type { SidebarPage, SidebarSection, Site } from '../src/site/model.js';
+import { anchorHref, groupHeadingFor } from './logic.js';
+
+/*
+ * The sidebar and phone-menu lists, built once per build. Every item is
+ * rendered to HTML once in its "not current" form; a page only re-renders its
+ * own item and marks its own links, so the cost per page does not grow with
+ * the number of items it lists.
+ *
+ * At very large sizes the lists themselves would dominate every page (a
+ * 10,000-page site listing every page on every page writes gigabytes), so:
+ * the phone menu lists the pages of every section while the site has at most
+ * MENU_FULL_LIMIT listed pages, and otherwise only those of the current
+ * section (every section header stays); the sidebar lists the anchors of
+ * every item while a section has at most ANCHORS_FULL_LIMIT pages, and
+ * otherwise those of the current page only.
+ */
+
+export const MENU_FULL_LIMIT = 500;
+export const ANCHORS_FULL_LIMIT = 200;
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const CHEVRON =
+  '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="m6 3 5 5-5 5"></path></svg>';
+
+export interface NavCache {
+  /** The sidebar list items of a section, with the current page's item open and marked. */
+  sidebarItems(section: number, currentUrl: string): string;
+  /** The phone menu's sections, with the current section and page marked. */
+  menu(section: number, currentUrl: string): string;
+}
+
+export function createNavCache(site: Site, link: (url: string) => string): NavCache {
+  const item = (section: SidebarSection, index: number, currentUrl: string | null, withAnchors: boolean): string => {
+    const page = section.pages[index]!;
+    const heading = groupHeadingFor(section.pages, index);
+    const current = page.url === currentUrl;
+    const anchors = withAnchors || current ? page.anchors : [];
+    const listId = `sidebar-anchors-${index}`;
+    let html = `<li class="sidebar-item${current ? ' open' : ''}">`;
+    if (heading) html += `<p class="sidebar-group">${esc(heading)}</p>`;
+    html += `<div class="sidebar-row"><a href="${esc(link(page.url))}"${current ? ' aria-current="page" class="active"' : ''}>${esc(page.title)}</a>`;
+    if (anchors.length) {
+      html += `<button type="button" class="chevron" aria-expanded="${current}" aria-controls="${listId}" aria-label="Sections of ${esc(page.title)}">${CHEVRON}</button></div>`;
+      html += `<ul class="sidebar-anchors" id="${listId}">`;
+      for (const anchor of anchors) {
+        const target = anchorHref(page.url, anchor.id, currentUrl ?? '');
+        html += `<li><a href="${esc(target.startsWith('#') ? target : link(target))}">${esc(anchor.title)}</a></li>`;
+      }
+      html += '</ul>';
+    } else html += '</div>';
+    return html + '</li>';
+  };
+
+  const sidebarCache = new Map<number, string[]>();
+  const sidebarItems = (s: number, currentUrl: string) => {
+    const section = site.sections[s]!;
+    const full = section.pages.length <= ANCHORS_FULL_LIMIT;
+    let items = sidebarCache.get(s);
+    if (!items) {
+      items = section.pages.map((_, i) => item(section, i, null, full));
+      sidebarCache.set(s, items);
+    }
+    const index = section.pages.findIndex((p) => p.url === currentUrl);
+    if (index < 0) return items.join('');
+    return items.slice(0, index).join('') + item(section, index, currentUrl, full) + items.slice(index + 1).join('');
+  };
+
+  const listed = site.sections.reduce((n, s) => n + s.pages.length, 0);
+  const menuFull = listed <= MENU_FULL_LIMIT;
+  const pageLinks = (section: SidebarSection) =>
+    section.pages
+      .filter((p: SidebarPage) => p.url !== section.url)
+      .map((p) => `<li><a href="${esc(link(p.url))}">${esc(p.title)}</a></li>`)
+      .join('');
+  const blocks = site.sections.map((section) => ({
+    header: `<p class="mobile-section-title"><a href="${esc(link(section.url))}">${esc(section.title)}</a></p>`,
+    pages: `<ul>${pageLinks(section)}</ul>`,
+  }));
+  const menu = (s: number, currentUrl: string) => {
+    let html = '';
+    site.sections.forEach((section, i) => {
+      const block = blocks[i]!;
+      let header = block.header;
+      const sectionCurrent = section.url === currentUrl ? 'page' : i === s && section.url !== '/' ? 'true' : null;
+      if (sectionCurrent) header = header.replace('<a ', `<a aria-current="${sectionCurrent}" class="active" `);
+      let pages = menuFull || i === s ? block.pages : '';
+      if (i === s && section.url !== currentUrl) {
+        pages = pages.replace(`<a href="${esc(link(currentUrl))}">`, `<a href="${esc(link(currentUrl))}" aria-current="page" class="active">`);
+      }
+      html += `<div class="mobile-section">${header}${pages}</div>`;
+    });
+    return html;
+  };
+
+  return { sidebarItems, menu };
+}

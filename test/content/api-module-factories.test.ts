@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { buildWith, captureInternals, describeHooks, exampleTracker, fixtureFiles, hookProblems, loadModule, reportCount } from './api-helpers.js';
+
+const PAGE = 'api/module-factories';
+
+describe('/api/module-factories/', () => {
+  const examples = exampleTracker(PAGE);
+
+  it('documents every NormalModuleFactory hook with its real class and arguments', async () => {
+    const { normalModuleFactory } = await captureInternals();
+    const real = describeHooks(normalModuleFactory.hooks);
+    const report = hookProblems(PAGE, 'NormalModuleFactory hooks', real);
+    reportCount('NormalModuleFactory hooks', real.length);
+    expect(report.missing, 'hooks without a heading').toEqual([]);
+    expect(report.stale, 'headings for hooks that do not exist').toEqual([]);
+    expect(report.wrong, 'signatures that differ from the real hooks').toEqual([]);
+  });
+
+  it('documents every ContextModuleFactory hook with its real class and arguments', async () => {
+    const { contextModuleFactory } = await captureInternals();
+    const real = describeHooks(contextModuleFactory.hooks);
+    const report = hookProblems(PAGE, 'ContextModuleFactory hooks', real);
+    reportCount('ContextModuleFactory hooks', real.length);
+    expect(report.missing, 'hooks without a heading').toEqual([]);
+    expect(report.stale, 'headings for hooks that do not exist').toEqual([]);
+    expect(report.wrong, 'signatures that differ from the real hooks').toEqual([]);
+  });
+
+  it('RedirectRequestPlugin swaps a request before it is resolved', async () => {
+    const files = { ...fixtureFiles('app'), 'src/greeting-fr.js': 'export function greet(name) {\n  return `Bonjour, ${name} !`;\n}\n' };
+    const build = await buildWith('api-nmf-redirect', files, (dir) => {
+      const Plugin = loadModule<new (map: Record<string, string>) => never>(examples.code('RedirectRequestPlugin.js'), dir);
+      return { plugins: [new Plugin({ './greeting.js': './greeting-fr.js' })] };
+    });
+    try {
+      expect(build.outputs['main.js']).toContain('Bonjour');
+      expect(build.outputs['main.js']).not.toContain('Hello, ');
+    } finally {
+      build.cleanup();
+    }
+  });
+
+  it('SkipDraftsPlugin keeps draft files out of a require.context', async () => {
+    const build = await buildWith('api-cmf-drafts', fixtureFiles('context'), (dir) => {
+      const Plugin = loadModule<new () => never>(examples.code('SkipDraftsPlugin.js'), dir);
+      return { plugins: [new Plugin()] };
+    });
+    try {
+      expect(build.outputs['main.js']).toContain('Hallo');
+      expect(build.outputs['main.js']).not.toContain('unreviewed');
+    } finally {
+      build.cleanup();
+    }
+    // Without the plugin, the draft is bundled: the assertion above can fail.
+    const plain = await buildWith('api-cmf-plain', fixtureFiles('context'), {});
+    try {
+      expect(plain.outputs['main.js']).toContain('unreviewed');
+    } finally {
+      plain.cleanup();
+    }
+  });
+
+  it('used every titled example of the page', () => {
+    expect(examples.unused()).toEqual([]);
+  });
+});
