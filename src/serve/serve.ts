@@ -156,7 +156,7 @@ class PreviewServer implements Preview {
 
   async start(): Promise<void> {
     const started = performance.now();
-    this.io.out.write(`Building ${this.display(this.root) || 'the site'}…\n`);
+    this.io.out.write(`Building ${this.display(this.root)}…\n`);
     this.reloadScript = makeEntry(RELOAD_SCRIPT_URL, await bundleReloadScript());
     this.pending = { full: true };
     await Promise.all([this.run(), this.listen()]);
@@ -359,7 +359,8 @@ class PreviewServer implements Preview {
   }
 
   private display(path: string): string {
-    return relative(process.cwd(), path) || '.';
+    const rel = relative(process.cwd(), path);
+    return rel.startsWith('..') ? path : rel || '.';
   }
 
   // ---- serving ----

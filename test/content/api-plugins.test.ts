@@ -61,7 +61,7 @@ describe('/api/plugins/ examples', () => {
       const warnings = build.stats.toJson({ all: false, warnings: true }).warnings!.map((w) => w.message);
       expect(warnings.some((w) => /main\.js is \d+ bytes, over the limit of 1000/.test(w))).toBe(true);
       const logging = build.stats.toJson({ all: false, logging: 'verbose' }).logging!;
-      expect(logging.SizeWarningPlugin!.entries.some((e) => /^main\.js: \d+ bytes$/.test(e.message))).toBe(true);
+      expect(logging.SizeWarningPlugin!.entries.some((e) => /^main\.js: \d+ bytes$/.test(e.message ?? ""))).toBe(true);
     } finally {
       build.cleanup();
     }

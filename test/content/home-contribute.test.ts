@@ -1,0 +1,369 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import vm from 'node:vm';
+import type { Configuration, Stats, StatsCompilation, StatsModule } from 'webpack';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pagesIn, readPage, removeDir, scratchDir, writeFiles, type CodeBlock, type PageSource } from '../helpers/content.js';
+import { compile, evaluateConfig, validate, webpack } from '../helpers/webpack.js';
+
+/*
+ * Tests for the home page, the home-level pages, the stand-alone pages and the
+ * contribute section. Every example is read from the pages themselves, so the
+ * code a reader sees is the code that runs here.
+ */
+
+const PAGES = [
+  'index',
+  'comparison',
+  'branding',
+  'glossary',
+  'license',
+  'vote',
+  'organization',
+  'starter-kits',
+  'development',
+  ...pagesIn('contribute'),
+];
+
+/** The project's package.json says "type": "module"; scratch projects are CommonJS like the examples. */
+const COMMONJS = { 'package.json': JSON.stringify({ private: true, type: 'commonjs' }) };
+
+/** The folder of the installed webpack package. */
+const WEBPACK_DIR = dirname(createRequire(import.meta.url).resolve('webpack/package.json'));
+
+const scratch: string[] = [];
+afterAll(() => scratch.forEach(removeDir));
+
+/** The code of a block as the reader ends up with it: diff blocks keep added and unchanged lines. */
+function finalCode(block: CodeBlock): string {
+  if (!/(^|\s)diff(\s|$)/.test(block.meta)) return block.code;
+  return block.code
+    .split('\n')
+    .filter((line) => !line.startsWith('-'))
+    .map((line) => (line.startsWith('+ ') ? line.slice(2) : line.startsWith('+') || line.startsWith(' ') ? line.slice(1) : line))
+    .join('\n');
+}
+
+/** The one block with this title (fails when there is none or more than one). */
+function block(page: PageSource, title: string): CodeBlock {
+  const found = page.blocks.filter((b) => b.title === title);
+  expect(found, `${page.file}: blocks titled ${title}`).toHaveLength(1);
+  return found[0]!;
+}
+
+/** Files a page shows (blocks whose title is a relative path), by path; config files excluded. */
+function pageFiles(page: PageSource, ...titles: string[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const title of titles) files[title] = finalCode(block(page, title));
+  return files;
+}
+
+/** Runs an emitted script with a console that records what it logs. */
+function run(code: string, globals: Record<string, unknown> = {}): string[] {
+  const logs: string[] = [];
+  vm.runInNewContext(code, { console: { log: (...args: unknown[]) => logs.push(args.join(' ')) }, ...globals });
+  return logs;
+}
+
+/** All modules of a stats object, including the ones concatenated into others. */
+function allModules(json: StatsCompilation): StatsModule[] {
+  return (json.modules ?? []).flatMap((m) => [m, ...(m.modules ?? [])]);
+}
+
+describe('webpack.config.js examples on the home and contribute pages', () => {
+  const configs = PAGES.flatMap((id) => {
+    const page = readPage(id);
+    return page.blocks.filter((b) => b.title === 'webpack.config.js').map((b) => ({ page, block: b }));
+  });
+
+  it('finds the configuration examples', () => {
+    expect(configs.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it.each(configs.map((c) => [`${c.page.file}:${c.block.line}`, c] as const))('%s is a valid configuration', (_name, { page, block: config }) => {
+    const dir = scratchDir('hc-config');
+    scratch.push(dir);
+    // The other files the page shows (plugins, loaders) must exist for require() to find them.
+    const files: Record<string, string> = { ...COMMONJS };
+    for (const b of page.blocks) {
+      if (b.title && b.title !== 'webpack.config.js' && /^[\w.-]+(\/[\w.-]+)*$/.test(b.title)) files[b.title] = finalCode(b);
+    }
+    writeFiles(dir, files);
+    let exported = evaluateConfig(finalCode(config), dir);
+    if (typeof exported === 'function') exported = (exported as (env: unknown, argv: unknown) => unknown)({}, { mode: 'production' });
+    expect(exported).toBeTypeOf('object');
+    expect(() => validate(exported)).not.toThrow();
+  });
+});
+
+describe('home page: the first bundle', () => {
+  const page = readPage('index');
+
+  it('compiles the example and emits the dist/main.js the page shows', async () => {
+    const files = { ...COMMONJS, ...pageFiles(page, 'src/greet.js', 'src/index.js') };
+    const config = block(page, 'webpack.config.js').code;
+    const result = await compile('hc-home', files, (dir) => evaluateConfig(config, dir) as Configuration);
+    try {
+      expect(Object.keys(result.outputs)).toEqual(['main.js']);
+      const main = result.outputs['main.js']!;
+      expect(main.trim()).toBe(block(page, 'dist/main.js').code.trim());
+      expect(main).toContain('Hello, webpack!');
+      expect(main).not.toContain('Goodbye');
+
+      const body: { children: Array<{ textContent: string }>; append(el: { textContent: string }): void } = {
+        children: [],
+        append(el) {
+          this.children.push(el);
+        },
+      };
+      const document = { body, createElement: () => ({ textContent: '' }) };
+      run(main, { document });
+      expect(body.children.map((c) => c.textContent)).toEqual(['Hello, webpack!']);
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('shows the output of the installed webpack version', () => {
+    const session = page.blocks.find((b) => b.lang === 'shellsession');
+    expect(session?.code).toContain('$ npx webpack');
+    expect(session?.code).toContain('asset main.js');
+    expect(session?.code).toContain(`webpack ${webpack.version} compiled successfully`);
+  });
+});
+
+describe('writing a loader', () => {
+  const page = readPage('contribute/writing-a-loader');
+  const configs = page.blocks.filter((b) => b.title === 'webpack.config.js');
+  const csvConfig = configs.find((b) => b.code.includes('csv-loader.js'))!;
+
+  it('runs the CSV loader in a real compile and emits the module the page shows', async () => {
+    expect(csvConfig).toBeDefined();
+    const files = {
+      ...COMMONJS,
+      ...pageFiles(page, 'loaders/csv-loader.js', 'src/prices.csv', 'src/index.js', 'test/csv-loader.test.js'),
+      'webpack.config.js': csvConfig.code,
+    };
+    const result = await compile('hc-loader', files, (dir) => evaluateConfig(csvConfig.code, dir) as Configuration);
+    try {
+      const json = result.stats.toJson({ modules: true, source: true, warnings: true });
+      const csv = allModules(json).find((m) => m.name?.endsWith('prices.csv'));
+      const shown = page.blocks.find((b) => b.lang === 'js' && !b.title && b.code.startsWith('export default ['));
+      expect(shown).toBeDefined();
+      expect(String(csv?.source).trim()).toBe(shown!.code.trim());
+
+      // The warning the page prints.
+      const warnings = json.warnings ?? [];
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.message).toContain('row 4 has 2 fields, expected 3; it was skipped');
+      expect(page.body).toContain('row 4 has 2 fields, expected 3; it was skipped');
+
+      // The bundle works.
+      expect(run(result.outputs['main.js']!)).toEqual(['Tea: 3.50 EUR', 'Coffee: 4.20 EUR']);
+
+      // The test script on the page passes against the same project.
+      const out = execFileSync(process.execPath, ['test/csv-loader.test.js'], { cwd: result.dir, encoding: 'utf8' });
+      expect(out).toContain('csv-loader: all checks passed');
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('rejects invalid options with the message the page quotes', async () => {
+    const files = { ...COMMONJS, ...pageFiles(page, 'loaders/csv-loader.js', 'src/prices.csv', 'src/index.js') };
+    const broken = csvConfig.code.replace("delimiter: ';'", "delimiter: ';;'");
+    expect(broken).not.toBe(csvConfig.code);
+    const quoted = 'options.delimiter should be shorter than 2 characters';
+    expect(page.body).toContain(quoted);
+    await expect(compile('hc-loader-invalid', files, (dir) => evaluateConfig(broken, dir) as Configuration)).rejects.toThrow(quoted);
+  });
+
+  it('runs the async, raw and pitching loaders', async () => {
+    const files = {
+      ...COMMONJS,
+      ...pageFiles(page, 'loaders/banner-loader.js', 'loaders/byte-size-loader.js', 'loaders/stub-loader.js', 'loaders/csv-loader.js'),
+      'BANNER.txt': 'Example banner */ text\n',
+      'src/pixel.png': '\u0000\u0001\u0002\u0003\u0004',
+      'src/prices.csv': 'a,b\n1,2\n',
+      'src/index.js': [
+        "import size from './pixel.png';",
+        "import stubbed from './prices.csv?stub';",
+        "import rows from './prices.csv';",
+        'console.log(size, stubbed, rows.length);',
+      ].join('\n'),
+    };
+    const result = await compile('hc-loader-extras', files, (dir) => ({
+      mode: 'development',
+      devtool: false,
+      entry: './src/index.js',
+      module: {
+        rules: [
+          { test: /\.png$/, type: 'javascript/auto', use: join(dir, 'loaders/byte-size-loader.js') },
+          { test: /\.csv$/, use: [join(dir, 'loaders/stub-loader.js'), join(dir, 'loaders/csv-loader.js')] },
+          { test: /index\.js$/, use: join(dir, 'loaders/banner-loader.js') },
+        ],
+      },
+    }));
+    try {
+      const main = result.outputs['main.js']!;
+      expect(main).toContain('/*! Example banner * / text */');
+      expect(run(main)).toEqual(['5 null 1']);
+      const deps = result.stats.compilation.fileDependencies;
+      expect(deps.has(join(result.dir, 'BANNER.txt'))).toBe(true);
+    } finally {
+      result.cleanup();
+    }
+  });
+});
+
+describe('writing a plugin', () => {
+  const page = readPage('contribute/writing-a-plugin');
+
+  it('emits the asset report with the final names and sizes', async () => {
+    const config = block(page, 'webpack.config.js').code;
+    const files = { ...COMMONJS, ...pageFiles(page, 'plugins/asset-report-plugin.js', 'src/index.js', 'src/lazy.js') };
+    const result = await compile('hc-plugin', files, (dir) => evaluateConfig(config, dir) as Configuration);
+    try {
+      const reportText = result.outputs['asset-report.json'];
+      expect(reportText).toBeDefined();
+      const report = JSON.parse(reportText!) as { hash: string; assets: Array<{ name: string; bytes: number }> };
+      const others = Object.keys(result.outputs).filter((name) => name !== 'asset-report.json').sort();
+      expect(others).toHaveLength(2);
+      expect(report.assets.map((a) => a.name)).toEqual(others);
+      for (const asset of report.assets) {
+        expect(asset.bytes).toBe(Buffer.byteLength(result.outputs[asset.name]!));
+      }
+      expect(report.hash).toBe(result.stats.hash);
+
+      // The example output on the page has the same shape.
+      const shown = JSON.parse(block(page, 'dist/asset-report.json').code) as typeof report;
+      expect(Object.keys(shown)).toEqual(['hash', 'assets']);
+      expect(shown.assets.map((a) => a.name.replace(/\.[0-9a-f]{8}\.js$/, ''))).toEqual(others.map((n) => n.replace(/\.[0-9a-f]{8}\.js$/, '')));
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('lists the processAssets stages with webpack’s own values', () => {
+    const rows = [...page.body.matchAll(/^\| `(PROCESS_ASSETS_STAGE_[A-Z_]+)` \| (-?\d+) \|/gm)];
+    const Compilation = webpack.Compilation as unknown as Record<string, number>;
+    const actual = Object.keys(Compilation).filter((k) => k.startsWith('PROCESS_ASSETS_STAGE_'));
+    expect(rows.map((r) => r[1]).sort()).toEqual(actual.sort());
+    for (const [, name, value] of rows) expect(Compilation[name!]).toBe(Number(value));
+  });
+});
+
+describe('plugin patterns', () => {
+  const page = readPage('contribute/plugin-patterns');
+
+  it('each pattern plugin has its effect in a real build', async () => {
+    const config = block(page, 'webpack.config.js').code;
+    const files = {
+      ...COMMONJS,
+      ...pageFiles(
+        page,
+        'plugins/chunk-inventory-plugin.js',
+        'plugins/watch-extra-files-plugin.js',
+        'plugins/changed-chunks-plugin.js',
+        'plugins/forbidden-modules-plugin.js',
+      ),
+      'templates/page.html': '<p>page</p>\n',
+      'src/legacy/format.js': 'export const formatDate = (d) => d.toISOString().slice(0, 10);\n',
+      'src/chart.js': "export function draw() { return 'chart'; }\n",
+      'src/index.js': [
+        "import { formatDate } from './legacy/format.js';",
+        '',
+        'console.log(formatDate(new Date(0)));',
+        "import('./chart.js').then(({ draw }) => draw());",
+      ].join('\n'),
+    };
+    const dir = scratchDir('hc-patterns');
+    scratch.push(dir);
+    writeFiles(dir, files);
+    const options = { ...(evaluateConfig(config, dir) as Configuration), context: dir, infrastructureLogging: { level: 'error' as const } };
+    const compiler = webpack(options);
+    const runOnce = () =>
+      new Promise<Stats>((resolve, reject) => compiler.run((err, stats) => (err ? reject(err) : resolve(stats!))));
+    try {
+      const first = await runOnce();
+      expect(first.hasErrors()).toBe(false);
+      const json = first.toJson({ all: false, logging: 'info', loggingDebug: [/ChunkInventoryPlugin/], warnings: true });
+      const inventory = (json.logging?.['ChunkInventoryPlugin']?.entries ?? []).map((e) => e.message);
+      expect(inventory.some((m) => /^chunk main: main\.js \(\d+ modules\)$/.test(m))).toBe(true);
+      expect(inventory.some((m) => m.startsWith('chunk src_chart_js: src_chart_js.js'))).toBe(true);
+      expect(inventory).toContain('  ./src/legacy/format.js');
+
+      expect(first.compilation.fileDependencies.has(join(dir, 'templates/page.html'))).toBe(true);
+
+      const warnings = (json.warnings ?? []).map((w) => w.message);
+      expect(warnings).toEqual(['ForbiddenModulesPlugin: this module must not be bundled any more']);
+      expect(page.body).toContain('ForbiddenModulesPlugin: this module must not be bundled any more');
+
+      const changedFirst = (json.logging?.['ChangedChunksPlugin']?.entries ?? []).map((e) => e.message);
+      expect(changedFirst).toEqual(['changed chunks: main, src_chart_js']);
+
+      writeFiles(dir, { 'src/chart.js': "export function draw() { return 'bar chart'; }\n" });
+      const second = await runOnce();
+      const changedSecond = (second.toJson({ all: false, logging: 'info' }).logging?.['ChangedChunksPlugin']?.entries ?? []).map((e) => e.message);
+      expect(changedSecond).toEqual(['changed chunks: src_chart_js']);
+    } finally {
+      await new Promise<void>((resolve) => compiler.close(() => resolve()));
+    }
+  });
+});
+
+describe('debugging page', () => {
+  const page = readPage('contribute/debugging');
+
+  it('lists exactly the stats presets webpack accepts', () => {
+    const schema = JSON.parse(readFileSync(join(WEBPACK_DIR, 'schemas/WebpackOptions.json'), 'utf8')) as {
+      definitions: { StatsValue: { anyOf: Array<{ enum?: unknown[] }> } };
+    };
+    const presets = schema.definitions.StatsValue.anyOf.flatMap((a) => a.enum ?? []).filter((v): v is string => typeof v === 'string');
+    const listed = [...page.body.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
+    expect(listed).toEqual(presets);
+  });
+});
+
+describe('page hygiene', () => {
+  it.each(PAGES)('%s has a description, no placeholders and ends by linking onward', (id) => {
+    const page = readPage(id);
+    expect(page.frontmatter.description?.length ?? 0).toBeGreaterThan(40);
+    expect(page.frontmatter.contributors).toEqual([]);
+    expect(page.body).not.toMatch(/\b(TODO|TBD|lorem ipsum|coming soon)\b/i);
+    const lastSection = page.body.slice(page.body.lastIndexOf('\n## '));
+    expect(lastSection).toMatch(/\]\(\/[^)]*\)/);
+  });
+
+  it('the glossary has one h2 per letter, in order, and every term links somewhere', () => {
+    const page = readPage('glossary');
+    const letters = [...page.body.matchAll(/^## (.+)$/gm)].map((m) => m[1]!).filter((t) => t !== 'Next steps');
+    expect(letters.every((l) => /^[A-Z]$/.test(l))).toBe(true);
+    expect(letters).toEqual([...letters].sort());
+    const terms = page.body.split(/^### /m).slice(1);
+    expect(terms.length).toBeGreaterThan(40);
+    for (const term of terms) expect(term, term.split('\n')[0]).toMatch(/\]\(\/[^)]+\)/);
+  });
+
+  it('the branding page states the brand colours', () => {
+    const body = readPage('branding').body;
+    for (const hex of ['#8DD6F9', '#1D78C1', '#2B3A42']) expect(body).toContain(hex);
+  });
+
+  it('the licence page matches webpack’s licence file', () => {
+    const license = readFileSync(join(WEBPACK_DIR, 'LICENSE'), 'utf8');
+    expect(license).toContain('Permission is hereby granted, free of charge');
+    const body = readPage('license').body;
+    expect(body).toContain('JS Foundation and other contributors');
+    expect(license).toContain('JS Foundation and other contributors');
+    expect(body).toContain('CC BY 4.0');
+  });
+
+  it('the comparison page names the installed webpack version and its date', () => {
+    const body = readPage('comparison').body;
+    expect(body).toContain('November 2026');
+    expect(body).toContain(`| webpack | ${webpack.version} |`);
+  });
+});

@@ -1,0 +1,323 @@
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startPreview, type Preview } from '../../src/serve/serve.js';
+
+/*
+ * Helpers of the preview server tests: a small site of their own (never the
+ * real content, which writers change while tests run), with a private copy
+ * of the templates so that template edits can be tested without touching
+ * templates/; raw HTTP requests; a Server-Sent Events client.
+ */
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const SECRET = 'TOP-SECRET-4f1c9e';
+
+const CONFIG = `site:
+  title: Serve fixture
+  url: https://serve.example.org
+  description: A small site for the preview server tests.
+  repository: https://github.com/example/serve
+navigation:
+  - title: Guides
+    url: /guides/
+  - title: Reference
+    url: /reference/
+links:
+  repository: https://github.com/example/serve
+  questions: https://stackoverflow.com/questions/tagged/example
+sections:
+  - title: Home
+    url: ""
+  - title: Guides
+    url: guides
+    pages:
+      - guides/alpha
+      - guides/beta
+  - title: Reference
+    url: reference
+    pages:
+      - reference/one
+      - reference/two
+redirects:
+  /old-alpha/: /guides/alpha/
+`;
+
+const PAGES: Record<string, string> = {
+  'index.md': '---\ntitle: Home\ndescription: The home page.\n---\n\nStart with [alpha](/guides/alpha/#setup) or the [reference](./reference/index.md).\n',
+  '404.md': '---\ntitle: Page not found\n---\n\nThere is no such page. Go [home](/).\n',
+  'guides/index.md': '---\ntitle: Guides\n---\n\nThe guides: [alpha](./alpha.md) and [beta](./beta.md).\n',
+  'guides/alpha.md':
+    '---\ntitle: Alpha guide\ndescription: The first guide.\n---\n\nAlpha body text.\n\n## Setup\n\nInstall it.\n\n```js\nconst answer = 42;\n```\n\n## Usage\n\nUse it.\n\n' +
+    Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of the alpha guide, long enough to scroll the page.\n`).join('\n'),
+  'guides/beta.md': '---\ntitle: Beta guide\n---\n\nBeta body text. See [alpha usage](./alpha.md#usage).\n\n## Details\n\nMore.\n',
+  'reference/index.md': '---\ntitle: Reference\n---\n\nReference pages.\n',
+  'reference/one.md': '---\ntitle: Reference one\n---\n\nOne body text.\n\n## Options\n\nSome options.\n',
+  'reference/two.md': '---\ntitle: Reference two\n---\n\nTwo body text.\n',
+  'extra.md': '---\ntitle: Extra page\n---\n\nAn unlisted page.\n',
+};
+
+export interface Fixture {
+  /** The site root (site.config.yaml, content/, static/). */
+  site: string;
+  /** The private copy of the templates. */
+  templates: string;
+  /** The TypeScript config that compiles the copy (and the tool's sources). */
+  tsconfig: string;
+  path(rel: string): string;
+  read(rel: string): string;
+  write(rel: string, text: string): void;
+  edit(rel: string, from: string | RegExp, to: string): void;
+  remove(rel: string): void;
+  rename(from: string, to: string): void;
+  cleanup(): void;
+}
+
+export function makeFixture(): Fixture {
+  const dir = mkdtempSync(join(tmpdir(), 'docs-serve-'));
+  const site = join(dir, 'site');
+  const templates = join(dir, 'templates');
+  cpSync(join(ROOT, 'templates'), templates, { recursive: true });
+  // The copied templates import ../src/... and packages, as the originals do.
+  symlinkSync(join(ROOT, 'src'), join(dir, 'src'), 'dir');
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  // ES modules, as in the tool's own package.
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
+  const tsconfig = join(dir, 'tsconfig.json');
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), include: [templates, join(ROOT, 'src'), join(ROOT, 'templates')] }, null, 2),
+  );
+  mkdirSync(site);
+  writeFileSync(join(site, 'site.config.yaml'), CONFIG);
+  writeFileSync(join(dir, 'secret.txt'), SECRET);
+  writeFileSync(join(site, 'secret.txt'), SECRET);
+  for (const [file, text] of Object.entries(PAGES)) {
+    mkdirSync(dirname(join(site, 'content', file)), { recursive: true });
+    writeFileSync(join(site, 'content', file), text);
+  }
+  mkdirSync(join(site, 'static'));
+  writeFileSync(join(site, 'static', 'notes.txt'), 'Static notes.\n');
+  const path = (rel: string) => join(site, rel);
+  return {
+    site,
+    templates,
+    tsconfig,
+    path,
+    read: (rel) => readFileSync(path(rel), 'utf8'),
+    write(rel, text) {
+      mkdirSync(dirname(path(rel)), { recursive: true });
+      writeFileSync(path(rel), text);
+    },
+    edit(rel, from, to) {
+      const before = readFileSync(path(rel), 'utf8');
+      const after = before.replace(from, to);
+      if (before === after) throw new Error(`the edit did not apply to ${rel}: ${String(from)}`);
+      writeFileSync(path(rel), after);
+    },
+    remove: (rel) => rmSync(path(rel)),
+    rename: (from, to) => renameSync(path(from), path(to)),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A path in the fixture's templates copy. */
+export const templatePath = (fixture: Fixture, rel: string) => join(fixture.templates, rel);
+
+export interface Captured {
+  out: string;
+  err: string;
+  io: { out: { write(s: string): boolean }; err: { write(s: string): boolean } };
+}
+
+export function capture(): Captured {
+  const captured: Captured = {
+    out: '',
+    err: '',
+    io: {
+      out: { write: (s: string) => ((captured.out += s), true) },
+      err: { write: (s: string) => ((captured.err += s), true) },
+    },
+  };
+  return captured;
+}
+
+export async function startFixturePreview(fixture: Fixture, captured = capture()): Promise<{ preview: Preview; captured: Captured }> {
+  const preview = await startPreview(
+    { root: fixture.site, config: 'site.config.yaml', port: 0, host: '127.0.0.1', open: false, templates: fixture.templates, tsconfig: fixture.tsconfig },
+    captured.io,
+  );
+  return { preview, captured };
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  text: string;
+}
+
+/** A GET (or other method) with node:http; `path` is sent as given (fetch would normalise it). */
+export function get(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Response> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode!, headers: res.headers, body, text: body.toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A request written byte for byte on a socket (for targets node:http would refuse to send). */
+export function rawRequest(base: string, target: string): Promise<{ status: number; text: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let data = '';
+    socket.on('connect', () => socket.write(`GET ${target} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`));
+    socket.on('data', (c) => (data += c.toString('latin1')));
+    socket.on('end', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
+      resolve({ status, text: data });
+    });
+    socket.on('error', reject);
+  });
+}
+
+export interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
+/** A Server-Sent Events connection to the preview, as reload.js opens it. */
+export class EventClient {
+  readonly events: SseEvent[] = [];
+  private waiters: Array<() => void> = [];
+  private buffer = '';
+  private closeRequest?: () => void;
+  readonly closed: Promise<void>;
+  private cursor = 0;
+
+  constructor(base: string, pagePath: string, hash = '') {
+    const url = new URL(base);
+    this.closed = new Promise((resolveClosed) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: `/__docs/events?path=${encodeURIComponent(pagePath)}&hash=${encodeURIComponent(hash)}`, agent: false },
+        (res) => {
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => this.receive(chunk));
+          res.on('end', () => resolveClosed());
+          res.on('close', () => resolveClosed());
+        },
+      );
+      req.on('error', () => resolveClosed());
+      req.end();
+      this.closeRequest = () => req.destroy();
+    });
+  }
+
+  private receive(chunk: string): void {
+    this.buffer += chunk;
+    let end: number;
+    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+      const block = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (event) this.events.push({ event, data: data ? JSON.parse(data) : undefined });
+    }
+    for (const waiter of this.waiters.splice(0)) waiter();
+  }
+
+  /** Waits for the next event named `name` after the ones already consumed; returns its data. */
+  async next(name: string, timeoutMs = 30_000): Promise<unknown> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.events.findIndex((e, i) => i >= this.cursor && e.event === name);
+      if (index >= 0) {
+        this.cursor = index + 1;
+        return this.events[index]!.data;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no "${name}" event within ${timeoutMs} ms; got ${JSON.stringify(this.events.slice(this.cursor))}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Marks every event received so far as seen. */
+  skip(): void {
+    this.cursor = this.events.length;
+  }
+
+  /** Names of the events received after the ones consumed. */
+  unseen(): string[] {
+    return this.events.slice(this.cursor).map((e) => e.event);
+  }
+
+  close(): void {
+    this.closeRequest?.();
+  }
+}
+
+/** Resolves once the preview has applied its next build (or background update settles). */
+export function nextBuild(preview: Preview, timeoutMs = 30_000): Promise<import('../../src/serve/protocol.js').BuildResult> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no build within ${timeoutMs} ms`)), timeoutMs);
+    preview.events.once('build', (result) => {
+      clearTimeout(timer);
+      resolve(result);
+    });
+  });
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Whether something accepts connections on the port. */
+export function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/** Every file of a folder (relative URL paths "/a/b.html") with its bytes. */
+export function readTree(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath, entry.name);
+    files.set('/' + relative(dir, full).split('\\').join('/'), readFileSync(full));
+  }
+  return files;
+}
