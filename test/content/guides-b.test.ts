@@ -573,3 +573,47 @@ describe('package-exports', () => {
     }
   });
 });
+
+describe('public-path', () => {
+  it("finds chunks and assets next to the bundle with 'auto', and follows __webpack_public_path__ when the page sets it", async () => {
+    const dir = copyFixture('public-path');
+    try {
+      const build = await buildProject(dir);
+      expectLinesShownIn(shownOutputs('guides/public-path')[0]!.block, statsText(build.stats), 'public-path.md');
+      const logoFile = build.assets.find((a) => /^assets\/logo\.[0-9a-f]{20}\.svg$/.test(a))!;
+      expect(logoFile).toBeDefined();
+
+      // The table of URLs in the guide, row by row.
+      const page = readPage('guides/public-path');
+      const rows = [...page.body.matchAll(/^\| `(https:\/\/[^`]+\/main\.js)` \| `([^`]+)` \| `([^`]+)` \|$/gm)];
+      expect(rows).toHaveLength(2);
+      for (const [, scriptUrl, logoUrl, chunkUrl] of rows) {
+        const browser = fakeBrowser(build.outputPath, { baseUrl: new URL('.', scriptUrl).href });
+        browser.runScript('main.js');
+        const [img] = browser.document.body.getElementsByTagName('img');
+        expect(img!.src).toBe(logoUrl);
+        expect(logoUrl!.endsWith(logoFile)).toBe(true);
+        browser.document.body.getElementsByTagName('button')[0]!.click();
+        await browser.settle();
+        expect(browser.requestedScripts).toEqual([chunkUrl]);
+      }
+
+      // At the site root the chunk really loads and adds its paragraph.
+      const root = fakeBrowser(build.outputPath, { baseUrl: 'https://shop.example.com/' });
+      root.runScript('main.js');
+      root.document.body.getElementsByTagName('button')[0]!.click();
+      await root.settle();
+      expect(root.document.body.getElementsByTagName('p')[0]?.textContent).toBe('This paragraph came from a chunk loaded on demand.');
+
+      // A page that announces its CDN wins over 'auto'.
+      const cdn = /window\.STATIC_ASSETS_URL = '([^']+)';/.exec(page.body)![1]!;
+      const regional = fakeBrowser(build.outputPath, { baseUrl: 'https://shop.example.com/', globals: { STATIC_ASSETS_URL: cdn } });
+      regional.runScript('main.js');
+      const logo = regional.document.body.getElementsByTagName('img')[0]!.src;
+      expect(logo).toBe(`${cdn}${logoFile}`);
+      expect(page.body).toContain(`the logo now comes from \`${logo}\``);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

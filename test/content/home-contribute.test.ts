@@ -27,8 +27,12 @@ const PAGES = [
   ...pagesIn('contribute'),
 ];
 
-/** The project's package.json says "type": "module"; scratch projects are CommonJS like the examples. */
-const COMMONJS = { 'package.json': JSON.stringify({ private: true, type: 'commonjs' }) };
+/**
+ * The repository's package.json says "type": "module". A scratch project gets its own package.json
+ * without "type", like a reader's project, so Node.js loads the examples as CommonJS and webpack
+ * treats .js files as automatically detected modules.
+ */
+const COMMONJS = { 'package.json': JSON.stringify({ private: true }) };
 
 /** The folder of the installed webpack package. */
 const WEBPACK_DIR = dirname(createRequire(import.meta.url).resolve('webpack/package.json'));
@@ -63,7 +67,7 @@ function pageFiles(page: PageSource, ...titles: string[]): Record<string, string
 /** Runs an emitted script with a console that records what it logs. */
 function run(code: string, globals: Record<string, unknown> = {}): string[] {
   const logs: string[] = [];
-  vm.runInNewContext(code, { console: { log: (...args: unknown[]) => logs.push(args.join(' ')) }, ...globals });
+  vm.runInNewContext(code, { console: { log: (...args: unknown[]) => logs.push(args.map(String).join(' ')) }, ...globals });
   return logs;
 }
 
@@ -79,7 +83,7 @@ describe('webpack.config.js examples on the home and contribute pages', () => {
   });
 
   it('finds the configuration examples', () => {
-    expect(configs.length).toBeGreaterThanOrEqual(12);
+    expect(configs.length).toBeGreaterThanOrEqual(10);
   });
 
   it.each(configs.map((c) => [`${c.page.file}:${c.block.line}`, c] as const))('%s is a valid configuration', (_name, { page, block: config }) => {

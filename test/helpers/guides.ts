@@ -350,7 +350,8 @@ export async function startDevServer(dir: string, loaded: Configuration): Promis
   };
   const devServer = { ...devServerOptions };
   devServer.static = resolveStatic(dir, devServer.static);
-  const compiler = webpack(config);
+  // The server would print every build's stats; the caller reads them from the handle instead.
+  const compiler = webpack({ ...config, stats: config.stats ?? 'none' });
   const waiting: Array<(stats: Stats) => void> = [];
   let first: Stats | undefined;
   let firstResolve: ((stats: Stats) => void) | undefined;

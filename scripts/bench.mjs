@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// Build benchmark: npm run bench [-- --sizes=100,1000,10000 --runs=3 --no-real]
+//
+// For each size, writes the deterministic synthetic corpus (../shared/bench/make-corpus.mjs)
+// with a generated site.config.yaml, then times `docs build` as a separate process:
+//   cold  - no caches (cache folder removed, fresh output folder)
+//   warm  - the same build again, with caches and the previous output
+//   edit  - after changing one page
+// It reports the median wall time of the runs, pages per second, peak RSS, output
+// size and the slowest stages (from DOCS_PROFILE), and does the same for this
+// repository's own site.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeBenchConfig } from './bench-config.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? '1']));
+const sizes = (args.sizes ?? '100,1000,10000').split(',').map(Number);
+const runs = Number(args.runs ?? 3);
+const corpusScript = resolve(root, args.corpus ?? '../shared/bench/make-corpus.mjs');
+const work = join(root, '.bench');
+const cacheDir = join(root, 'node_modules', '.cache', 'docs');
+
+function duSize(dir) {
+  let total = 0;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const st = statSync(path);
+    total += st.isDirectory() ? duSize(path) : st.size;
+  }
+  return total;
+}
+
+function buildOnce(siteRoot, out) {
+  const started = process.hrtime.bigint();
+  const child = spawnSync('/usr/bin/time', ['-f', 'MAXRSS %M', process.execPath, join(root, 'bin/docs.js'), 'build', '--root', siteRoot, '--out', out, '--quiet'], {
+    env: { ...process.env, DOCS_PROFILE: '1' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (child.status !== 0) throw new Error(`build failed:\n${child.stderr.slice(0, 2000)}`);
+  const rss = Number(/MAXRSS (\d+)/.exec(child.stderr)?.[1] ?? 0) / 1024;
+  const profile = JSON.parse(/DOCS_PROFILE (.*)/.exec(child.stderr)?.[1] ?? '{"stages":{}}');
+  return { ms, rss, stages: profile.stages };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function measure(label, siteRoot, pageCount, editFile) {
+  const out = join(work, `${label}-dist`);
+  const rows = [];
+  const kinds = { cold: [], warm: [], edit: [] };
+  for (let r = 0; r < runs; r++) {
+    rmSync(cacheDir, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+    kinds.cold.push(buildOnce(siteRoot, out));
+    kinds.warm.push(buildOnce(siteRoot, out));
+    appendFileSync(editFile, `\nEdited for benchmark run ${r} at ${Date.now()}.\n`);
+    kinds.edit.push(buildOnce(siteRoot, out));
+  }
+  const size = duSize(out);
+  for (const [kind, results] of Object.entries(kinds)) {
+    const ms = median(results.map((x) => x.ms));
+    const stageNames = Object.keys(results[0].stages);
+    const stages = Object.fromEntries(stageNames.map((s) => [s, median(results.map((x) => x.stages[s] ?? 0))]));
+    const slowest = Object.entries(stages).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([s, v]) => `${s} ${(v / 1000).toFixed(2)}s`).join(', ');
+    rows.push({
+      site: label,
+      pages: pageCount,
+      build: kind,
+      'wall s (median)': Number((ms / 1000).toFixed(2)),
+      'pages/s': Math.round(pageCount / (ms / 1000)),
+      'peak RSS MB': Math.round(Math.max(...results.map((x) => x.rss))),
+      'output MB': Number((size / 1024 / 1024).toFixed(1)),
+      'slowest stages': slowest,
+    });
+  }
+  rmSync(out, { recursive: true, force: true });
+  return rows;
+}
+
+mkdirSync(work, { recursive: true });
+const table = [];
+for (const n of sizes) {
+  const siteRoot = join(work, `corpus-${n}`);
+  if (!existsSync(join(siteRoot, 'site.config.yaml'))) {
+    rmSync(siteRoot, { recursive: true, force: true });
+    const made = spawnSync(process.execPath, [corpusScript, join(siteRoot, 'content'), String(n)], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(made.stderr);
+    writeBenchConfig(siteRoot);
+  }
+  const section = readdirSync(join(siteRoot, 'content')).find((d) => statSync(join(siteRoot, 'content', d)).isDirectory());
+  const editFile = join(siteRoot, 'content', section, readdirSync(join(siteRoot, 'content', section)).find((f) => f !== 'index.md'));
+  console.error(`measuring ${n} pages (${runs} runs)…`);
+  table.push(...measure(`corpus-${n}`, siteRoot, n + 1 + 8, editFile));
+  rmSync(siteRoot, { recursive: true, force: true });
+}
+if (!args['no-real']) {
+  // A copy, so that the edit run never touches the working tree.
+  console.error('measuring the real site…');
+  const copy = join(work, 'real-site');
+  rmSync(copy, { recursive: true, force: true });
+  mkdirSync(copy, { recursive: true });
+  for (const part of ['site.config.yaml', 'content', 'static']) {
+    if (existsSync(join(root, part))) cpSync(join(root, part), join(copy, part), { recursive: true });
+  }
+  const count = readdirSync(join(copy, 'content'), { recursive: true }).filter((f) => String(f).endsWith('.md')).length;
+  table.push(...measure('real site', copy, count, join(copy, 'content', 'index.md')));
+  rmSync(copy, { recursive: true, force: true });
+}
+console.table(table);
