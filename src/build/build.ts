@@ -78,7 +78,8 @@ export async function loadSite(options: BuildOptions): Promise<{ site: Site; bas
   const base = normaliseBase(options.base);
   const loaded = timed('config', () => loadConfig(configPath, relative(root, configPath)));
   const contentDir = join(root, 'content');
-  const highlighter = await timed('highlighter', () => loadHighlighter());
+  // Loaded on first use: when every page comes from the render cache, never.
+  const highlighter = () => timed('highlighter', () => loadHighlighter());
   const { pages, problems: pageProblems, failed } = await timed('markdown', () => loadPages(root, contentDir, highlighter));
   const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
   const targets: LinkTargets = {

@@ -81,6 +81,21 @@ function lineElement(children: ElementContent[]): Element {
   return { type: 'element', tagName: 'span', properties: { className: ['line'] }, children };
 }
 
+/** The token classes a rendered body uses, with their colours (so a cached body can restore them). */
+export function tokenClassesIn(html: string): Record<string, TokenClass> {
+  const classes: Record<string, TokenClass> = {};
+  for (const m of html.matchAll(/<span class="(t[\w]{5})">/g)) {
+    const entry = usedClasses.get(m[1]!);
+    if (entry) classes[m[1]!] = entry;
+  }
+  return classes;
+}
+
+/** Registers token classes of a body that was not highlighted in this process (it came from the cache). */
+export function registerTokenClasses(classes: Record<string, TokenClass>): void {
+  for (const [name, entry] of Object.entries(classes)) if (!usedClasses.has(name)) usedClasses.set(name, entry);
+}
+
 /** CSS for every token class used so far, in a stable order. */
 export function tokenStylesheet(): string {
   const names = [...usedClasses.keys()].sort();

@@ -3,9 +3,11 @@ import { join, relative, sep } from 'node:path';
 import type { Highlighter } from 'shiki';
 import { InputError, type SourceProblem } from '../errors.js';
 import { splitFrontmatter, type Frontmatter } from './frontmatter.js';
+import { cacheKey, readCache, writeCache } from './cache.js';
+import { registerTokenClasses, tokenClassesIn } from './highlight.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 
-export interface SourcePage extends RenderedMarkdown {
+export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast'> {
   /** Page path without slashes: '' (home), 'concepts' (section index), 'concepts/output'. */
   id: string;
   /** Display path of the source, relative to the site root: content/concepts/output.md. */
@@ -34,21 +36,35 @@ export function listContentFiles(contentDir: string): string[] {
     .sort();
 }
 
+/** A highlighter, or a function that loads it when a page first needs one (cached pages never do). */
+export type HighlighterSource = Highlighter | (() => Promise<Highlighter>);
+
 export async function loadPage(
   rootDir: string,
   contentDir: string,
   relPath: string,
-  highlighter: Highlighter,
+  highlighter: HighlighterSource,
 ): Promise<SourcePage> {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
   const source = readFileSync(join(contentDir, relPath), 'utf8');
   const split = splitFrontmatter(source, sourcePath);
-  const rendered = await renderMarkdown(split.body, {
-    file: sourcePath,
-    lineOffset: split.bodyLineOffset,
-    highlighter,
-  });
-  if (rendered.problems.length) throw new InputError(rendered.problems);
+  const key = cacheKey(sourcePath, split.bodyLineOffset, split.body);
+  const cached = readCache(key);
+  let rendered: Omit<RenderedMarkdown, 'problems'>;
+  if (cached) {
+    registerTokenClasses(cached.tokenClasses);
+    rendered = { ...cached, ids: new Set(cached.ids) };
+  } else {
+    const fresh = await renderMarkdown(split.body, {
+      file: sourcePath,
+      lineOffset: split.bodyLineOffset,
+      highlighter: typeof highlighter === 'function' ? await highlighter() : highlighter,
+    });
+    if (fresh.problems.length) throw new InputError(fresh.problems);
+    const { problems: _problems, hast: _hast, ...rest } = fresh;
+    rendered = rest;
+    writeCache(key, { ...rest, ids: [...rest.ids], tokenClasses: tokenClassesIn(rest.html) });
+  }
   return {
     ...rendered,
     id: pageIdOf(relPath)!,
@@ -71,7 +87,7 @@ export interface LoadedPages {
 export async function loadPages(
   rootDir: string,
   contentDir: string,
-  highlighter: Highlighter,
+  highlighter: HighlighterSource,
   files = listContentFiles(contentDir),
 ): Promise<LoadedPages> {
   const failed = new Set<string>();

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Configuration } from 'webpack';
-import { readPage, removeDir, scratchDir, type CodeBlock } from '../helpers/content.ts';
+import { readPage as readPageUncached, removeDir, scratchDir, type CodeBlock, type PageSource } from '../helpers/content.ts';
 import { compile, evaluateConfig, validate, webpack } from '../helpers/webpack.ts';
 
 /*
@@ -46,6 +46,17 @@ const GROUPS: Record<string, string> = {
 };
 
 type Env = Record<string, unknown>;
+
+const pageCache = new Map<string, PageSource>();
+/** Pages are parsed once: several hundred tests read the same ten files. */
+function readPage(id: string): PageSource {
+  let page = pageCache.get(id);
+  if (!page) {
+    page = readPageUncached(id);
+    pageCache.set(id, page);
+  }
+  return page;
+}
 
 /** The code a reader ends up with: for a diff block, the file after the edit. */
 function codeOf(block: CodeBlock): string {
@@ -101,8 +112,9 @@ async function validateAll(exported: unknown): Promise<void> {
   }
 }
 
-/** Native dynamic import, untouched by the test runner's module transform. */
-const importNative = new Function('url', 'return import(url)') as (url: string) => Promise<{ default: unknown }>;
+function importNative(url: string): Promise<{ default: unknown }> {
+  return import(/* @vite-ignore */ url) as Promise<{ default: unknown }>;
+}
 
 let workDir: string;
 beforeAll(() => {

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { get, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +17,7 @@ import {
   diffBefore,
   driftProblems,
   fakeBrowser,
+  type FakeNode,
   runWebpackCli,
   shownOutputs,
   startDevServer,
@@ -612,6 +615,97 @@ describe('public-path', () => {
       const logo = regional.document.body.getElementsByTagName('img')[0]!.src;
       expect(logo).toBe(`${cdn}${logoFile}`);
       expect(page.body).toContain(`the logo now comes from \`${logo}\``);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+function httpGet(url: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (d: string) => (body += d));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    }).on('error', reject);
+  });
+}
+
+describe('csp', () => {
+  it('puts the nonce of the bundle on the script tags of lazy chunks and loads them through the Trusted Types policy', async () => {
+    const dir = copyFixture('csp');
+    try {
+      const build = await buildProject(dir);
+      expectLinesShownIn(shownOutputs('guides/csp')[0]!.block, statsText(build.stats), 'csp.md');
+      const runtime = build.read('main.js');
+      expect(runtime).toMatch(/\.setAttribute\("nonce",\w+\.nc\)/);
+      expect(runtime).toContain('trustedTypes.createPolicy("csp-guide#webpack"');
+
+      // Serve dist/ under /static/ (the public path) to a fake page whose bundle tag has a nonce.
+      const site = join(dir, 'site');
+      cpSync(build.outputPath, join(site, 'static'), { recursive: true });
+      const policies: string[] = [];
+      const checkedUrls: string[] = [];
+      const browser = fakeBrowser(site, {
+        globals: {
+          trustedTypes: {
+            createPolicy(name: string, rules: { createScriptURL(url: string): string }) {
+              policies.push(name);
+              return { createScriptURL: (url: string) => (checkedUrls.push(url), rules.createScriptURL(url)) };
+            },
+          },
+        },
+      });
+      const inserted: FakeNode[] = [];
+      const load = browser.document.onConnect;
+      browser.document.onConnect = (node) => {
+        if (node.tagName === 'SCRIPT') {
+          inserted.push(node);
+          // A browser resolves script.src against the page; the fake keeps what was assigned.
+          if (node.src) node.src = new URL(String(node.src), 'http://localhost/').href;
+        }
+        load?.(node);
+      };
+      const createElement = browser.document.createElement.bind(browser.document);
+      let bundleNonce: string | undefined = 'Zm9yLXRoZS10ZXN0';
+      browser.document.createElement = (tag: string) => {
+        const element = createElement(tag);
+        if (bundleNonce !== undefined && tag === 'script') element.setAttribute('nonce', bundleNonce);
+        return element;
+      };
+      browser.runScript('static/main.js');
+      bundleNonce = undefined;
+      expect(inserted).toHaveLength(0);
+
+      browser.document.body.getElementsByTagName('button')[0]!.click();
+      await browser.settle();
+      expect(inserted.map((s) => [s.src, s.getAttribute('nonce')])).toEqual([['http://localhost/static/chart.js', 'Zm9yLXRoZS10ZXN0']]);
+      expect(policies).toEqual(['csp-guide#webpack']);
+      expect(checkedUrls).toEqual(['/static/chart.js']);
+      expect(browser.document.body.getElementsByTagName('li')).toHaveLength(4);
+
+      // The server sends a fresh nonce in the header and on the bundle's tag, and serves the bundle.
+      const { createServer } = createRequire(join(dir, 'package.json'))('./server.js') as { createServer(): Server };
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const nonces: string[] = [];
+        for (let i = 0; i < 2; i++) {
+          const response = await httpGet(`${origin}/`);
+          const header = String(response.headers['content-security-policy']);
+          const nonce = /script-src 'nonce-([^']+)'/.exec(header)![1]!;
+          expect(response.body).toContain(`<script nonce="${nonce}" src="/static/main.js" defer></script>`);
+          expect(header).toContain('trusted-types csp-guide#webpack');
+          nonces.push(nonce);
+        }
+        expect(nonces[0]).not.toBe(nonces[1]);
+        expect((await httpGet(`${origin}/static/main.js`)).body).toBe(runtime);
+        expect((await httpGet(`${origin}/static/..%2Fserver.js`)).status).toBe(404);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
     } finally {
       removeDir(dir);
     }

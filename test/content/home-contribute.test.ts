@@ -57,7 +57,7 @@ function block(page: PageSource, title: string): CodeBlock {
   return found[0]!;
 }
 
-/** Files a page shows (blocks whose title is a relative path), by path; config files excluded. */
+/** The files with these titles, as the page shows them, by path. */
 function pageFiles(page: PageSource, ...titles: string[]): Record<string, string> {
   const files: Record<string, string> = {};
   for (const title of titles) files[title] = finalCode(block(page, title));
@@ -294,7 +294,7 @@ describe('plugin patterns', () => {
       const first = await runOnce();
       expect(first.hasErrors()).toBe(false);
       const json = first.toJson({ all: false, logging: 'info', loggingDebug: [/ChunkInventoryPlugin/], warnings: true });
-      const inventory = (json.logging?.['ChunkInventoryPlugin']?.entries ?? []).map((e) => e.message);
+      const inventory = (json.logging?.['ChunkInventoryPlugin']?.entries ?? []).map((e) => e.message ?? '');
       expect(inventory.some((m) => /^chunk main: main\.js \(\d+ modules\)$/.test(m))).toBe(true);
       expect(inventory.some((m) => m.startsWith('chunk src_chart_js: src_chart_js.js'))).toBe(true);
       expect(inventory).toContain('  ./src/legacy/format.js');
@@ -305,12 +305,12 @@ describe('plugin patterns', () => {
       expect(warnings).toEqual(['ForbiddenModulesPlugin: this module must not be bundled any more']);
       expect(page.body).toContain('ForbiddenModulesPlugin: this module must not be bundled any more');
 
-      const changedFirst = (json.logging?.['ChangedChunksPlugin']?.entries ?? []).map((e) => e.message);
+      const changedFirst = (json.logging?.['ChangedChunksPlugin']?.entries ?? []).map((e) => e.message ?? '');
       expect(changedFirst).toEqual(['changed chunks: main, src_chart_js']);
 
       writeFiles(dir, { 'src/chart.js': "export function draw() { return 'bar chart'; }\n" });
       const second = await runOnce();
-      const changedSecond = (second.toJson({ all: false, logging: 'info' }).logging?.['ChangedChunksPlugin']?.entries ?? []).map((e) => e.message);
+      const changedSecond = (second.toJson({ all: false, logging: 'info' }).logging?.['ChangedChunksPlugin']?.entries ?? []).map((e) => e.message ?? '');
       expect(changedSecond).toEqual(['changed chunks: src_chart_js']);
     } finally {
       await new Promise<void>((resolve) => compiler.close(() => resolve()));

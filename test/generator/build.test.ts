@@ -81,6 +81,24 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'b'))).toEqual(a);
   });
 
+  it('writes the same bytes with and without the render cache', async () => {
+    const dir = site();
+    const previous = process.env.DOCS_CACHE;
+    try {
+      process.env.DOCS_CACHE = '0';
+      await runDocs(['build', '--root', dir, '--out', 'uncached', '--quiet']);
+      delete process.env.DOCS_CACHE;
+      await runDocs(['build', '--root', dir, '--out', 'fill', '--quiet']); // fills the cache
+      await runDocs(['build', '--root', dir, '--out', 'cached', '--quiet']); // reads it
+    } finally {
+      if (previous === undefined) delete process.env.DOCS_CACHE;
+      else process.env.DOCS_CACHE = previous;
+    }
+    const uncached = snapshotDir(join(dir, 'uncached'));
+    expect(snapshotDir(join(dir, 'cached'))).toEqual(uncached);
+    expect(snapshotDir(join(dir, 'fill'))).toEqual(uncached);
+  });
+
   it('prefixes internal links and assets with --base', async () => {
     const dir = site();
     await runDocs(['build', '--root', dir, '--base', '/docs/', '--quiet']);

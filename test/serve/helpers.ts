@@ -47,12 +47,14 @@ redirects:
   /old-alpha/: /guides/alpha/
 `;
 
+// Code blocks use small grammars (ini): the highlighter gives up on a line after 500 ms, which compiling the
+// large JavaScript grammar can take on a loaded machine, and the output would then depend on the load.
 const PAGES: Record<string, string> = {
   'index.md': '---\ntitle: Home\ndescription: The home page.\n---\n\nStart with [alpha](/guides/alpha/#setup) or the [reference](./reference/index.md).\n',
   '404.md': '---\ntitle: Page not found\n---\n\nThere is no such page. Go [home](/).\n',
   'guides/index.md': '---\ntitle: Guides\n---\n\nThe guides: [alpha](./alpha.md) and [beta](./beta.md).\n',
   'guides/alpha.md':
-    '---\ntitle: Alpha guide\ndescription: The first guide.\n---\n\nAlpha body text.\n\n## Setup\n\nInstall it.\n\n```js\nconst answer = 42;\n```\n\n## Usage\n\nUse it.\n\n' +
+    '---\ntitle: Alpha guide\ndescription: The first guide.\n---\n\nAlpha body text.\n\n## Setup\n\nInstall it.\n\n```ini\n[alpha]\nanswer = 42\n```\n\n## Usage\n\nUse it.\n\n' +
     Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of the alpha guide, long enough to scroll the page.\n`).join('\n'),
   'guides/beta.md': '---\ntitle: Beta guide\n---\n\nBeta body text. See [alpha usage](./alpha.md#usage).\n\n## Details\n\nMore.\n',
   'reference/index.md': '---\ntitle: Reference\n---\n\nReference pages.\n',

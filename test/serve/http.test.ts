@@ -17,8 +17,10 @@ let base: string;
 
 beforeAll(async () => {
   fixture = makeFixture();
-  ({ preview } = await startFixturePreview(fixture));
+  let captured;
+  ({ preview, captured } = await startFixturePreview(fixture));
   base = preview.url;
+  if (!preview.state().ok) throw new Error(`the first build failed:\n${captured.out}\n${captured.err}`);
 });
 
 afterAll(async () => {

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TokenClass } from './highlight.js';
+import type { RenderedMarkdown } from './markdown.js';
+
+/*
+ * The render cache: the Markdown result of each page (body HTML, anchors,
+ * ids, links, token classes), keyed by a hash of its source and of the
+ * pipeline's own code, in node_modules/.cache/docs. It only saves work: a
+ * cached build writes the same bytes as an uncached one, and the folder is
+ * safe to delete at any time. DOCS_CACHE=0 turns it off.
+ */
+
+const TOOL_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CACHE_DIR = join(TOOL_ROOT, 'node_modules', '.cache', 'docs', 'pages');
+
+export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems'> & { ids: string[]; tokenClasses: Record<string, TokenClass> };
+
+let version: string | undefined;
+/** Changes whenever the Markdown pipeline's code or the highlighter changes. */
+function pipelineVersion(): string {
+  if (version) return version;
+  const hash = createHash('sha256');
+  const dir = join(TOOL_ROOT, 'src', 'content');
+  for (const file of (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort()) {
+    hash.update(file).update(readFileSync(join(dir, file)));
+  }
+  // The installed versions of the pipeline's packages (read from the lockfile-installed tree).
+  for (const pkg of ['shiki', 'unified', 'remark-parse', 'remark-gfm', 'remark-directive', 'remark-rehype', 'rehype-slug', 'hast-util-to-html']) {
+    try {
+      hash.update(pkg).update(readFileSync(join(TOOL_ROOT, 'node_modules', pkg, 'package.json')));
+    } catch {
+      hash.update('missing');
+    }
+  }
+  version = hash.digest('hex');
+  return version;
+}
+
+const enabled = () => process.env.DOCS_CACHE !== '0';
+
+export function cacheKey(file: string, lineOffset: number, body: string): string {
+  return createHash('sha256').update(pipelineVersion()).update('\0').update(file).update('\0').update(String(lineOffset)).update('\0').update(body).digest('hex');
+}
+
+export function readCache(key: string): CachedMarkdown | undefined {
+  if (!enabled()) return undefined;
+  try {
+    return JSON.parse(readFileSync(join(CACHE_DIR, key.slice(0, 2), `${key}.json`), 'utf8')) as CachedMarkdown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCache(key: string, value: CachedMarkdown): void {
+  if (!enabled()) return;
+  try {
+    const dir = join(CACHE_DIR, key.slice(0, 2));
+    mkdirSync(dir, { recursive: true });
+    // Written under a temporary name and renamed, so a reader never sees half a file.
+    const temp = join(dir, `${key}.${process.pid}.tmp`);
+    writeFileSync(temp, JSON.stringify(value));
+    renameSync(temp, join(dir, `${key}.json`));
+  } catch {
+    // A cache that cannot be written only costs time.
+  }
+}
