@@ -56,7 +56,7 @@ export function createNavCache(site: Site, link: (url: string) => string): NavCa
   const sidebarCache = new Map<number, string[]>();
   const sidebarItems = (s: number, currentUrl: string) => {
     const section = site.sections[s]!;
-    const full = section.pages.length <= ANCHORS_FULL_LIMIT;
+    const full = section.pages.reduce((n, p) => n + p.anchors.length, 0) <= ANCHORS_FULL_LIMIT;
     let items = sidebarCache.get(s);
     if (!items) {
       items = section.pages.map((_, i) => item(section, i, null, full));

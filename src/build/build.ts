@@ -13,11 +13,11 @@ import { InputError } from '../errors.js';
 import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { bundleClient, bundleCss, contentHash, type Asset } from './assets.js';
-import { createSearchIndexer, searchTerms } from './search.js';
+import { createSearchIndexer, searchDocument, searchTerms } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
 import { OutputWriter } from './output.js';
-import { renderPage, renderPrintable } from './render.js';
+import { bodyHtml, renderPage, renderPrintable } from './render.js';
 import { llmsFullTxt, llmsTxt } from './llms.js';
 
 export interface BuildOptions {
@@ -131,7 +131,10 @@ async function writeSite(
   site.pages.forEach((page, i) => {
     const html = timed('render', () => renderPage(ctx, page));
     timed('write', () => write(pageFile(page), html));
-    if (page.id !== '404') timed('search', () => indexer?.add(withBase(base, page.url), html));
+    if (page.id !== '404' && indexer) {
+      const section = page.section >= 0 ? site.sections[page.section]!.title : undefined;
+      timed('search', () => indexer.add(withBase(base, page.url), searchDocument(site.config.site.language, page.title, section, bodyHtml(page))));
+    }
     onProgress?.(i + 1, total);
   });
   if (indexer) for (const file of await timed('search', () => indexer.files())) write(join('pagefind', file.path), Buffer.from(file.content));

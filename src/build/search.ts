@@ -11,6 +11,7 @@ import type { Site } from '../site/model.js';
  */
 
 export interface SearchIndexer {
+  /** Adds a page; `html` needs only its searchable part (see searchDocument). */
   add(url: string, html: string): void;
   /** The index files (paths relative to the pagefind/ folder), once every page is added. */
   files(): Promise<Array<{ path: string; content: Uint8Array }>>;
@@ -64,4 +65,17 @@ export function searchTerms(site: Site): string[] {
     for (const heading of page.headings) add(heading);
   }
   return [...terms].sort();
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The part of a page the index reads, as a small document: title, section and
+ * body. It holds exactly what the page's data-pagefind-body element holds,
+ * without the navigation around it, so indexing does not parse every page's
+ * menus again.
+ */
+export function searchDocument(language: string, title: string, section: string | undefined, body: string): string {
+  const meta = section ? ` data-pagefind-meta="section:${escapeHtml(section)}"` : '';
+  return `<!DOCTYPE html><html lang="${escapeHtml(language)}"><head><title>${escapeHtml(title)}</title></head><body><div data-pagefind-body=""${meta}><h1>${escapeHtml(title)}</h1><div class="markdown">${body}</div></div></body></html>`;
 }

@@ -226,7 +226,7 @@ class PreviewServer implements Preview {
     this.running = true;
     try {
       if (change.templates || !this.worker) await this.replaceWorker(change, files);
-      else await this.apply(await this.worker.build(change), files);
+      else await this.apply(await this.worker.build(change), files, change);
     } catch (e) {
       if (!this.closed) this.unexpected(e, files);
     } finally {
@@ -248,7 +248,7 @@ class PreviewServer implements Preview {
       this.io.err.write(`A template does not compile; the preview keeps the previous templates until it does.\n${detail}\n`);
       this.publishState();
       const rest: Change = { ...change, templates: false };
-      if (this.worker && !isEmptyChange(rest)) await this.apply(await this.worker.build(rest), files);
+      if (this.worker && !isEmptyChange(rest)) await this.apply(await this.worker.build(rest), files, rest);
       else if (!this.worker) throw new Error('the render worker could not start', { cause: e });
       return;
     }
@@ -279,10 +279,10 @@ class PreviewServer implements Preview {
       this.templateState = undefined;
       this.publishState();
     }
-    this.apply(result, files);
+    this.apply(result, files, change);
   }
 
-  private apply(result: BuildResult, files: string[]): void {
+  private apply(result: BuildResult, files: string[], change: Change = {}): void {
     if (this.closed) return;
     const label = this.label(files);
     if (result.ok) {
@@ -298,7 +298,8 @@ class PreviewServer implements Preview {
         const pages = `${stats.parsed} file${stats.parsed === 1 ? '' : 's'} parsed, ${stats.rendered} page${stats.rendered === 1 ? '' : 's'} rendered`;
         this.io.out.write(`${wasBroken ? 'Fixed; rebuilt' : 'Rebuilt'}${label} in ${Math.round(stats.ms)} ms: ${pages}, ${changed.length} file${changed.length === 1 ? '' : 's'} changed.\n`);
       }
-      this.notify(changed);
+      // Static files (images) and the favicon are not part of any page's HTML: reload every page for them.
+      this.hub.changed(!!change.files && changed.length > 0);
     } else if ('problems' in result) {
       const n = result.problems.length;
       this.buildState = { ok: false, title: `${n} problem${n === 1 ? '' : 's'} found`, problems: result.message.split('\n') };
@@ -319,18 +320,12 @@ class PreviewServer implements Preview {
     if (this.closed) return;
     const changed = this.store.apply(set, remove);
     this.updateRules(changed);
-    this.notify(changed);
+    if (changed.length) this.hub.changed();
   }
 
   private unexpected(e: unknown, files: string[]): void {
     const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
     this.apply({ ok: false, unexpected: detail }, files);
-  }
-
-  /** Reloads the pages whose document changed; every page when a file that is not a page, an asset or the index changed (an image, the favicon). */
-  private notify(changed: string[]): void {
-    const all = changed.some((p) => !p.endsWith('.html') && !p.startsWith('/assets/') && !p.startsWith('/pagefind/') && !p.startsWith('/_'));
-    this.hub.changed(all);
   }
 
   private updateRules(changed: string[]): void {

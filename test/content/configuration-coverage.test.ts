@@ -136,7 +136,14 @@ interface Gathered {
   resolveLinks: Set<string>;
 }
 
-async function gather(): Promise<Gathered> {
+let pending: Promise<Gathered> | undefined;
+/** Rendering every page is the slow part: both tests share one pass. */
+function gather(): Promise<Gathered> {
+  pending ??= gatherOnce();
+  return pending;
+}
+
+async function gatherOnce(): Promise<Gathered> {
   const headings = new Map<string, string[]>();
   let resolveIds = new Set<string>();
   for (const id of pagesIn('configuration')) {

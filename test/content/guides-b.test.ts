@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { get, type Server } from 'node:http';
+import { get, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runInContext, runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { readPage, removeDir } from '../helpers/content.js';
 import {
   buildProject,
@@ -705,6 +706,89 @@ describe('csp', () => {
         expect((await httpGet(`${origin}/static/..%2Fserver.js`)).status).toBe(404);
       } finally {
         await new Promise((resolve) => server.close(resolve));
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('dependency-management', () => {
+  it('bundles context modules for the expression, require.context and import.meta.webpackContext', async () => {
+    const dir = copyFixture('dependency-management');
+    try {
+      const build = await buildProject(dir);
+      expectLinesShownIn(shownOutputs('guides/dependency-management')[0]!.block, statsText(build.stats), 'dependency-management.md');
+      const names = (build.stats.toJson({ all: false, modules: true, nestedModules: true }).modules ?? []).map((m) => m.name);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          './src/locales/ sync ^\\.\\/.*\\.json$',
+          './src/commands/ sync nonrecursive \\.js$',
+          './src/themes/ lazy nonrecursive \\.js$ chunkName: theme-[request]',
+        ]),
+      );
+      expect(build.files.sort()).toEqual(['main.js', 'theme-dark-js.js', 'theme-light-js.js']);
+      const main = build.read('main.js');
+      for (const word of ['Hallo', 'Bonjour', 'Hello']) expect(main).toContain(word);
+      expect(main).not.toContain('#f2f2f2');
+
+      const browser = fakeBrowser(build.outputPath);
+      browser.runScript('main.js');
+      await browser.settle();
+      expect(browser.logs).toEqual(textBlockAfter('dependency-management', 'the console shows').split('\n'));
+      expect(browser.requestedScripts).toEqual(['http://localhost/theme-dark-js.js']);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+function requestWithHost(origin: string, path: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(path, origin);
+    request({ hostname: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (d: string) => (body += d));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('development-vagrant', () => {
+  it('has a valid configuration whose dev server checks host names and points the socket at the page', async () => {
+    const dir = copyFixture('development-vagrant');
+    try {
+      const config = (await loadConfig(dir)) as Configuration & { devServer: Record<string, unknown> };
+      expect(() => webpack.validate(config)).not.toThrow();
+      expect(config.devServer).toMatchObject({ host: '0.0.0.0', port: 8080, allowedHosts: ['.test'] });
+      expect(config.watchOptions?.poll).toBe(1000);
+
+      // The forwarding rules name the dev server's port.
+      const compose = parseYaml(readProjectFile(dir, 'compose.yaml')) as { services: { web: { ports: string[] } } };
+      expect(compose.services.web.ports).toEqual([`127.0.0.1:${config.devServer.port}:${config.devServer.port}`]);
+      expect(readProjectFile(dir, 'Vagrantfile')).toContain(`guest: ${config.devServer.port}, host: ${config.devServer.port}`);
+
+      // Started for real (on loopback and a free port, as the test helper does).
+      const server = await startDevServer(dir, { ...config, stats: 'none' });
+      try {
+        expect(server.compiler.watching?.watchOptions.poll).toBe(1000);
+        expect(await server.fetchText('/')).toContain('<title>Development in a VM</title>');
+        const bundle = await server.fetchText('/main.js');
+        expect(bundle.includes('Served from inside the VM')).toBe(true);
+        const clientQuery = /webpack-dev-server\/client\/index\.js\?([^"'\s\\]+)/.exec(bundle)?.[1] ?? '';
+        const socket = Object.fromEntries(new URLSearchParams(clientQuery));
+        expect(socket).toMatchObject({ protocol: 'auto:', hostname: '0.0.0.0', port: '0', pathname: '/ws' });
+
+        const port = new URL(server.origin).port;
+        expect((await requestWithHost(server.origin, '/', `localhost:${port}`)).status).toBe(200);
+        expect((await requestWithHost(server.origin, '/', `app.test:${port}`)).status).toBe(200);
+        const rejected = await requestWithHost(server.origin, '/', `attacker.example:${port}`);
+        expect(rejected).toEqual({ status: 403, body: 'Invalid Host header' });
+      } finally {
+        await server.stop();
       }
     } finally {
       removeDir(dir);

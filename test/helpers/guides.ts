@@ -341,7 +341,8 @@ interface DevServerLike {
 /**
  * Starts webpack-dev-server 5 from its Node API for a project: the config's
  * devServer options, but host 127.0.0.1, a free port, no browser, no signal
- * handlers; relative `static` folders resolved against the project.
+ * handlers, no stats printed by the middleware; relative `static` folders
+ * resolved against the project (no `static` at all when the config has none).
  */
 export async function startDevServer(dir: string, loaded: Configuration): Promise<DevServerHandle> {
   const Server = require('webpack-dev-server') as new (options: object, compiler: Compiler) => DevServerLike;
@@ -350,8 +351,9 @@ export async function startDevServer(dir: string, loaded: Configuration): Promis
   };
   const devServer = { ...devServerOptions };
   devServer.static = resolveStatic(dir, devServer.static);
-  // The server would print every build's stats; the caller reads them from the handle instead.
-  const compiler = webpack({ ...config, stats: config.stats ?? 'none' });
+  // The middleware would print every build's stats; the caller reads them from the handle instead.
+  devServer.devMiddleware = { stats: 'none', ...(devServer.devMiddleware as object | undefined) };
+  const compiler = webpack(config);
   const waiting: Array<(stats: Stats) => void> = [];
   let first: Stats | undefined;
   let firstResolve: ((stats: Stats) => void) | undefined;

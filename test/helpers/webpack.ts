@@ -54,11 +54,18 @@ export async function compile(
     output: { ...resolved.output, path: resolved.output?.path ?? join(dir, 'dist') },
     infrastructureLogging: { level: 'error' },
   };
-  const stats = await new Promise<Stats>((resolve, reject) => {
-    webpack(final, (err, result) => (err ? reject(err) : resolve(result as Stats)));
-  });
+  let stats: Stats;
+  try {
+    stats = await new Promise<Stats>((resolve, reject) => {
+      webpack(final, (err, result) => (err ? reject(err) : resolve(result as Stats)));
+    });
+  } catch (e) {
+    removeDir(dir);
+    throw e;
+  }
   if (stats.hasErrors()) {
     const errors = stats.toJson({ all: false, errors: true }).errors ?? [];
+    removeDir(dir);
     throw new Error(`webpack reported errors:\n${errors.map((e) => e.message).join('\n')}`);
   }
   const outDir = final.output!.path!;

@@ -323,3 +323,12 @@ export function readTree(dir: string): Map<string, Buffer> {
   }
   return files;
 }
+
+/** Loads a page as a browser would and opens its event stream with the document's hash; waits for the first state. */
+export async function openPage(base: string, path: string): Promise<EventClient> {
+  const res = await get(base, path);
+  const hash = /desc=([\w-]+)/.exec(String(res.headers['server-timing'] ?? ''))?.[1] ?? '';
+  const client = new EventClient(base, path, hash);
+  await client.next('state');
+  return client;
+}
