@@ -357,3 +357,43 @@ export function exampleTracker(pageId: string): ExampleTracker {
 export function reportCount(what: string, count: number): void {
   console.log(`[api docs] ${what}: ${count}`);
 }
+
+// ---------------------------------------------------------------------------
+// What webpack's JavaScript parser recognizes
+
+/**
+ * The keys of every HookMap of the JavaScript parser (such as `expression`,
+ * `call`, `typeof`) after webpack's own plugins tapped them, merged over a few
+ * typical configurations: a web build, one with hot module replacement, and a
+ * node build. Symbol keys are left out.
+ */
+export async function parserHookKeys(): Promise<Map<string, Set<string>>> {
+  const merged = new Map<string, Set<string>>();
+  const variants: Configuration[] = [
+    {},
+    { plugins: [new webpack.HotModuleReplacementPlugin()] },
+    { target: 'node' },
+  ];
+  for (const [index, variant] of variants.entries()) {
+    const capture = {
+      apply(compiler: Compiler) {
+        compiler.hooks.thisCompilation.tap('ApiDocsParserKeys', (_compilation, { normalModuleFactory }) => {
+          for (const type of ['javascript/auto', 'javascript/dynamic', 'javascript/esm']) {
+            // A late stage, so webpack's own taps of the parser hook have registered their keys.
+            normalModuleFactory.hooks.parser.for(type).tap({ name: 'ApiDocsParserKeys', stage: 1000 }, (parser) => {
+              for (const [hookName, hook] of Object.entries(parser.hooks as Record<string, { _map?: Map<unknown, unknown> }>)) {
+                if (!(hook._map instanceof Map)) continue;
+                const keys = merged.get(hookName) ?? new Set<string>();
+                for (const key of hook._map.keys()) if (typeof key === 'string' && key !== '__api_docs_probe__') keys.add(key);
+                merged.set(hookName, keys);
+              }
+            });
+          }
+        });
+      },
+    };
+    const build = await buildWith(`api-parser-keys-${index}`, fixtureFiles('app'), { ...variant, plugins: [...(variant.plugins ?? []), capture] });
+    build.cleanup();
+  }
+  return merged;
+}

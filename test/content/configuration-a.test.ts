@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Configuration } from 'webpack';
-import { readPage as readPageUncached, removeDir, scratchDir, type CodeBlock, type PageSource } from '../helpers/content.ts';
+import { headingsOf, readPage as readPageUncached, removeDir, scratchDir, type CodeBlock, type PageSource } from '../helpers/content.ts';
 import { compile, evaluateConfig, validate, webpack } from '../helpers/webpack.ts';
 
 /*
@@ -133,6 +133,28 @@ describe('configuration pages of writer A: frontmatter', () => {
       expect(page.body).toMatch(/## Next steps\n/);
     });
   }
+});
+
+describe('configuration pages of writer A: options are documented on their own page', () => {
+  const schema = require('webpack/schemas/WebpackOptions.json') as { definitions: Record<string, { properties?: Record<string, unknown> }> };
+  const owned: Array<[string, string, string[]]> = [
+    ['configuration/output', 'output', Object.keys(schema.definitions.Output!.properties!)],
+    ['configuration/module', 'module', Object.keys(schema.definitions.ModuleOptions!.properties!)],
+    ['configuration/resolve', 'resolve', Object.keys(schema.definitions.ResolveOptions!.properties!)],
+    ['configuration/dev-server', 'devServer', Object.keys((devServerSchema as { properties: Record<string, unknown> }).properties)],
+  ];
+  for (const [id, top, names] of owned) {
+    test(`${id} has a heading for ${top} and each of its ${names.length} properties`, async () => {
+      const texts = new Set((await headingsOf(id)).map((heading) => heading.text));
+      const missing = [top, ...names.map((name) => `${top}.${name}`)].filter((path) => !texts.has(path));
+      expect(missing).toEqual([]);
+    });
+  }
+  test('configuration/entry-context, mode and plugins document their options', async () => {
+    expect((await headingsOf('configuration/entry-context')).map((h) => h.text)).toEqual(expect.arrayContaining(['entry', 'context']));
+    expect((await headingsOf('configuration/mode')).map((h) => h.text)).toContain('mode');
+    expect((await headingsOf('configuration/plugins')).map((h) => h.text)).toContain('plugins');
+  });
 });
 
 describe('configuration pages of writer A: every webpack.config.js example is a valid configuration', () => {
