@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Element, ElementContent } from 'hast';
-import { createHighlighter, createJavaScriptRegexEngine, type Highlighter } from 'shiki';
+import { bundledLanguagesInfo, createHighlighter, createJavaScriptRegexEngine, type Highlighter } from 'shiki';
 
 /*
  * Build-time syntax highlighting. One highlighter per process with a fixed
@@ -19,15 +19,36 @@ const LANGS = [
 const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', '']);
 const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
 
+/** Every name a writer may put after the fence (ids and their aliases), mapped to the language id. */
+const KNOWN = new Map<string, string>();
+for (const info of bundledLanguagesInfo) {
+  const names = [info.id, ...(info.aliases ?? [])];
+  if (!names.some((name) => (LANGS as readonly string[]).includes(name))) continue;
+  for (const name of names) KNOWN.set(name, info.id);
+}
+
 let highlighterPromise: Promise<Highlighter> | undefined;
 
+/** The process's highlighter; grammars are loaded when a page first uses their language. */
 export function loadHighlighter(): Promise<Highlighter> {
   highlighterPromise ??= createHighlighter({
     themes: [THEMES.light, THEMES.dark],
-    langs: [...LANGS],
+    langs: [],
     engine: createJavaScriptRegexEngine({ forgiving: true }),
   });
   return highlighterPromise;
+}
+
+/** Loads the grammars of the languages named in `markdown`'s code fences (the rest stay unloaded). */
+export async function loadLanguagesOf(h: Highlighter, markdown: string): Promise<void> {
+  const wanted = new Set<string>();
+  for (const m of markdown.matchAll(/^[ \t]*(?:`{3,}|~{3,})[ \t]*([^\s`{]+)/gm)) {
+    const id = KNOWN.get(m[1]!.toLowerCase());
+    if (id) wanted.add(id);
+  }
+  const loaded = new Set(h.getLoadedLanguages());
+  const missing = [...wanted].filter((id) => !loaded.has(id));
+  if (missing.length) await h.loadLanguage(...(missing as never[]));
 }
 
 export interface TokenClass {
@@ -46,9 +67,9 @@ function classFor(light: string, dark: string, fontStyle: number): string {
   return name;
 }
 
-/** Whether `lang` is known (an alias such as `js` or `sh` counts). */
-export function isKnownLanguage(h: Highlighter, lang: string): boolean {
-  return PLAIN.has(lang) || h.getLoadedLanguages().includes(lang);
+/** Whether `lang` is one of the site's languages (an alias such as `js` or `sh` counts). */
+export function isKnownLanguage(lang: string): boolean {
+  return PLAIN.has(lang) || KNOWN.has(lang);
 }
 
 /**
@@ -59,7 +80,7 @@ export function highlightLines(h: Highlighter, code: string, lang: string): Elem
   if (PLAIN.has(lang)) {
     return code.split('\n').map((line) => lineElement(line ? [{ type: 'text', value: line }] : []));
   }
-  const tokens = h.codeToTokensWithThemes(code, { lang: lang as never, themes: THEMES });
+  const tokens = h.codeToTokensWithThemes(code, { lang: KNOWN.get(lang) as never, themes: THEMES });
   return tokens.map((line) =>
     lineElement(
       line.map((token): ElementContent => {

@@ -14,6 +14,7 @@ import { VFile } from 'vfile';
 import type { SourceProblem } from '../errors.js';
 import { EXTERNAL, SCHEME } from '../site/link-kinds.js';
 import type { PageContext } from './context.js';
+import { loadLanguagesOf } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
@@ -55,6 +56,7 @@ export async function renderMarkdown(
   body: string,
   options: { file: string; lineOffset: number; highlighter: Highlighter; keepTree?: boolean },
 ): Promise<RenderedMarkdown> {
+  await loadLanguagesOf(options.highlighter, body);
   const ctx: PageContext = { file: options.file, lineOffset: options.lineOffset, highlighter: options.highlighter, problems: [], tabGroups: 0 };
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
   const mdast = parser.parse(vfile) as MdastRoot;

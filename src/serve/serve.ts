@@ -71,10 +71,26 @@ export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal)
     io.err.write(`--port must be a number from 0 to 65535 (got "${options.port}").\n`);
     return 2;
   }
+  // Listen for Ctrl+C from the start: a stop during the first build still ends cleanly.
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolvePromise) => {
+    stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      signal?.removeEventListener('abort', stop);
+      resolvePromise();
+    };
+  });
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  if (signal?.aborted) stop();
+  else signal?.addEventListener('abort', stop);
+
   let preview: Preview;
   try {
     preview = await startPreview(options, io);
   } catch (e) {
+    stop();
     if (e instanceof ListenError) {
       io.err.write(`${e.message}\n`);
       return 1;
@@ -82,18 +98,7 @@ export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal)
     throw e;
   }
   if (options.open) openBrowser(preview.url, io);
-  await new Promise<void>((resolvePromise) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      signal?.removeEventListener('abort', stop);
-      resolvePromise();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    if (signal?.aborted) stop();
-    else signal?.addEventListener('abort', stop);
-  });
+  await stopped;
   io.out.write('\nStopping the preview server…\n');
   await preview.close();
   return 0;

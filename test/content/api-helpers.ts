@@ -375,18 +375,13 @@ export async function parserHookKeys(): Promise<Map<string, Set<string>>> {
     { target: 'node' },
   ];
   for (const [index, variant] of variants.entries()) {
+    const parsers = new Set<{ hooks: object }>();
     const capture = {
       apply(compiler: Compiler) {
         compiler.hooks.thisCompilation.tap('ApiDocsParserKeys', (_compilation, { normalModuleFactory }) => {
           for (const type of ['javascript/auto', 'javascript/dynamic', 'javascript/esm']) {
-            // A late stage, so webpack's own taps of the parser hook have registered their keys.
-            normalModuleFactory.hooks.parser.for(type).tap({ name: 'ApiDocsParserKeys', stage: 1000 }, (parser) => {
-              for (const [hookName, hook] of Object.entries(parser.hooks as Record<string, { _map?: Map<unknown, unknown> }>)) {
-                if (!(hook._map instanceof Map)) continue;
-                const keys = merged.get(hookName) ?? new Set<string>();
-                for (const key of hook._map.keys()) if (typeof key === 'string' && key !== '__api_docs_probe__') keys.add(key);
-                merged.set(hookName, keys);
-              }
+            normalModuleFactory.hooks.parser.for(type).tap('ApiDocsParserKeys', (parser) => {
+              parsers.add(parser);
             });
           }
         });
@@ -394,6 +389,16 @@ export async function parserHookKeys(): Promise<Map<string, Set<string>>> {
     };
     const build = await buildWith(`api-parser-keys-${index}`, fixtureFiles('app'), { ...variant, plugins: [...(variant.plugins ?? []), capture] });
     build.cleanup();
+    // Read the keys after the build, when webpack's plugins have tapped everything they tap.
+    for (const parser of parsers) {
+      for (const [hookName, hook] of Object.entries(parser.hooks as Record<string, { _map?: Map<unknown, { taps?: unknown[] }> }>)) {
+        if (!(hook._map instanceof Map)) continue;
+        const keys = merged.get(hookName) ?? new Set<string>();
+        // Only keys somebody tapped: a HookMap also holds hooks created by mere look-ups.
+        for (const [key, inner] of hook._map) if (typeof key === 'string' && (inner.taps?.length ?? 0) > 0) keys.add(key);
+        merged.set(hookName, keys);
+      }
+    }
   }
   return merged;
 }

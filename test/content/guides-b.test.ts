@@ -795,3 +795,40 @@ describe('development-vagrant', () => {
     }
   });
 });
+
+describe('integrations', () => {
+  it('runs the npm scripts, the tests without webpack, and the Node.js API build script', async () => {
+    const dir = copyFixture('integrations');
+    try {
+      const scripts = (JSON.parse(readProjectFile(dir, 'package.json')) as { scripts: Record<string, string> }).scripts;
+      const [configtestBlock, apiBlock] = readPage('guides/integrations').blocks.filter(
+        (b) => b.lang === 'bash' && (b.code.startsWith('[webpack-cli]') || b.code.startsWith('asset ')),
+      );
+
+      // npm run check:config
+      const configtest = await runWebpackCli(dir, scripts['check:config']!.split(' ').slice(1));
+      expect(configtest.code, configtest.stderr).toBe(0);
+      expectLinesShownIn(configtestBlock!, configtest.stdout + configtest.stderr, 'integrations.md');
+
+      // The build part of npm run ci: no errors and no warnings.
+      const ci = await runWebpackCli(dir, [...scripts.build!.split(' ').slice(1), '--fail-on-warnings']);
+      expect(ci.code, ci.stdout + ci.stderr).toBe(0);
+      expect(readProjectFile(dir, 'dist/main.js')).toContain('querySelectorAll("h2")');
+
+      // npm test: node --test runs the tests on the sources.
+      expect(await runCommand(dir, 'node --test')).toMatch(/^# pass 2$/m);
+
+      // node scripts/build.js prints the summary the guide shows.
+      removeDir(join(dir, 'dist'));
+      const output = await runCommand(dir, 'node scripts/build.js');
+      expectLinesShownIn(apiBlock!, output, 'integrations.md');
+      expect(existsSync(join(dir, 'dist/main.js'))).toBe(true);
+
+      // A failed compilation makes the script exit with an error code.
+      writeProjectFile(dir, 'src/index.js', "import { missing } from './nowhere.js';\nconsole.log(missing);\n");
+      await expect(runCommand(dir, 'node scripts/build.js')).rejects.toThrow(/exited with 1/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

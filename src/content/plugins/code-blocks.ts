@@ -51,7 +51,7 @@ export function remarkCodeBlocks() {
     visit(tree, 'code', (node: Code, index, parent) => {
       if (!parent || index === undefined) return;
       const lang = (node.lang ?? 'text').toLowerCase();
-      if (!isKnownLanguage(ctx.highlighter, lang)) {
+      if (!isKnownLanguage(lang)) {
         report(ctx, node.position, `unknown code language "${node.lang}"`);
         return;
       }
