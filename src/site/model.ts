@@ -121,6 +121,25 @@ export function buildSite(
     }
   }
 
+  // Internal links of the config (navigation, footer, banner) must reach pages too.
+  const isPage = (url: string) => {
+    const path = url.replace(/[#?].*$/, '');
+    return pages.some((p) => p.url === path) || [...failed].some((id) => routeOf(id) === path) || /\.[a-z0-9]+$/i.test(path);
+  };
+  const checkLink = (path: PropertyKey[], url: string) => {
+    if (url.startsWith('/') && !url.startsWith('//') && !isPage(url)) problems.push(loaded.problemAt([...path, 'url'], `links to "${url}", which is not a page of this site`));
+  };
+  const walkNav = (entries: NavEntry[], path: PropertyKey[]) =>
+    entries.forEach((entry, i) => {
+      checkLink([...path, i], entry.url);
+      if (entry.children) walkNav(entry.children, [...path, i, 'children']);
+    });
+  walkNav(config.navigation, ['navigation']);
+  config.footer.links.forEach((link, i) => checkLink(['footer', 'links', i], link.url));
+  config.footer.secondary.forEach((link, i) => checkLink(['footer', 'secondary', i], link.url));
+  config.banner?.links.forEach((link, i) => checkLink(['banner', 'links', i], link.url));
+  if (config.notification?.link) checkLink(['notification', 'link'], config.notification.link.url);
+
   const site: Site = {
     config,
     pages,

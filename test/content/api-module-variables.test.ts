@@ -41,6 +41,43 @@ describe('/api/module-variables/', () => {
     expect(documented.filter((d) => !known.has(d)), 'headings for names webpack does not recognize').toEqual([]);
   });
 
+  it('build-info.js evaluates import.meta.env, import.meta.webpack, __resourceQuery and import.meta.main', async () => {
+    const files = { 'src/build-info.js': examples.code('src/build-info.js') };
+    const run = async (mode: 'development' | 'production') => {
+      const build = await buildWith(`api-variables-${mode}`, files, { mode, target: 'node', entry: './src/build-info.js?lang=en' });
+      try {
+        const printed = execFileSync(process.execPath, [join(build.dir, 'dist', 'main.js')], { encoding: 'utf8' }).trim().split('\n');
+        return { printed, code: build.outputs['main.js']! };
+      } finally {
+        build.cleanup();
+      }
+    };
+    const dev = await run('development');
+    expect(dev.printed).toEqual([
+      'debugging helpers enabled',
+      JSON.stringify({ mode: 'development', development: true, webpackMajor: 5, query: '?lang=en', isEntry: true }),
+    ]);
+    const prod = await run('production');
+    expect(prod.printed).toEqual([JSON.stringify({ mode: 'production', development: false, webpackMajor: 5, query: '?lang=en', isEntry: true })]);
+    expect(prod.code).not.toContain('debugging helpers enabled');
+  });
+
+  it('public-path.js sets the public path at run time', async () => {
+    const files = {
+      'src/public-path.js': examples.code('src/public-path.js'),
+      'src/index.js': "import './public-path.js';\nconsole.log(__webpack_public_path__);\n",
+    };
+    const build = await buildWith('api-variables-public-path', files, { target: 'node', output: { publicPath: '/from-config/' } });
+    try {
+      const printed = execFileSync(process.execPath, [join(build.dir, 'dist', 'main.js')], { encoding: 'utf8' }).trim();
+      expect(printed).toBe('/assets/');
+      const withGlobal = execFileSync(process.execPath, ['-e', `globalThis.ASSET_BASE_URL = 'https://cdn.example/'; require(${JSON.stringify(join(build.dir, 'dist', 'main.js'))})`], { encoding: 'utf8' }).trim();
+      expect(withGlobal).toBe('https://cdn.example/');
+    } finally {
+      build.cleanup();
+    }
+  });
+
   it('used every titled example of the page', () => {
     expect(examples.unused()).toEqual([]);
   });

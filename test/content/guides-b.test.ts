@@ -832,3 +832,102 @@ describe('integrations', () => {
     }
   });
 });
+
+/** Evaluates a CommonJS config source with some packages replaced by stand-ins. */
+function evaluateWithStubs(source: string, dir: string, stubs: Record<string, unknown>): unknown {
+  const module = { exports: {} as unknown };
+  const realRequire = createRequire(join(dir, 'webpack.config.js'));
+  const stubbedRequire = (request: string) => (request in stubs ? stubs[request] : realRequire(request));
+  new Function('module', 'exports', 'require', '__dirname', '__filename', source)(
+    module,
+    module.exports,
+    stubbedRequire,
+    dir,
+    join(dir, 'webpack.config.js'),
+  );
+  return module.exports;
+}
+
+/** `{ a: { b: value } }` from "a.b: value" (value is a JavaScript literal). */
+function optionFromCode(code: string): Record<string, unknown> | undefined {
+  const m = /^([\w.]+): (.+)$/.exec(code);
+  if (!m) return undefined;
+  const value = new Function(`return (${m[2]});`)() as unknown;
+  return m[1]!.split('.').reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), value as never) as Record<string, unknown>;
+}
+
+function validationError(config: unknown): string | undefined {
+  try {
+    webpack.validate(config as Configuration);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+class StubPlugin {
+  apply(): void {}
+}
+
+describe('migrating', () => {
+  it('turns the webpack 4 configuration of the diff into the fixture, which validates and builds with webpack 5', async () => {
+    const dir = copyFixture('migrating');
+    try {
+      const page = readPage('guides/migrating');
+      const configDiff = page.blocks.find((b) => b.lang === 'js' && /\bdiff\b/.test(b.meta))!.code;
+      const packageDiff = page.blocks.find((b) => b.lang === 'json' && /\bdiff\b/.test(b.meta))!.code;
+      const norm = (text: string) => text.split('\n').map((l) => l.replace(/\s+$/, '')).join('\n').trim();
+      expect(norm(diffAfter(configDiff))).toBe(norm(readProjectFile(dir, 'webpack.config.js')));
+      expect(norm(diffAfter(packageDiff))).toBe(norm(readProjectFile(dir, 'package.json')));
+      const before = JSON.parse(diffBefore(packageDiff)) as { devDependencies: Record<string, string> };
+      expect(before.devDependencies.webpack).toMatch(/^\^4\./);
+
+      // The webpack 4 configuration: first the removed top-level plugin export, then the schema.
+      const webpack4 = diffBefore(configDiff);
+      const stubs = { 'clean-webpack-plugin': { CleanWebpackPlugin: StubPlugin } };
+      expect(() => evaluateWithStubs(webpack4, dir, stubs)).toThrow(/webpack\.HashedModuleIdsPlugin is not a constructor/);
+      const oldConfig = evaluateWithStubs(webpack4, dir, { ...stubs, webpack: { HashedModuleIdsPlugin: StubPlugin } });
+      const message = validationError(oldConfig);
+      expect(message).toBeDefined();
+      const validationBlock = page.blocks.find((b) => b.lang === 'bash' && b.code.startsWith('Invalid configuration object'))!;
+      expectLinesShownIn(validationBlock, message!, 'migrating.md');
+      expect(validationError(await loadConfig(dir))).toBeUndefined();
+
+      // The table of renamed options: old forms fail (unless marked as still accepted), new forms pass.
+      const table = page.body.slice(page.body.indexOf('### Renamed and removed options'), page.body.indexOf('## The order of the upgrade'));
+      let checked = 0;
+      for (const row of table.split('\n').filter((l) => l.startsWith('| `'))) {
+        const [oldCell, newCell] = row.split(' | ');
+        const oldOption = optionFromCode(/`([^`]+)`/.exec(oldCell!)![1]!);
+        const newOption = optionFromCode(/`([^`]+)`/.exec(newCell!)?.[1] ?? '');
+        if (oldOption) {
+          if (newCell!.includes('still accepted')) expect(validationError(oldOption), row).toBeUndefined();
+          else expect(validationError(oldOption), row).toBeDefined();
+          checked++;
+        }
+        if (newOption) {
+          expect(validationError(newOption), row).toBeUndefined();
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThanOrEqual(10);
+
+      // The webpack 5 build: inlined SVG, emitted CSV, text as a string, crypto as an empty module.
+      const build = await buildProject(dir);
+      const shown = shownOutputs('guides/migrating');
+      expectLinesShownIn(shown.find((o) => o.result?.outcome === 'successfully')!.block, statsText(build.stats), 'migrating.md');
+      const main = build.read(build.assets.find((a) => a.startsWith('main.'))!);
+      expect(main).toContain('data:image/svg+xml');
+      expect(main).toContain('Prices include VAT.');
+      expect(build.files).toContain(build.assets.find((a) => /^assets\/prices\.[0-9a-f]{20}\.csv$/.test(a)));
+      expect(existsSync(join(dir, 'node_modules/.cache/webpack'))).toBe(true);
+
+      // Without resolve.fallback, webpack 5 stops with the error the guide shows.
+      const withoutFallback = await buildProject(dir, { allowErrors: true, adjust: (c) => ({ ...c, cache: false, resolve: {} }) });
+      const errorBlock = page.blocks.find((b) => b.lang === 'bash' && b.code.includes('BREAKING CHANGE: webpack < 5'))!;
+      expectLinesShownIn(errorBlock, statsText(withoutFallback.stats), 'migrating.md');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

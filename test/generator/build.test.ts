@@ -18,7 +18,7 @@ describe('docs build', () => {
     const dir = site();
     const { code, out } = await runDocs(['build', '--root', dir, '--out', 'dist']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^Built 10 pages in \d+\.\d s → .*dist\/$/m);
+    expect(out).toMatch(/^Built 11 pages in \d+\.\d s → .*dist\/$/m);
     const dist = join(dir, 'dist');
     for (const file of ['index.html', 'guides/index.html', 'guides/first/index.html', 'guides/second/index.html', '404.html', 'sitemap.xml', 'robots.txt', 'old-first/index.html', '_redirects', '_headers']) {
       expect(existsSync(join(dist, file)), file).toBe(true);
@@ -112,7 +112,7 @@ describe('docs build', () => {
     const dir = site();
     const { code, out } = await runDocs(['check', '--root', dir]);
     expect(code).toBe(0);
-    expect(out).toMatch(/Checked 10 pages in \d+\.\d s: no problems found\./);
+    expect(out).toMatch(/Checked 11 pages in \d+\.\d s: no problems found\./);
     expect(existsSync(join(dir, 'dist'))).toBe(false);
   });
 
