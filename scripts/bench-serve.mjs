@@ -228,8 +228,8 @@ async function measureReloads(server, pageFile) {
     let title = section;
     for (let i = 1; i <= CONFIG_EDITS; i++) {
       await sleep(GAP_MS * 2);
-      const next = `${section} bench${i}`;
-      shown = seen(`${next} pages`);
+      const next = `${section} bench${i}${Math.random().toString(36).slice(2, 6)}`;
+      shown = seen(next);
       const text = readFileSync(configFile, 'utf8').replace(`  - title: ${title}\n`, `  - title: ${next}\n`);
       if (text === readFileSync(configFile, 'utf8')) throw new Error(`cannot find the section title "${title}" in the config`);
       const t0 = performance.now();

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Highlighter } from 'shiki';
 import { InputError, type SourceProblem } from '../errors.js';
-import { splitFrontmatter, type Frontmatter } from './frontmatter.js';
-import { cacheKey, readCache, writeCache } from './cache.js';
+import { splitFrontmatter, type Frontmatter, type SplitSource } from './frontmatter.js';
+import { PARALLEL_MIN_PAGES, renderInWorkers, workerCount } from './pool.js';
+import { cacheKey, readCache, writeCache, type CachedMarkdown } from './cache.js';
 import { registerTokenClasses, tokenClassesIn } from './highlight.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 
@@ -39,41 +40,68 @@ export function listContentFiles(contentDir: string): string[] {
 /** A highlighter, or a function that loads it when a page first needs one (cached pages never do). */
 export type HighlighterSource = Highlighter | (() => Promise<Highlighter>);
 
+/** A page read and split, before (or instead of) rendering its Markdown. */
+interface Prepared {
+  relPath: string;
+  sourcePath: string;
+  split: SplitSource;
+  key: string;
+}
+
+function prepare(rootDir: string, contentDir: string, relPath: string): Prepared {
+  const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
+  const source = readFileSync(join(contentDir, relPath), 'utf8');
+  const split = splitFrontmatter(source, sourcePath);
+  return { relPath, sourcePath, split, key: cacheKey(sourcePath, split.bodyLineOffset, split.body) };
+}
+
+/** Renders a prepared page's Markdown and stores the result in the cache; throws InputError on problems. */
+async function renderFresh(prepared: Prepared, highlighter: HighlighterSource): Promise<CachedMarkdown> {
+  const fresh = await renderMarkdown(prepared.split.body, {
+    file: prepared.sourcePath,
+    lineOffset: prepared.split.bodyLineOffset,
+    highlighter: typeof highlighter === 'function' ? await highlighter() : highlighter,
+  });
+  if (fresh.problems.length) throw new InputError(fresh.problems);
+  const { problems: _problems, hast: _hast, ids, ...rest } = fresh;
+  const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html) };
+  writeCache(prepared.key, result);
+  return result;
+}
+
+function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
+  registerTokenClasses(rendered.tokenClasses);
+  const { tokenClasses: _classes, ids, ...rest } = rendered;
+  return {
+    ...rest,
+    ids: new Set(ids),
+    id: pageIdOf(prepared.relPath)!,
+    sourcePath: prepared.sourcePath,
+    frontmatter: prepared.split.frontmatter,
+    markdown: prepared.split.body,
+    bodyLineOffset: prepared.split.bodyLineOffset,
+    locateField: prepared.split.locateField,
+  };
+}
+
 export async function loadPage(
   rootDir: string,
   contentDir: string,
   relPath: string,
   highlighter: HighlighterSource,
 ): Promise<SourcePage> {
-  const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
-  const source = readFileSync(join(contentDir, relPath), 'utf8');
-  const split = splitFrontmatter(source, sourcePath);
-  const key = cacheKey(sourcePath, split.bodyLineOffset, split.body);
-  const cached = readCache(key);
-  let rendered: Omit<RenderedMarkdown, 'problems'>;
-  if (cached) {
-    registerTokenClasses(cached.tokenClasses);
-    rendered = { ...cached, ids: new Set(cached.ids) };
-  } else {
-    const fresh = await renderMarkdown(split.body, {
-      file: sourcePath,
-      lineOffset: split.bodyLineOffset,
-      highlighter: typeof highlighter === 'function' ? await highlighter() : highlighter,
-    });
-    if (fresh.problems.length) throw new InputError(fresh.problems);
-    const { problems: _problems, hast: _hast, ...rest } = fresh;
-    rendered = rest;
-    writeCache(key, { ...rest, ids: [...rest.ids], tokenClasses: tokenClassesIn(rest.html) });
+  const prepared = prepare(rootDir, contentDir, relPath);
+  return assemble(prepared, readCache(prepared.key) ?? (await renderFresh(prepared, highlighter)));
+}
+
+/** The worker side of parallel loading: renders pages that were not in the cache. */
+export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource): Promise<{ ok: true; rendered: CachedMarkdown } | { ok: false; problems: SourceProblem[] }> {
+  try {
+    return { ok: true, rendered: await renderFresh(prepare(rootDir, contentDir, relPath), highlighter) };
+  } catch (e) {
+    if (e instanceof InputError) return { ok: false, problems: e.problems };
+    throw e;
   }
-  return {
-    ...rendered,
-    id: pageIdOf(relPath)!,
-    sourcePath,
-    frontmatter: split.frontmatter,
-    markdown: split.body,
-    bodyLineOffset: split.bodyLineOffset,
-    locateField: split.locateField,
-  };
 }
 
 export interface LoadedPages {
@@ -94,6 +122,8 @@ export async function loadPages(
   const problems: SourceProblem[] = [];
   const pages: SourcePage[] = [];
   const seen = new Map<string, string>();
+  // Pass 1: read every file, check its frontmatter, and take what the cache has.
+  const slots: Array<{ prepared: Prepared; rendered?: CachedMarkdown } | null> = [];
   for (const file of files) {
     const id = pageIdOf(file)!;
     const displayPath = relative(rootDir, join(contentDir, file)).split(sep).join('/');
@@ -103,12 +133,28 @@ export async function loadPages(
     }
     seen.set(id, displayPath);
     try {
-      pages.push(await loadPage(rootDir, contentDir, file, highlighter));
+      const prepared = prepare(rootDir, contentDir, file);
+      slots.push({ prepared, rendered: readCache(prepared.key) });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);
       failed.add(id);
     }
   }
+  // Pass 2: render the rest, in worker threads when there are enough pages to pay for them.
+  const misses = slots.filter((slot) => slot && !slot.rendered) as Array<{ prepared: Prepared; rendered?: CachedMarkdown }>;
+  const results =
+    misses.length >= PARALLEL_MIN_PAGES && workerCount() > 1
+      ? await renderInWorkers(rootDir, contentDir, misses.map((m) => m.prepared.relPath))
+      : undefined;
+  for (const [i, miss] of misses.entries()) {
+    const result = results ? results[i]! : await renderForWorker(rootDir, contentDir, miss.prepared.relPath, highlighter);
+    if (result.ok) miss.rendered = result.rendered;
+    else {
+      problems.push(...result.problems);
+      failed.add(pageIdOf(miss.prepared.relPath)!);
+    }
+  }
+  for (const slot of slots) if (slot?.rendered) pages.push(assemble(slot.prepared, slot.rendered));
   return { pages, problems, failed };
 }

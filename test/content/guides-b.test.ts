@@ -11,18 +11,16 @@ import { parse as parseYaml } from 'yaml';
 import { readPage, removeDir } from '../helpers/content.js';
 import {
   buildProject,
-  loadConfig,
-  withProjectDefaults,
   copyFixture,
   diffAfter,
   diffBefore,
   driftProblems,
   fakeBrowser,
   type FakeNode,
+  loadConfig,
   runWebpackCli,
   shownOutputs,
   startDevServer,
-  type GuideBuild,
 } from '../helpers/guides.js';
 import type { Configuration, MultiStats, Stats } from 'webpack';
 import { webpack } from '../helpers/webpack.js';
@@ -34,8 +32,10 @@ import { webpack } from '../helpers/webpack.js';
  *     equals the fixture file of that path (and every fixture file is shown);
  *   - the build: the fixture really compiles with the installed webpack and
  *     does what the guide promises;
- *   - the terminal output the guide shows: asset names and result lines are
- *     the ones the real build reports.
+ *   - the terminal output the guide shows: every line shown (build output,
+ *     error messages, console output) occurs in what the real project prints;
+ *     build times may differ and "…" stands for a left-out absolute path.
+ * Fixtures are copied into scratch folders under test/.tmp, never built in place.
  */
 
 const WEBPACK_VERSION = (webpack as unknown as { version: string }).version;
@@ -93,6 +93,16 @@ function shownEntrypoints(slug: string): Array<{ name: string; files: string[] }
   return found;
 }
 
+/** Context and output folder as webpack-cli would resolve them inside `dir`, with quiet logging. */
+function projectDefaults(dir: string, config: Configuration): Configuration {
+  return {
+    ...config,
+    context: config.context ?? dir,
+    output: { ...config.output, path: config.output?.path ?? join(dir, 'dist') },
+    infrastructureLogging: { level: 'error' },
+  };
+}
+
 /**
  * One compiler for several builds of the same project folder, with webpack's
  * memory cache on so that unchanged modules (and their minified output) are
@@ -102,7 +112,7 @@ function shownEntrypoints(slug: string): Array<{ name: string; files: string[] }
 async function rebuilder(dir: string) {
   const loaded = await loadConfig(dir);
   if (Array.isArray(loaded)) throw new Error('expected one configuration');
-  const config = withProjectDefaults(dir, { ...loaded, cache: { type: 'memory' } });
+  const config = projectDefaults(dir, { ...loaded, cache: { type: 'memory' } });
   const compiler = webpack(config);
   const outputPath = config.output!.path!;
   return {
@@ -268,7 +278,7 @@ describe('build-performance', () => {
 /** Builds every configuration a project's config file exports (an array), like webpack-cli does. */
 async function buildAll(dir: string): Promise<MultiStats> {
   const loaded = await loadConfig(dir);
-  const configs = (Array.isArray(loaded) ? loaded : [loaded]).map((c) => withProjectDefaults(dir, c));
+  const configs = (Array.isArray(loaded) ? loaded : [loaded]).map((c) => projectDefaults(dir, c));
   const compiler = webpack(configs);
   const stats = await new Promise<MultiStats>((resolve, reject) =>
     compiler.run((err, result) => compiler.close(() => (err ? reject(err) : resolve(result as MultiStats)))),
