@@ -10,7 +10,13 @@ import type { CachedMarkdown } from './cache.js';
  * pipeline) is more than it saves. DOCS_WORKERS sets the number of workers.
  */
 
-export const PARALLEL_MIN_PAGES = 150;
+const DEFAULT_MIN_PAGES = 150;
+export let PARALLEL_MIN_PAGES = DEFAULT_MIN_PAGES;
+
+/** Lets tests run the worker path on a small site (no argument restores the default). */
+export function setParallelMinPages(value = DEFAULT_MIN_PAGES): void {
+  PARALLEL_MIN_PAGES = value;
+}
 
 export function workerCount(): number {
   const wanted = Number(process.env.DOCS_WORKERS);

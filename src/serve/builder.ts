@@ -134,29 +134,30 @@ export class SiteBuilder {
       this.search = change.known.filter((p) => p.startsWith('/pagefind/')).map((p) => [p, UNKNOWN]);
     }
 
+    const T: Record<string, number> = {}; let tt = performance.now(); const lap = (k: string) => { const n = performance.now(); T[k] = Math.round((n - tt) * 10) / 10; tt = n; };
     let parsed = 0;
     if (full || change.content?.length || change.contentTree) {
       parsed = await this.syncContent(full || change.contentTree ? null : new Set(change.content));
     }
     // The stylesheet lists the token colours of every code block highlighted so far.
-    const tokenCss = tokenStylesheet();
+    lap('sync'); const tokenCss = tokenStylesheet();
     await this.bundle({ js: !!change.client, css: !!change.css || tokenCss !== this.tokenCss });
     this.tokenCss = tokenCss;
 
-    if (this.configProblems.length) return failed(this.configProblems);
+    lap('bundle'); if (this.configProblems.length) return failed(this.configProblems);
     const { pages, problems, failed: failedIds, hashes } = this.collectPages();
     const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
-    const targets: LinkTargets = {
+    lap('model'); const targets: LinkTargets = {
       files: new Set([...GENERATED, ...listStatic(join(this.root, 'static'))]),
       unchecked: new Set([...failedIds].map(routeOf)),
     };
     problems.unshift(...siteProblems);
     problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets));
     problems.push(...this.assetProblems.js, ...this.assetProblems.css);
-    if (problems.length) return failed(problems);
+    lap('links'); if (problems.length) return failed(problems);
 
     const { output, ctx, rendered, stalePrintables } = this.render(site, hashes);
-    const set: FileList = [];
+    lap('render'); const set: FileList = [];
     for (const [path, contents] of output) {
       if (contents === UNKNOWN) continue; // the previous worker's search index, kept until the new one is written
       const old = this.output.get(path);
@@ -165,7 +166,7 @@ export class SiteBuilder {
     const remove = [...this.output.keys()].filter((path) => !output.has(path));
     const searchDirty = (this.current?.searchDirty ?? false) || first || rendered > 0 || remove.some((p) => p.endsWith('.html'));
     this.output = output;
-    const html = new Map([...this.pages].map(([id, entry]) => [id, entry.html]));
+    lap('diff'); if (process.env.DOCS_PROFILE) console.error(JSON.stringify(T)); const html = new Map([...this.pages].map(([id, entry]) => [id, entry.html]));
     this.current = { site, ctx, html, stalePrintables, searchDirty };
     return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started } };
   }

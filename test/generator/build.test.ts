@@ -99,6 +99,30 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'fill'))).toEqual(uncached);
   });
 
+  it('writes the same bytes when pages are rendered in worker threads', async () => {
+    const dir = site();
+    const saved = { cache: process.env.DOCS_CACHE, workers: process.env.DOCS_WORKERS };
+    try {
+      process.env.DOCS_CACHE = '0';
+      process.env.DOCS_WORKERS = '1';
+      await runDocs(['build', '--root', dir, '--out', 'one', '--quiet']);
+      process.env.DOCS_WORKERS = '2';
+      const { setParallelMinPages } = await import('../../src/content/pool.js');
+      setParallelMinPages(1);
+      try {
+        await runDocs(['build', '--root', dir, '--out', 'two', '--quiet']);
+      } finally {
+        setParallelMinPages();
+      }
+    } finally {
+      for (const [key, value] of [['DOCS_CACHE', saved.cache], ['DOCS_WORKERS', saved.workers]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    expect(snapshotDir(join(dir, 'two'))).toEqual(snapshotDir(join(dir, 'one')));
+  });
+
   it('prefixes internal links and assets with --base', async () => {
     const dir = site();
     await runDocs(['build', '--root', dir, '--base', '/docs/', '--quiet']);
