@@ -123,8 +123,8 @@ async function writeSite(
     files++;
   };
   const local = site.config.search.provider === 'local';
-  const indexer = local ? await createSearchIndexer(site) : undefined;
-  const { ctx, files: assetFiles } = renderContext(site, base, await bundleAssets(templatesDir), lastUpdated(root, 'content'));
+  const indexer = local ? await timed('search', () => createSearchIndexer(site)) : undefined;
+  const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
   for (const [path, contents] of assetFiles) write(path, contents);
 
   const total = site.pages.length;

@@ -134,30 +134,29 @@ export class SiteBuilder {
       this.search = change.known.filter((p) => p.startsWith('/pagefind/')).map((p) => [p, UNKNOWN]);
     }
 
-    const T: Record<string, number> = {}; let tt = performance.now(); const lap = (k: string) => { const n = performance.now(); T[k] = Math.round((n - tt) * 10) / 10; tt = n; };
     let parsed = 0;
     if (full || change.content?.length || change.contentTree) {
       parsed = await this.syncContent(full || change.contentTree ? null : new Set(change.content));
     }
     // The stylesheet lists the token colours of every code block highlighted so far.
-    lap('sync'); const tokenCss = tokenStylesheet();
+    const tokenCss = tokenStylesheet();
     await this.bundle({ js: !!change.client, css: !!change.css || tokenCss !== this.tokenCss });
     this.tokenCss = tokenCss;
 
-    lap('bundle'); if (this.configProblems.length) return failed(this.configProblems);
+    if (this.configProblems.length) return failed(this.configProblems);
     const { pages, problems, failed: failedIds, hashes } = this.collectPages();
     const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
-    lap('model'); const targets: LinkTargets = {
+    const targets: LinkTargets = {
       files: new Set([...GENERATED, ...listStatic(join(this.root, 'static'))]),
       unchecked: new Set([...failedIds].map(routeOf)),
     };
     problems.unshift(...siteProblems);
     problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets));
     problems.push(...this.assetProblems.js, ...this.assetProblems.css);
-    lap('links'); if (problems.length) return failed(problems);
+    if (problems.length) return failed(problems);
 
     const { output, ctx, rendered, stalePrintables } = this.render(site, hashes);
-    lap('render'); const set: FileList = [];
+    const set: FileList = [];
     for (const [path, contents] of output) {
       if (contents === UNKNOWN) continue; // the previous worker's search index, kept until the new one is written
       const old = this.output.get(path);
@@ -166,7 +165,7 @@ export class SiteBuilder {
     const remove = [...this.output.keys()].filter((path) => !output.has(path));
     const searchDirty = (this.current?.searchDirty ?? false) || first || rendered > 0 || remove.some((p) => p.endsWith('.html'));
     this.output = output;
-    lap('diff'); if (process.env.DOCS_PROFILE) console.error(JSON.stringify(T)); const html = new Map([...this.pages].map(([id, entry]) => [id, entry.html]));
+    const html = new Map([...this.pages].map(([id, entry]) => [id, entry.html]));
     this.current = { site, ctx, html, stalePrintables, searchDirty };
     return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started } };
   }

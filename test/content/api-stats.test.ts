@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { StatsCompilation } from 'webpack';
+import { buildWith, exampleTracker, fixtureFiles, h3sUnder, reportCount } from './api-helpers.js';
+import { writeFiles } from '../helpers/content.js';
+
+const require = createRequire(import.meta.url);
+const PAGE = 'api/stats';
+
+/** Property names of `declare interface Known<name>` in webpack's types.d.ts. */
+function typedKeys(name: string): string[] {
+  const types = readFileSync(require.resolve('webpack/types.d.ts'), 'utf8');
+  const start = types.indexOf(`declare interface Known${name} {`);
+  expect(start, `Known${name} in types.d.ts`).toBeGreaterThan(-1);
+  const body = types.slice(start, types.indexOf('\n}', start));
+  return [...body.matchAll(/^\t(\w+)\??:/gm)].map((m) => m[1]!);
+}
+
+/** Checks a documented type (the first inline code of a section) against a real value. */
+function typeMismatch(documented: string | undefined, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (documented === undefined) return 'no type given';
+  const ok = Array.isArray(value)
+    ? documented.includes('[]')
+    : value === null
+      ? /\bnull\b/.test(documented)
+      : typeof value === 'object'
+        ? /Record<|\b[A-Z]\w*\b(?!\[)/.test(documented)
+        : new RegExp(`\\b${typeof value}\\b`).test(documented);
+  return ok ? undefined : `documented as ${documented}, real value is ${JSON.stringify(value)?.slice(0, 60)}`;
+}
+
+describe('/api/stats/', () => {
+  const examples = exampleTracker(PAGE);
+
+  it('documents every field of a real stats object and of the typed shape, with matching types', async () => {
+    const files = { ...fixtureFiles('app'), 'src/extra.js': "import logo from './logo.png';\nexport default logo;\n", 'src/logo.png': 'not really a png' };
+    files['src/index.js'] += "import logo from './extra.js';\nconsole.log(logo);\n";
+    const build = await buildWith('api-stats-shape', files, { mode: 'production', name: 'client', profile: true });
+    let json: StatsCompilation;
+    try {
+      json = build.stats.toJson({
+        all: true,
+        logging: 'verbose',
+        source: true,
+        groupModulesByPath: false,
+        groupModulesByExtension: false,
+        groupModulesByType: false,
+        groupModulesByAttributes: false,
+        groupModulesByLayer: false,
+        groupModulesByCacheStatus: false,
+        groupAssetsByPath: false,
+        groupAssetsByExtension: false,
+        groupAssetsByInfo: false,
+        groupAssetsByEmitStatus: false,
+        groupAssetsByChunk: false,
+      });
+    } finally {
+      build.cleanup();
+    }
+    const sections: [string, string, string, Record<string, unknown>[]][] = [
+      ['Top-level fields', '', 'StatsCompilation', [json as Record<string, unknown>]],
+      ['Asset objects', 'assets[].', 'StatsAsset', (json.assets ?? []) as Record<string, unknown>[]],
+      ['Chunk objects', 'chunks[].', 'StatsChunk', (json.chunks ?? []) as Record<string, unknown>[]],
+      ['Module objects', 'modules[].', 'StatsModule', (json.modules ?? []) as Record<string, unknown>[]],
+    ];
+    for (const [h2, prefix, typeName, objects] of sections) {
+      expect(objects.length, `${h2}: the fixture produces some`).toBeGreaterThan(0);
+      const real = new Set(objects.flatMap((o) => Object.keys(o)));
+      const expected = new Set([...real, ...typedKeys(typeName)]);
+      const documented = new Map(h3sUnder(PAGE, h2).map((s) => [s.text.slice(prefix.length), s]));
+      reportCount(`stats ${h2.toLowerCase()} (real / real + typed)`, real.size);
+      reportCount(`stats ${h2.toLowerCase()} documented`, expected.size);
+      expect([...expected].filter((k) => !documented.has(k)), `${h2}: fields without a heading`).toEqual([]);
+      expect([...documented.keys()].filter((k) => !expected.has(k)), `${h2}: headings for fields that do not exist`).toEqual([]);
+      expect([...documented.values()].filter((s) => !s.text.startsWith(prefix)).map((s) => s.text), `${h2}: headings start with ${prefix}`).toEqual([]);
+      const wrong: string[] = [];
+      for (const [key, section] of documented) {
+        const type = /`([^`]+)`/.exec(section.body)?.[1];
+        for (const object of objects) {
+          const problem = typeMismatch(type, object[key]);
+          if (problem) {
+            wrong.push(`${prefix}${key}: ${problem}`);
+            break;
+          }
+        }
+      }
+      expect(wrong, `${h2}: documented types`).toEqual([]);
+    }
+  });
+
+  it('runs largest-assets.js against a fixture', async () => {
+    const build = await buildWith('api-stats-example', fixtureFiles('app'), { mode: 'production' });
+    try {
+      writeFiles(build.dir, { 'largest-assets.js': examples.code('largest-assets.js') });
+      const printed = execFileSync(process.execPath, [join(build.dir, 'largest-assets.js')], { cwd: build.dir, encoding: 'utf8' }).trim().split('\n');
+      const sizes = Object.entries(build.outputs).map(([name, text]) => `${name} ${Buffer.byteLength(text)}`);
+      expect(printed.at(-1)).toBe('0 errors');
+      expect(printed.slice(0, -1).sort()).toEqual(sizes.sort());
+    } finally {
+      build.cleanup();
+    }
+  });
+
+  it('used every titled example of the page', () => {
+    expect(examples.unused()).toEqual([]);
+  });
+});
