@@ -3,8 +3,31 @@ import { Banner, NotificationBar } from './components/Banner.js';
 import { ChatButton, Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
 import { MobileMenu, Sidebar } from './components/Sidebar.js';
-import type { PageProps } from './types.js';
+import type { PageProps, RenderContext } from './types.js';
 import { href } from './types.js';
+
+/** What every document's head starts with: encoding, viewport, the policy (first, so it covers all that follows) and title. */
+export function HeadStart({ ctx, title }: { ctx: RenderContext; title: string }) {
+  return (
+    <>
+      <meta charSet="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta httpEquiv="Content-Security-Policy" content={ctx.assets.csp} />
+      <title>{title}</title>
+    </>
+  );
+}
+
+/** The end of every head: colour schemes, the before-paint script, the stylesheet. */
+export function HeadEnd({ ctx }: { ctx: RenderContext }) {
+  return (
+    <>
+      <meta name="color-scheme" content="light dark" />
+      <script dangerouslySetInnerHTML={{ __html: ctx.assets.headScript }} />
+      <link rel="stylesheet" href={href(ctx, ctx.assets.css)} />
+    </>
+  );
+}
 
 /** The whole document of one page. */
 export function Layout(props: PageProps) {
@@ -17,10 +40,7 @@ export function Layout(props: PageProps) {
   return (
     <html lang={config.site.language}>
       <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta httpEquiv="Content-Security-Policy" content={ctx.assets.csp} />
-        <title>{title}</title>
+        <HeadStart ctx={ctx} title={title} />
         <meta name="description" content={description} />
         <link rel="canonical" href={canonical} />
         <meta property="og:type" content="website" />
@@ -28,10 +48,8 @@ export function Layout(props: PageProps) {
         <meta property="og:title" content={page.title} />
         <meta property="og:description" content={description} />
         <meta property="og:url" content={canonical} />
-        <meta name="color-scheme" content="light dark" />
         <link rel="icon" href={href(ctx, '/favicon.svg')} type="image/svg+xml" />
-        <script dangerouslySetInnerHTML={{ __html: ctx.assets.headScript }} />
-        <link rel="stylesheet" href={href(ctx, ctx.assets.css)} />
+        <HeadEnd ctx={ctx} />
         <script src={href(ctx, ctx.assets.js)} defer />
       </head>
       <body>

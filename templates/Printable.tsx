@@ -1,4 +1,5 @@
 import type { SidebarSection } from '../src/site/model.js';
+import { HeadEnd, HeadStart } from './Layout.js';
 import type { RenderContext } from './types.js';
 import { href } from './types.js';
 
@@ -13,14 +14,10 @@ export function Printable({ ctx, section, chapters }: { ctx: RenderContext; sect
   return (
     <html lang={config.site.language}>
       <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta httpEquiv="Content-Security-Policy" content={ctx.assets.csp} />
-        <title>{title}</title>
+        <HeadStart ctx={ctx} title={title} />
         <meta name="robots" content="noindex" />
         <link rel="canonical" href={config.site.url.replace(/\/$/, '') + href(ctx, section.url)} />
-        <script dangerouslySetInnerHTML={{ __html: ctx.assets.headScript }} />
-        <link rel="stylesheet" href={href(ctx, ctx.assets.css)} />
+        <HeadEnd ctx={ctx} />
       </head>
       <body className="printable">
         <main id="content" className="content">

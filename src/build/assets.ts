@@ -36,6 +36,6 @@ export async function bundleCss(templatesDir: string): Promise<Asset> {
   const dir = join(templatesDir, 'styles');
   const files = readdirSync(dir).filter((f) => f.endsWith('.css')).sort();
   const source = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') + '\n' + tokenStylesheet();
-  const { code } = await transform(source, { loader: 'css', minify: true, target: ['chrome100', 'firefox100', 'safari15'] });
+  const { code } = await transform(source, { loader: 'css', minify: true, target: ['chrome123', 'firefox120', 'safari17.5'] });
   return { url: `/assets/style.${contentHash(code)}.css`, contents: code };
 }

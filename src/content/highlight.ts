@@ -117,23 +117,14 @@ export function registerTokenClasses(classes: Record<string, TokenClass>): void 
   for (const [name, entry] of Object.entries(classes)) if (!usedClasses.has(name)) usedClasses.set(name, entry);
 }
 
-/** CSS for every token class used so far, in a stable order. */
+/** CSS for every token class used so far, in a stable order; each colour is a light-dark() pair. */
 export function tokenStylesheet(): string {
-  const names = [...usedClasses.keys()].sort();
-  const light: string[] = [];
-  const dark: string[] = [];
-  for (const name of names) {
-    const c = usedClasses.get(name)!;
-    const style = [c.fontStyle & 1 ? 'font-style:italic' : '', c.fontStyle & 2 ? 'font-weight:600' : '']
-      .filter(Boolean)
-      .join(';');
-    light.push(`.${name}{color:${c.light.toLowerCase()}${style ? ';' + style : ''}}`);
-    dark.push(`.${name}{color:${c.dark.toLowerCase()}}`);
-  }
-  if (!names.length) return '';
-  return (
-    light.join('\n') +
-    `\n:root[data-theme="dark"] ${dark.join('\n:root[data-theme="dark"] ')}\n` +
-    `@media (prefers-color-scheme: dark){\n:root:not([data-theme="light"]) ${dark.join('\n:root:not([data-theme="light"]) ')}\n}\n`
-  );
+  return [...usedClasses.keys()]
+    .sort()
+    .map((name) => {
+      const c = usedClasses.get(name)!;
+      const style = [c.fontStyle & 1 ? ';font-style:italic' : '', c.fontStyle & 2 ? ';font-weight:600' : ''].join('');
+      return `.${name}{color:light-dark(${c.light.toLowerCase()},${c.dark.toLowerCase()})${style}}`;
+    })
+    .join('\n');
 }

@@ -119,6 +119,13 @@ export class SiteBuilder {
   /** Applies a change; returns the output files that changed, or every problem found. */
   async build(change: Change): Promise<BuildResult> {
     const started = performance.now();
+    const stages: Record<string, number> = {};
+    let last = started;
+    const lap = (stage: string) => {
+      const now = performance.now();
+      stages[stage] = Math.round((now - last) * 10) / 10;
+      last = now;
+    };
     this.generation++;
     const first = !this.highlighter;
     const full = first || !!change.full;
@@ -138,14 +145,17 @@ export class SiteBuilder {
     if (full || change.content?.length || change.contentTree) {
       parsed = await this.syncContent(full || change.contentTree ? null : new Set(change.content));
     }
+    lap('parse');
     // The stylesheet lists the token colours of every code block highlighted so far.
     const tokenCss = tokenStylesheet();
     await this.bundle({ js: !!change.client, css: !!change.css || tokenCss !== this.tokenCss });
     this.tokenCss = tokenCss;
+    lap('bundle');
 
     if (this.configProblems.length) return failed(this.configProblems);
     const { pages, problems, failed: failedIds, hashes } = this.collectPages();
     const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
+    lap('model');
     const targets: LinkTargets = {
       files: new Set([...GENERATED, ...listStatic(join(this.root, 'static'))]),
       unchecked: new Set([...failedIds].map(routeOf)),
@@ -154,8 +164,10 @@ export class SiteBuilder {
     problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets));
     problems.push(...this.assetProblems.js, ...this.assetProblems.css);
     if (problems.length) return failed(problems);
+    lap('links');
 
     const { output, ctx, rendered, stalePrintables } = this.render(site, hashes);
+    lap('render');
     const set: FileList = [];
     for (const [path, contents] of output) {
       if (contents === UNKNOWN) continue; // the previous worker's search index, kept until the new one is written
@@ -167,7 +179,8 @@ export class SiteBuilder {
     this.output = output;
     const html = new Map([...this.pages].map(([id, entry]) => [id, entry.html]));
     this.current = { site, ctx, html, stalePrintables, searchDirty };
-    return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started } };
+    lap('diff');
+    return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started, stages } };
   }
 
   /** Whether background work is left (printable sections, search index). */
@@ -179,7 +192,7 @@ export class SiteBuilder {
    * Brings the printable sections and the search index up to date, posting
    * each finished file. Stops early (returns false) when a newer build started.
    */
-  async settle(post: (set: FileList, remove: string[]) => void): Promise<boolean> {
+  async settle(post: (set: FileList, remove: string[]) => void, searchDelayMs = 0): Promise<boolean> {
     const generation = this.generation;
     const current = this.current;
     if (!current) return true;
@@ -196,6 +209,9 @@ export class SiteBuilder {
       if (generation !== this.generation) return false;
     }
     if (current.searchDirty) {
+      // The index takes a second of work for a few hundred pages: wait until saving pauses.
+      if (searchDelayMs) await new Promise((r) => setTimeout(r, searchDelayMs));
+      if (generation !== this.generation) return false;
       const files = await this.searchIndex(current.site, current.html);
       if (generation !== this.generation) return false;
       current.searchDirty = false;

@@ -53,6 +53,8 @@ export interface BuildStats {
   /** Pages rendered again. */
   rendered: number;
   ms: number;
+  /** Time per stage (ms): parse, bundle, model, links, render, diff. */
+  stages: Record<string, number>;
 }
 
 export type BuildResult =

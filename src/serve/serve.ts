@@ -303,6 +303,7 @@ class PreviewServer implements Preview {
         const pages = `${stats.parsed} file${stats.parsed === 1 ? '' : 's'} parsed, ${stats.rendered} page${stats.rendered === 1 ? '' : 's'} rendered`;
         this.io.out.write(`${wasBroken ? 'Fixed; rebuilt' : 'Rebuilt'}${label} in ${Math.round(stats.ms)} ms: ${pages}, ${changed.length} file${changed.length === 1 ? '' : 's'} changed.\n`);
       }
+      if (process.env.DOCS_PROFILE) this.io.out.write(`DOCS_PROFILE ${JSON.stringify(stats.stages)}\n`);
       // Static files (images) and the favicon are not part of any page's HTML: reload every page for them.
       this.hub.changed(!!change.files && changed.length > 0);
     } else if ('problems' in result) {

@@ -11,7 +11,10 @@ import { loadRenderer } from './render.js';
  * period so that a burst of saves is not slowed down by them.
  */
 
+/** Quiet time before the printable sections are rendered again. */
 const SETTLE_DELAY_MS = 150;
+/** Further quiet time before the search index is written again (the costliest background work). */
+const SEARCH_DELAY_MS = 850;
 
 const port = parentPort!;
 const data = workerData as WorkerData;
@@ -51,7 +54,7 @@ function scheduleSettle(): void {
   settleTimer = setTimeout(async () => {
     if (pending) return;
     try {
-      const done = await builder.settle((set, remove) => post({ type: 'update', set, remove }));
+      const done = await builder.settle((set, remove) => post({ type: 'update', set, remove }), SEARCH_DELAY_MS);
       if (done && !pending) post({ type: 'settled', id: lastId });
     } catch (e) {
       post({ type: 'error', error: describe(e) });
