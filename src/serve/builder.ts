@@ -110,6 +110,8 @@ export class SiteBuilder {
   /** Counts builds; background work started for an older build is dropped. */
   private generation = 0;
   private indexing: Promise<unknown> = Promise.resolve();
+  /** Files parsed since the last build (some ahead of it, see prefetch). */
+  private parsed = 0;
 
   constructor(private readonly options: BuilderOptions) {
     this.root = resolve(options.root);
@@ -130,10 +132,9 @@ export class SiteBuilder {
     const first = !this.highlighter;
     const full = first || !!change.full;
     this.highlighter ??= await loadHighlighter();
-    if (full) {
-      this.updated = lastUpdated(this.root, 'content');
-      this.loadConfig();
-    }
+    // Last-update dates come from git history, which saving files does not change: read once per worker.
+    if (first) this.updated = lastUpdated(this.root, 'content');
+    if (full) this.loadConfig();
 
     if (change.known) {
       // A new worker: the server holds files of the previous one; compare against nothing, remove what is gone.
@@ -141,10 +142,11 @@ export class SiteBuilder {
       this.search = change.known.filter((p) => p.startsWith('/pagefind/')).map((p) => [p, UNKNOWN]);
     }
 
-    let parsed = 0;
     if (full || change.content?.length || change.contentTree) {
-      parsed = await this.syncContent(full || change.contentTree ? null : new Set(change.content));
+      await this.syncContent(full || change.contentTree ? null : new Set(change.content));
     }
+    const parsed = this.parsed;
+    this.parsed = 0;
     lap('parse');
     // The stylesheet lists the token colours of every code block highlighted so far.
     const tokenCss = tokenStylesheet();
@@ -250,33 +252,45 @@ export class SiteBuilder {
   }
 
   /** Parses the Markdown files that changed (all of them when `changed` is null); forgets deleted ones. */
-  private async syncContent(changed: Set<string> | null): Promise<number> {
+  private async syncContent(changed: Set<string> | null): Promise<void> {
     const files = existsSync(this.contentDir) ? listContentFiles(this.contentDir) : [];
     const present = new Set(files);
     for (const file of [...this.sources.keys()]) if (!present.has(file)) this.sources.delete(file);
-    let parsed = 0;
     for (const file of files) {
-      const known = this.sources.get(file);
-      if (known && changed && !changed.has(file)) continue;
-      let text: string;
-      try {
-        text = readFileSync(join(this.contentDir, file), 'utf8');
-      } catch {
-        this.sources.delete(file); // deleted since the listing; the watcher reports it next
-        continue;
-      }
-      const hash = digest(text);
-      if (known?.hash === hash) continue;
-      parsed++;
-      try {
-        const page = await loadPage(this.root, this.contentDir, file, this.highlighter!);
-        this.sources.set(file, { hash, page, problems: [] });
-      } catch (e) {
-        if (!(e instanceof InputError)) throw e;
-        this.sources.set(file, { hash, problems: e.problems });
-      }
+      if (this.sources.has(file) && changed && !changed.has(file)) continue;
+      await this.parseFile(file);
     }
-    return parsed;
+  }
+
+  /**
+   * Parses saved files ahead of the build they will be part of: the server
+   * asks as soon as the watcher reports them, so the parsing overlaps the
+   * debounce of the build. The build then finds them parsed (same text hash).
+   */
+  async prefetch(files: string[]): Promise<void> {
+    if (!this.highlighter) return;
+    for (const file of files) await this.parseFile(file);
+  }
+
+  /** Reads one file and parses it when its text changed since the last parse. */
+  private async parseFile(file: string): Promise<void> {
+    let text: string;
+    try {
+      text = readFileSync(join(this.contentDir, file), 'utf8');
+    } catch {
+      this.sources.delete(file); // deleted since the listing; the watcher reports it next
+      return;
+    }
+    const hash = digest(text);
+    if (this.sources.get(file)?.hash === hash) return;
+    this.parsed++;
+    try {
+      const page = await loadPage(this.root, this.contentDir, file, this.highlighter!);
+      this.sources.set(file, { hash, page, problems: [] });
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      this.sources.set(file, { hash, problems: e.problems });
+    }
   }
 
   /** The pages in the order `loadPages` returns them, with the same problems for duplicates and failures. */

@@ -56,41 +56,64 @@ const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json|
 /** Below this size compression saves nothing worth the work. */
 const MIN_COMPRESS = 1024;
 
-export interface Entry {
-  /** The bytes `docs build` writes. */
-  source: Buffer;
-  /** The bytes served (HTML documents get the reload script). */
-  body: Buffer;
-  type: string;
-  /** Content hash (base64url), quoted in the ETag header. */
-  hash: string;
-  etag: string;
-  /** When these bytes were first served (a rebuild that changes nothing keeps it). */
-  modified: Date;
-  compressible: boolean;
-  gzip?: Buffer;
-  br?: Buffer;
-}
-
 export function injectReload(html: string): string {
   const at = html.indexOf('</head>');
   return at < 0 ? html + RELOAD_TAG : html.slice(0, at) + RELOAD_TAG + html.slice(at);
 }
 
+/**
+ * One served file. The served bytes and their hash are computed on first
+ * use: a rebuild that touches every page (a config edit) only swaps
+ * references, and the few pages actually requested are encoded and hashed.
+ */
+export class Entry {
+  readonly type: string;
+  /** When these bytes were first served. */
+  readonly modified: Date;
+  private readonly raw: string | Uint8Array;
+  private served?: Buffer;
+  private digest?: string;
+  gzip?: Buffer;
+  br?: Buffer;
+
+  constructor(path: string, contents: string | Uint8Array, modified = new Date()) {
+    this.type = contentType(path);
+    this.raw = contents;
+    this.modified = modified;
+  }
+
+  /** The bytes `docs build` writes. */
+  get source(): Buffer {
+    return typeof this.raw === 'string' ? Buffer.from(this.raw) : Buffer.from(this.raw.buffer, this.raw.byteOffset, this.raw.byteLength);
+  }
+
+  /** The bytes served (HTML documents get the reload script). */
+  get body(): Buffer {
+    if (!this.served) {
+      if (this.type.startsWith('text/html')) {
+        this.served = Buffer.from(injectReload(typeof this.raw === 'string' ? this.raw : Buffer.from(this.raw).toString('utf8')));
+      } else this.served = this.source;
+    }
+    return this.served;
+  }
+
+  /** Content hash of the served bytes (base64url), quoted in the ETag header. */
+  get hash(): string {
+    this.digest ??= createHash('sha1').update(this.body).digest('base64url').slice(0, 22);
+    return this.digest;
+  }
+
+  get etag(): string {
+    return `"${this.hash}"`;
+  }
+
+  get compressible(): boolean {
+    return COMPRESSIBLE.test(this.type) && this.body.length >= MIN_COMPRESS;
+  }
+}
+
 export function makeEntry(path: string, contents: string | Uint8Array, modified = new Date()): Entry {
-  const source = typeof contents === 'string' ? Buffer.from(contents) : Buffer.from(contents.buffer, contents.byteOffset, contents.byteLength);
-  const type = contentType(path);
-  const body = type.startsWith('text/html') ? Buffer.from(injectReload(source.toString('utf8'))) : source;
-  const hash = createHash('sha1').update(body).digest('base64url').slice(0, 22);
-  return {
-    source,
-    body,
-    type,
-    hash,
-    etag: `"${hash}"`,
-    modified,
-    compressible: COMPRESSIBLE.test(type) && body.length >= MIN_COMPRESS,
-  };
+  return new Entry(path, contents, modified);
 }
 
 export type Encoding = 'br' | 'gzip';
@@ -122,16 +145,13 @@ export class FileStore {
     return this.entries.has(path);
   }
 
-  /** Applies a build's changes; returns the paths whose served bytes changed. */
+  /** Applies a build's changes (the worker sends only files that changed); returns the paths set or removed. */
   apply(set: FileList, remove: string[]): string[] {
     const changed: string[] = [];
     const now = new Date();
     for (const path of remove) if (this.entries.delete(path)) changed.push(path);
     for (const [path, contents] of set) {
-      const entry = makeEntry(path, contents, now);
-      const old = this.entries.get(path);
-      if (old?.hash === entry.hash) continue;
-      this.entries.set(path, entry);
+      this.entries.set(path, new Entry(path, contents, now));
       changed.push(path);
     }
     return changed;

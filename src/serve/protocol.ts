@@ -64,7 +64,10 @@ export type BuildResult =
   /** A bug or a broken template: the stack, printed and shown as is. */
   | { ok: false; unexpected: string };
 
-export type ToWorker = { type: 'build'; id: number; change: Change };
+export type ToWorker =
+  | { type: 'build'; id: number; change: Change }
+  /** Markdown files just saved: parse them now, the build that includes them follows after the debounce. */
+  | { type: 'prefetch'; content: string[] };
 
 export type FromWorker =
   /** The templates are imported; `headers` are the security headers every response carries. */

@@ -139,6 +139,9 @@ class PreviewServer implements Preview {
   private templateState?: BuildState;
   private pending: Change = {};
   private pendingFiles: string[] = [];
+  /** When the first save of the pending change was seen (for DOCS_PROFILE). */
+  private pendingSince = 0;
+  private profile: Record<string, number> = {};
   private timer?: NodeJS.Timeout;
   private running = false;
   private closed = false;
@@ -211,8 +214,10 @@ class PreviewServer implements Preview {
 
   private schedule(change: Change, file?: string): void {
     if (this.closed) return;
+    if (isEmptyChange(this.pending)) this.pendingSince = performance.now();
     this.pending = mergeChanges(this.pending, change);
     if (file) this.pendingFiles.push(file);
+    if (change.content) this.worker?.prefetch(change.content);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -231,7 +236,13 @@ class PreviewServer implements Preview {
     this.running = true;
     try {
       if (change.templates || !this.worker) await this.replaceWorker(change, files);
-      else await this.apply(await this.worker.build(change), files, change);
+      else {
+        const sent = performance.now();
+        const result = await this.worker.build(change);
+        // Waiting (debounce, a build before this one) and the round trip to the worker, beside the build's own stages.
+        this.profile = { wait: sent - this.pendingSince, worker: performance.now() - sent - (result.ok ? result.stats.ms : 0) };
+        this.apply(result, files, change);
+      }
     } catch (e) {
       if (!this.closed) this.unexpected(e, files);
     } finally {
@@ -290,6 +301,7 @@ class PreviewServer implements Preview {
   private apply(result: BuildResult, files: string[], change: Change = {}): void {
     if (this.closed) return;
     const label = this.label(files);
+    const applyStarted = performance.now();
     if (result.ok) {
       const changed = this.store.apply(result.set, result.remove);
       this.updateRules(changed);
@@ -303,7 +315,10 @@ class PreviewServer implements Preview {
         const pages = `${stats.parsed} file${stats.parsed === 1 ? '' : 's'} parsed, ${stats.rendered} page${stats.rendered === 1 ? '' : 's'} rendered`;
         this.io.out.write(`${wasBroken ? 'Fixed; rebuilt' : 'Rebuilt'}${label} in ${Math.round(stats.ms)} ms: ${pages}, ${changed.length} file${changed.length === 1 ? '' : 's'} changed.\n`);
       }
-      if (process.env.DOCS_PROFILE) this.io.out.write(`DOCS_PROFILE ${JSON.stringify(stats.stages)}\n`);
+      if (process.env.DOCS_PROFILE) {
+        const profile = { ...this.profile, ...stats.stages, apply: performance.now() - applyStarted };
+        this.io.out.write(`DOCS_PROFILE ${JSON.stringify(Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n`);
+      }
       // Static files (images) and the favicon are not part of any page's HTML: reload every page for them.
       this.hub.changed(!!change.files && changed.length > 0);
     } else if ('problems' in result) {
@@ -444,7 +459,8 @@ class PreviewServer implements Preview {
   private internal(req: IncomingMessage, res: ServerResponse, raw: string): void {
     const url = new URL(raw, 'http://preview.invalid');
     const headers = this.headersFor('/');
-    if (url.pathname === RELOAD_SCRIPT_URL && this.reloadScript) sendEntry(req, res, this.reloadScript, 200, headers);
+    // Cached for a while: a page reload then runs it from the cache instead of waiting for a revalidation.
+    if (url.pathname === RELOAD_SCRIPT_URL && this.reloadScript) sendEntry(req, res, this.reloadScript, 200, { ...headers, 'Cache-Control': 'max-age=600' });
     else if (url.pathname === '/__docs/events') this.hub.connect(req, res, url, headers);
     else sendText(req, res, 404, 'Not found.', headers);
   }

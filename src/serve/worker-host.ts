@@ -92,6 +92,11 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
     });
   }
 
+  /** Starts parsing saved Markdown files before their build is due. */
+  prefetch(content: string[]): void {
+    if (!this.exited) this.worker.postMessage({ type: 'prefetch', content } satisfies ToWorker);
+  }
+
   async terminate(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;

@@ -28,7 +28,11 @@ let lastId = 0;
 let settleTimer: NodeJS.Timeout | undefined;
 
 port.on('message', (message: ToWorker) => {
-  if (message.type !== 'build') return;
+  if (message.type === 'prefetch') {
+    // In the queue, so that it never runs beside a build; errors surface in the build that follows.
+    queue = queue.then(() => builder.prefetch(message.content).catch(() => undefined));
+    return;
+  }
   pending++;
   clearTimeout(settleTimer);
   queue = queue.then(async () => {
