@@ -52,7 +52,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const percentile = (values, p) => {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 };
 const ms = (v) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 1 : 0)} ms` : 'n/a');
 
@@ -308,7 +308,7 @@ async function load(url, { connections, durationMs }) {
     rps: latencies.length / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    max: Math.max(...latencies),
+    max: latencies.reduce((a, b) => Math.max(a, b), 0),
     errors,
     non2xx,
     mbPerSecond: bytes / seconds / 1e6,
@@ -352,9 +352,9 @@ async function main() {
         const configBuilt = configBuilds.map((r, i) => r.at - reloads.configWrites[i]);
         log('');
         log(`Save → new text in the browser (${EDITS} page edits, ${CONFIG_EDITS} config edits):`);
-        log(`  page edit:   p50 ${ms(percentile(reloads.page, 50))}, p95 ${ms(percentile(reloads.page, 95))}, min ${ms(Math.min(...reloads.page))}, max ${ms(Math.max(...reloads.page))}`);
+        log(`  page edit:   p50 ${ms(percentile(reloads.page, 50))}, p95 ${ms(percentile(reloads.page, 95))}, min ${ms(percentile(reloads.page, 0))}, max ${ms(percentile(reloads.page, 100))}`);
         log(`               rebuild in the server p50 ${ms(percentile(pageRebuilds, 50))}; rebuilt (write → server done) p50 ${ms(percentile(pageBuilt, 50))}`);
-        log(`  config edit: p50 ${ms(percentile(reloads.config, 50))}, p95 ${ms(percentile(reloads.config, 95))}, min ${ms(Math.min(...reloads.config))}, max ${ms(Math.max(...reloads.config))}`);
+        log(`  config edit: p50 ${ms(percentile(reloads.config, 50))}, p95 ${ms(percentile(reloads.config, 95))}, min ${ms(percentile(reloads.config, 0))}, max ${ms(percentile(reloads.config, 100))}`);
         log(`               rebuild in the server p50 ${ms(percentile(configRebuilds, 50))}; rebuilt (write → server done) p50 ${ms(percentile(configBuilt, 50))}`);
         if (process.env.DOCS_PROFILE) {
           const stages = (builds) => {

@@ -12,12 +12,17 @@ import { anchorHref, groupHeadingFor } from './logic.js';
  * the phone menu lists the pages of every section while the site has at most
  * MENU_FULL_LIMIT listed pages, and otherwise only those of the current
  * section (every section header stays); the sidebar lists the anchors of
- * every item while a section has at most ANCHORS_FULL_LIMIT pages, and
- * otherwise those of the current page only.
+ * every item while a section has at most ANCHORS_FULL_LIMIT anchors in all,
+ * and otherwise those of the current page only; a section of more than
+ * SIDEBAR_FULL_LIMIT pages shows the SIDEBAR_WINDOW pages before and after
+ * the current one, with links to the rest through its index page, which
+ * lists them all.
  */
 
 export const MENU_FULL_LIMIT = 500;
-export const ANCHORS_FULL_LIMIT = 200;
+export const ANCHORS_FULL_LIMIT = 400;
+export const SIDEBAR_FULL_LIMIT = 300;
+export const SIDEBAR_WINDOW = 50;
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -64,7 +69,22 @@ export function createNavCache(site: Site, link: (url: string) => string): NavCa
     }
     const index = section.pages.findIndex((p) => p.url === currentUrl);
     if (index < 0) return items.join('');
-    return items.slice(0, index).join('') + item(section, index, currentUrl, full) + items.slice(index + 1).join('');
+    const current = item(section, index, currentUrl, full);
+    if (items.length <= SIDEBAR_FULL_LIMIT || index === 0) {
+      return items.slice(0, index).join('') + current + items.slice(index + 1).join('');
+    }
+    // A window around the current page; the index page (item 0) always leads, and lists every page itself.
+    const from = Math.max(1, index - SIDEBAR_WINDOW);
+    const to = Math.min(items.length, index + SIDEBAR_WINDOW + 1);
+    const more = (count: number) => `<li class="sidebar-more"><a href="${esc(link(section.url))}">${count} more page${count === 1 ? '' : 's'} in ${esc(section.title)}</a></li>`;
+    return (
+      items[0]! +
+      (from > 1 ? more(from - 1) : '') +
+      items.slice(from, index).join('') +
+      current +
+      items.slice(index + 1, to).join('') +
+      (to < items.length ? more(items.length - to) : '')
+    );
   };
 
   const listed = site.sections.reduce((n, s) => n + s.pages.length, 0);

@@ -132,8 +132,10 @@ async function writeSite(
     const html = timed('render', () => renderPage(ctx, page));
     timed('write', () => write(pageFile(page), html));
     if (page.id !== '404' && indexer) {
-      const section = page.section >= 0 ? site.sections[page.section]!.title : undefined;
-      timed('search', () => indexer.add(withBase(base, page.url), searchDocument(site.config.site.language, page.title, section, bodyHtml(page))));
+      timed('search', () => {
+        const input = searchInput(site, base, page)!;
+        indexer.add(input.url, input.content);
+      });
     }
     onProgress?.(i + 1, total);
   });
@@ -146,6 +148,13 @@ async function writeSite(
  * The parts of a build, exported so that `docs serve` renders exactly what
  * `docs build` writes while re-rendering only the pages a change affects.
  */
+
+/** What the search index gets for a page: its URL and a small document (nothing for the 404 page). */
+export function searchInput(site: Site, base: string, page: SitePage): { url: string; content: string } | null {
+  if (page.id === '404') return null;
+  const section = page.section >= 0 ? site.sections[page.section]!.title : undefined;
+  return { url: withBase(base, page.url), content: searchDocument(site.config.site.language, page.title, section, bodyHtml(page)) };
+}
 
 /** Where a page is written, relative to the output folder. */
 export function pageFile(page: SitePage): string {

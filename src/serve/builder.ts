@@ -1,17 +1,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { Highlighter } from 'shiki';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset } from '../build/assets.js';
-import { GENERATED, listStatic, pageFile, renderContext, siteFiles } from '../build/build.js';
+import { GENERATED, listStatic, pageFile, renderContext, searchInput, siteFiles } from '../build/build.js';
 import { lastUpdated } from '../build/git.js';
 import { createSearchIndexer } from '../build/search.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
 import { listContentFiles, loadPage, pageIdOf, type SourcePage } from '../content/load.js';
 import { InputError, type SourceProblem } from '../errors.js';
-import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
+import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { BuildResult, Change, FileList } from './protocol.js';
 
@@ -65,8 +64,6 @@ interface Rendered {
 interface Current {
   site: Site;
   ctx: RenderContext;
-  /** The pages as rendered by this build (the search index reads them). */
-  html: Map<string, string>;
   /** Printable sections whose cached HTML is out of date, with the key to render them for. */
   stalePrintables: Array<{ section: SidebarSection; key: string }>;
   searchDirty: boolean;
@@ -93,7 +90,6 @@ function sameContents(a: string | Uint8Array, b: string | Uint8Array): boolean {
 export class SiteBuilder {
   private readonly root: string;
   private readonly contentDir: string;
-  private highlighter?: Highlighter;
   private config?: LoadedConfig;
   private configProblems: SourceProblem[] = [];
   private readonly sources = new Map<string, Source>();
@@ -112,6 +108,7 @@ export class SiteBuilder {
   private indexing: Promise<unknown> = Promise.resolve();
   /** Files parsed since the last build (some ahead of it, see prefetch). */
   private parsed = 0;
+  private started = false;
 
   constructor(private readonly options: BuilderOptions) {
     this.root = resolve(options.root);
@@ -129,9 +126,9 @@ export class SiteBuilder {
       last = now;
     };
     this.generation++;
-    const first = !this.highlighter;
+    const first = !this.started;
+    this.started = true;
     const full = first || !!change.full;
-    this.highlighter ??= await loadHighlighter();
     // Last-update dates come from git history, which saving files does not change: read once per worker.
     if (first) this.updated = lastUpdated(this.root, 'content');
     if (full) this.loadConfig();
@@ -179,8 +176,7 @@ export class SiteBuilder {
     const remove = [...this.output.keys()].filter((path) => !output.has(path));
     const searchDirty = (this.current?.searchDirty ?? false) || first || rendered > 0 || remove.some((p) => p.endsWith('.html'));
     this.output = output;
-    const html = new Map([...this.pages].map(([id, entry]) => [id, entry.html]));
-    this.current = { site, ctx, html, stalePrintables, searchDirty };
+    this.current = { site, ctx, stalePrintables, searchDirty };
     lap('diff');
     return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started, stages } };
   }
@@ -214,7 +210,7 @@ export class SiteBuilder {
       // The index takes a second of work for a few hundred pages: wait until saving pauses.
       if (searchDelayMs) await new Promise((r) => setTimeout(r, searchDelayMs));
       if (generation !== this.generation) return false;
-      const files = await this.searchIndex(current.site, current.html);
+      const files = await this.searchIndex(current.site);
       if (generation !== this.generation) return false;
       current.searchDirty = false;
       {
@@ -268,7 +264,7 @@ export class SiteBuilder {
    * debounce of the build. The build then finds them parsed (same text hash).
    */
   async prefetch(files: string[]): Promise<void> {
-    if (!this.highlighter) return;
+    if (!this.started) return;
     for (const file of files) await this.parseFile(file);
   }
 
@@ -285,7 +281,8 @@ export class SiteBuilder {
     if (this.sources.get(file)?.hash === hash) return;
     this.parsed++;
     try {
-      const page = await loadPage(this.root, this.contentDir, file, this.highlighter!);
+      // The highlighter is loaded when a page first needs one (pages from the render cache do not).
+      const page = await loadPage(this.root, this.contentDir, file, loadHighlighter);
       this.sources.set(file, { hash, page, problems: [] });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
@@ -420,13 +417,14 @@ export class SiteBuilder {
   }
 
   /** The search index of the pages, as `docs build` writes it (no files when search is hosted). */
-  private async searchIndex(site: Site, html: Map<string, string>): Promise<FileList> {
+  private async searchIndex(site: Site): Promise<FileList> {
     if (site.config.search.provider !== 'local') return [];
     // One index at a time: the indexer closes the shared index service when it finishes.
     const run = this.indexing.then(async () => {
       const indexer = await createSearchIndexer(site);
       for (const page of site.pages) {
-        if (page.id !== '404') indexer.add(withBase(BASE, page.url), html.get(page.id)!);
+        const input = searchInput(site, BASE, page);
+        if (input) indexer.add(input.url, input.content);
       }
       const files = await indexer.files();
       return files.map(({ path, content }): [string, Uint8Array] => [urlPath(join('pagefind', path)), content]);

@@ -157,6 +157,10 @@ export class FileStore {
     return changed;
   }
 
+  paths(): string[] {
+    return [...this.entries.keys()];
+  }
+
   /** Every file with the bytes `docs build` writes. */
   sources(): Map<string, Buffer> {
     return new Map([...this.entries].map(([path, entry]) => [path, entry.source]));

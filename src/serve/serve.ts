@@ -264,10 +264,11 @@ class PreviewServer implements Preview {
       this.io.err.write(`A template does not compile; the preview keeps the previous templates until it does.\n${detail}\n`);
       this.publishState();
       const rest: Change = { ...change, templates: false };
-      if (this.worker && !isEmptyChange(rest)) await this.apply(await this.worker.build(rest), files, rest);
+      if (this.worker && !isEmptyChange(rest)) this.apply(await this.worker.build(rest), files, rest);
       else if (!this.worker) throw new Error('the render worker could not start', { cause: e });
       return;
     }
+    this.security = next.headers;
     next.on('update', (set, remove) => this.applyUpdate(set, remove));
     next.on('settled', (id) => {
       if (next !== this.worker) return;
@@ -281,11 +282,17 @@ class PreviewServer implements Preview {
       this.worker = undefined;
       this.schedule({ full: true });
     });
-    const result = await next.build({ full: true, known: [...this.store.sources().keys()] });
+    let result: BuildResult;
+    try {
+      result = await next.build({ full: true, known: this.store.paths() });
+    } catch (e) {
+      await next.terminate();
+      throw e;
+    }
+    this.profile = {};
     const old = this.worker;
     this.worker = next;
     this.settledId = -1;
-    this.security = next.headers;
     if (this.closed) {
       await next.terminate();
       return;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Compilation, Compiler, Configuration, Stats } from 'webpack';
-import { listFiles, readPage, removeDir, ROOT, scratchDir, writeFiles, type CodeBlock } from '../helpers/content.js';
+import { listFiles, readPage as readPageUncached, removeDir, ROOT, scratchDir, writeFiles, type CodeBlock, type PageSource } from '../helpers/content.js';
 import { evaluateConfig, webpack } from '../helpers/webpack.js';
 
 /*
@@ -15,6 +15,17 @@ import { evaluateConfig, webpack } from '../helpers/webpack.js';
  */
 
 export const API_FIXTURES = join(ROOT, 'test', 'fixtures', 'api');
+
+const pages = new Map<string, PageSource>();
+/** readPage, parsed once per test file (the CLI page is large). */
+export function readPage(pageId: string): PageSource {
+  let page = pages.get(pageId);
+  if (!page) {
+    page = readPageUncached(pageId);
+    pages.set(pageId, page);
+  }
+  return page;
+}
 
 export interface Section {
   depth: number;
@@ -375,13 +386,13 @@ export async function parserHookKeys(): Promise<Map<string, Set<string>>> {
     { target: 'node' },
   ];
   for (const [index, variant] of variants.entries()) {
-    const parsers = new Set<{ hooks: object }>();
+    const parsers = new Set<object>();
     const capture = {
       apply(compiler: Compiler) {
         compiler.hooks.thisCompilation.tap('ApiDocsParserKeys', (_compilation, { normalModuleFactory }) => {
           for (const type of ['javascript/auto', 'javascript/dynamic', 'javascript/esm']) {
             normalModuleFactory.hooks.parser.for(type).tap('ApiDocsParserKeys', (parser) => {
-              parsers.add(parser);
+              parsers.add(parser as object);
             });
           }
         });
@@ -391,7 +402,8 @@ export async function parserHookKeys(): Promise<Map<string, Set<string>>> {
     build.cleanup();
     // Read the keys after the build, when webpack's plugins have tapped everything they tap.
     for (const parser of parsers) {
-      for (const [hookName, hook] of Object.entries(parser.hooks as Record<string, { _map?: Map<unknown, { taps?: unknown[] }> }>)) {
+      const hooks = (parser as { hooks: Record<string, { _map?: Map<unknown, { taps?: unknown[] }> }> }).hooks;
+      for (const [hookName, hook] of Object.entries(hooks)) {
         if (!(hook._map instanceof Map)) continue;
         const keys = merged.get(hookName) ?? new Set<string>();
         // Only keys somebody tapped: a HookMap also holds hooks created by mere look-ups.

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPage } from '../helpers/content.js';
+import { readPage } from './api-helpers.js';
 import { webpack } from '../helpers/webpack.js';
 import { buildWith, exampleTracker, h3sUnder, reportCount } from './api-helpers.js';
 

@@ -37,8 +37,13 @@ describe('/api/stats/', () => {
   const examples = exampleTracker(PAGE);
 
   it('documents every field of a real stats object and of the typed shape, with matching types', async () => {
-    const files = { ...fixtureFiles('app'), 'src/extra.js': "import logo from './logo.png';\nexport default logo;\n", 'src/logo.png': 'not really a png' };
-    files['src/index.js'] += "import logo from './extra.js';\nconsole.log(logo);\n";
+    const app = fixtureFiles('app');
+    const files: Record<string, string> = {
+      ...app,
+      'src/index.js': `${app['src/index.js']}import logo from './extra.js';\nconsole.log(logo);\n`,
+      'src/extra.js': "import logo from './logo.png';\nexport default logo;\n",
+      'src/logo.png': 'not really a png',
+    };
     const build = await buildWith('api-stats-shape', files, { mode: 'production', name: 'client', profile: true, module: { rules: [{ test: /\.png$/, type: 'asset/resource' }] } });
     let json: StatsCompilation;
     try {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPage, removeDir, scratchDir, writeFiles } from '../helpers/content.js';
-import { exampleTracker, h3sUnder, reportCount } from './api-helpers.js';
+import { removeDir, scratchDir, writeFiles } from '../helpers/content.js';
+import { exampleTracker, h3sUnder, readPage, reportCount } from './api-helpers.js';
 
 const require = createRequire(import.meta.url);
 const run = promisify(execFile);

@@ -328,3 +328,29 @@ describe('after all these edits', () => {
     }
   });
 });
+
+describe('a site that is broken from the start', () => {
+  it('serves a page that shows the problems, then the site once they are fixed', async () => {
+    const broken = makeFixture();
+    broken.edit('content/guides/beta.md', 'title: Beta guide', 'title: ""');
+    const { preview: early, captured: out } = await startFixturePreview(broken);
+    try {
+      expect(early.state().ok).toBe(false);
+      expect(out.err).toContain('content/guides/beta.md:2:8 frontmatter.title:');
+      expect(out.err).toContain('the site is served once they are fixed');
+      const res = await get(early.url, '/guides/alpha/');
+      expect(res.status).toBe(503);
+      expect(res.text).toContain('<script src="/__docs/reload.js" defer></script>');
+      const client = await openPage(early.url, '/guides/alpha/');
+      expect(client.events[0]).toMatchObject({ event: 'state', data: { ok: false, problems: [expect.stringContaining('content/guides/beta.md:2:8')] } });
+      broken.edit('content/guides/beta.md', 'title: ""', 'title: Beta guide');
+      expect(await client.next('state')).toEqual({ ok: true });
+      await client.next('reload');
+      expect((await get(early.url, '/guides/alpha/')).status).toBe(200);
+      client.close();
+    } finally {
+      await early.close();
+      broken.cleanup();
+    }
+  });
+});
