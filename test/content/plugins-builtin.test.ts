@@ -1,0 +1,570 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import vm from 'node:vm';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Compiler, Configuration, Stats } from 'webpack';
+import { CONTENT, ROOT, headingsOf, listFiles, readPage, removeDir, scratchDir, writeFiles } from '../helpers/content.js';
+import { evaluateConfig, validate, webpack } from '../helpers/webpack.js';
+
+/*
+ * Tests for the built-in plugin pages (content/plugins/*.md, webpack's own plugins) and the plugins index.
+ *
+ * - Structure: frontmatter, the h2 order shared by plugin pages, a Related section at the end.
+ * - Options: the `### ` headings under `## Options` are compared with the plugin's options, taken from
+ *   webpack's JSON schemas (node_modules/webpack/schemas/...) where the plugin has one, and otherwise from
+ *   the constructor's parameters in node_modules/webpack/types.d.ts.
+ * - Examples: every code block titled webpack.config.js (or webpack.<name>.config.js) is read from the page,
+ *   evaluated in a scratch project with the fixture sources from test/fixtures/plugins-builtin/ and compiled
+ *   with the real webpack, and the plugin's effect is asserted. A final test checks that no such block was skipped.
+ */
+
+const WEBPACK_DIR = join(ROOT, 'node_modules', 'webpack');
+const SCHEMAS = join(WEBPACK_DIR, 'schemas');
+const TYPES = readFileSync(join(WEBPACK_DIR, 'types.d.ts'), 'utf8');
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'plugins-builtin');
+const CONFIG_TITLE = /(^|\/)webpack(\.[\w-]+)?\.config\.js$/;
+
+// ---------------------------------------------------------------------------------------------
+// Which source defines the options of each built-in plugin page.
+
+type OptionSource =
+  /** A JSON schema file below node_modules/webpack/schemas (optionally one of its definitions). */
+  | { schema: string; definition?: string }
+  /** No JSON schema: the constructor's parameter names in types.d.ts are the options. */
+  | { ctor: string }
+  /** The constructor takes no argument; the page has no Options section. */
+  | { none: string };
+
+const BUILT_IN: Record<string, OptionSource> = {
+  'automatic-prefetch-plugin': { none: 'AutomaticPrefetchPlugin' },
+  'banner-plugin': { schema: 'plugins/BannerPlugin.json' },
+  'clean-plugin': { schema: 'plugins/output/CleanOptions.json' },
+  'context-exclusion-plugin': { ctor: 'ContextExclusionPlugin' },
+  'context-replacement-plugin': { ctor: 'ContextReplacementPlugin' },
+  'copy-plugin': { schema: 'WebpackOptions.json', definition: 'CopyOptions' },
+  'define-plugin': { ctor: 'DefinePlugin' },
+  'dll-plugin': { schema: 'plugins/dll/DllPlugin.json' }, // and DllReferencePlugin, checked separately
+  'dotenv-plugin': { schema: 'plugins/define/DotenvPluginOptions.json' },
+  'environment-plugin': { ctor: 'EnvironmentPlugin' },
+  'eval-source-map-dev-tool-plugin': { schema: 'plugins/SourceMapDevToolPlugin.json' },
+  'hashed-module-ids-plugin': { schema: 'plugins/ids/HashedModuleIdsPlugin.json' },
+  'hot-module-replacement-plugin': { none: 'HotModuleReplacementPlugin' },
+  'ignore-plugin': { schema: 'plugins/IgnorePlugin.json' },
+  'limit-chunk-count-plugin': { schema: 'plugins/optimize/LimitChunkCountPlugin.json' },
+  'manifest-plugin': { schema: 'plugins/ManifestPlugin.json' },
+  'min-chunk-size-plugin': { schema: 'plugins/optimize/MinChunkSizePlugin.json' },
+  'module-concatenation-plugin': { none: 'ModuleConcatenationPlugin' },
+  'module-federation-plugin': { schema: 'plugins/container/ModuleFederationPlugin.json' },
+  'no-emit-on-errors-plugin': { none: 'NoEmitOnErrorsPlugin' },
+  'normal-module-replacement-plugin': { ctor: 'NormalModuleReplacementPlugin' },
+  'prefetch-plugin': { ctor: 'PrefetchPlugin' },
+  'profiling-plugin': { schema: 'plugins/debug/ProfilingPlugin.json' },
+  'progress-plugin': { schema: 'plugins/ProgressPlugin.json' },
+  'provide-plugin': { ctor: 'ProvidePlugin' },
+  'source-map-dev-tool-plugin': { schema: 'plugins/SourceMapDevToolPlugin.json' },
+  'split-chunks-plugin': { schema: 'WebpackOptions.json', definition: 'OptimizationSplitChunksOptions' },
+  'watch-ignore-plugin': { schema: 'plugins/WatchIgnorePlugin.json' },
+};
+
+/** Pages of the section that are not about one plugin. */
+const OTHER_BUILT_IN = ['internal-plugins'];
+
+// ---------------------------------------------------------------------------------------------
+// Schema and types.d.ts helpers.
+
+interface SchemaNode {
+  $ref?: string;
+  properties?: Record<string, SchemaNode>;
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  allOf?: SchemaNode[];
+  definitions?: Record<string, SchemaNode>;
+}
+
+function loadSchema(file: string): SchemaNode {
+  return JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8')) as SchemaNode;
+}
+
+/** Property names of an options schema: the union over anyOf/oneOf/allOf branches, following $refs (also into other files). */
+function schemaProperties(file: string, definition?: string): string[] {
+  const names = new Set<string>();
+  const visit = (node: SchemaNode, nodeFile: string, doc: SchemaNode, depth: number): void => {
+    if (depth > 8) return;
+    if (node.$ref) {
+      const [refFile, pointer] = node.$ref.split('#') as [string, string | undefined];
+      const targetFile = refFile ? join(dirname(nodeFile), refFile) : nodeFile;
+      const targetDoc = refFile ? loadSchema(targetFile) : doc;
+      const name = (pointer ?? '').replace(/^\/definitions\//, '');
+      const target = name ? targetDoc.definitions?.[name] : targetDoc;
+      if (!target) throw new Error(`unresolved $ref ${node.$ref} in ${nodeFile}`);
+      visit(target, targetFile, targetDoc, depth + 1);
+      return;
+    }
+    for (const key of Object.keys(node.properties ?? {})) names.add(key);
+    for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) visit(branch, nodeFile, doc, depth + 1);
+  };
+  const doc = loadSchema(file);
+  const root = definition ? doc.definitions?.[definition] : doc;
+  if (!root) throw new Error(`no definition ${definition} in ${file}`);
+  visit(root, file, doc, 0);
+  return [...names].sort();
+}
+
+/** The declaration of a class in types.d.ts. */
+function declaredClass(name: string): string {
+  const start = TYPES.indexOf(`declare class ${name} {`);
+  if (start < 0) throw new Error(`types.d.ts declares no class ${name}`);
+  const end = TYPES.indexOf('\n}\n', start);
+  return TYPES.slice(start, end);
+}
+
+/** Parameter names of a class constructor in types.d.ts (rest parameters without the dots). */
+function constructorParameters(name: string): string[] {
+  const decl = declaredClass(name);
+  const open = decl.indexOf('constructor(');
+  if (open < 0) return [];
+  let depth = 0;
+  let current = '';
+  const params: string[] = [];
+  for (let i = open + 'constructor('.length; i < decl.length; i++) {
+    const ch = decl[i]!;
+    if (depth === 0 && ch === ')') {
+      if (current.trim()) params.push(current.trim());
+      break;
+    }
+    if ('([{<'.includes(ch)) depth++;
+    if (')]}'.includes(ch) || (ch === '>' && decl[i - 1] !== '=')) depth--;
+    if (depth === 0 && ch === ',') {
+      params.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  return params.map((p) => {
+    const m = /^(?:\.\.\.)?(\w+)\??\s*:/.exec(p);
+    if (!m) throw new Error(`cannot read parameter "${p}" of ${name}`);
+    return m[1]!;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page helpers.
+
+interface Section {
+  depth: number;
+  text: string;
+  /** Markdown under the heading up to the next heading of the same or a higher level. */
+  body: string;
+  /** The enclosing h2 (the heading itself for an h2). */
+  h2: string;
+  /** The enclosing h3, if any. */
+  h3: string;
+}
+
+const sectionCache = new Map<string, Section[]>();
+/** Headings of a page (fenced code skipped), with the Markdown under each. */
+function sections(pageId: string): Section[] {
+  const cached = sectionCache.get(pageId);
+  if (cached) return cached;
+  const lines = readPage(pageId).body.split('\n');
+  const found: { depth: number; text: string; line: number }[] = [];
+  let fence: string | null = null;
+  lines.forEach((line, index) => {
+    const f = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (fence === null) fence = f[1]!;
+      else if (line.trim().startsWith(fence)) fence = null;
+      return;
+    }
+    if (fence !== null) return;
+    const h = /^(#{2,6})\s+(.*?)\s*$/.exec(line);
+    if (h) found.push({ depth: h[1]!.length, text: h[2]!.replace(/`/g, ''), line: index });
+  });
+  let h2 = '';
+  let h3 = '';
+  const result = found.map((heading, i) => {
+    if (heading.depth === 2) {
+      h2 = heading.text;
+      h3 = '';
+    }
+    if (heading.depth === 3) h3 = heading.text;
+    let end = lines.length;
+    for (let j = i + 1; j < found.length; j++) {
+      if (found[j]!.depth <= heading.depth) {
+        end = found[j]!.line;
+        break;
+      }
+    }
+    return { depth: heading.depth, text: heading.text, body: lines.slice(heading.line + 1, end).join('\n'), h2, h3 };
+  });
+  sectionCache.set(pageId, result);
+  return result;
+}
+
+const h2s = (pageId: string): string[] => sections(pageId).filter((s) => s.depth === 2).map((s) => s.text);
+const h3sUnder = (pageId: string, h2: string): string[] =>
+  sections(pageId).filter((s) => s.depth === 3 && s.h2 === h2).map((s) => s.text);
+const h4sUnder = (pageId: string, h2: string, h3: string): string[] =>
+  sections(pageId).filter((s) => s.depth === 4 && s.h2 === h2 && s.h3 === h3).map((s) => s.text);
+const section = (pageId: string, text: string, depth = 2): Section => {
+  const found = sections(pageId).find((s) => s.depth === depth && s.text === text);
+  if (!found) throw new Error(`${pageId} has no h${depth} "${text}"`);
+  return found;
+};
+
+/** Page-relative config blocks (webpack.config.js, webpack.dll.config.js, …) and the ones tests used. */
+const usedConfigs = new Map<string, Set<number>>();
+function configBlocks(pageId: string) {
+  return readPage(`plugins/${pageId}`).blocks.filter((b) => b.title !== undefined && CONFIG_TITLE.test(b.title));
+}
+/** The source of the index-th config block of a plugin page; marks it as tested. */
+function configOf(pageId: string, index = 0): string {
+  const blocks = configBlocks(pageId);
+  const block = blocks[index];
+  if (!block) throw new Error(`plugins/${pageId} has only ${blocks.length} config blocks, wanted #${index}`);
+  if (!usedConfigs.has(pageId)) usedConfigs.set(pageId, new Set());
+  usedConfigs.get(pageId)!.add(index);
+  return block.code;
+}
+/** The code of a block with the given title (a source file shown on the page). */
+function blockTitled(pageId: string, title: string): string {
+  const block = readPage(`plugins/${pageId}`).blocks.find((b) => b.title === title);
+  if (!block) throw new Error(`plugins/${pageId} has no block titled ${title}`);
+  return block.code;
+}
+
+/** Every file of one or more fixture folders (later folders win), as path → content. */
+function fixture(...names: string[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of names) {
+    const dir = join(FIXTURES, name);
+    for (const file of listFiles(dir)) files[file] = readFileSync(join(dir, file), 'utf8');
+  }
+  return files;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building examples.
+
+interface Build {
+  dir: string;
+  outDir: string;
+  stats: Stats;
+  outputs: Record<string, string>;
+  errors: string[];
+  warnings: string[];
+  cleanup(): void;
+}
+
+interface BuildOptions {
+  /** Arguments for a config exported as a function. */
+  env?: Record<string, unknown>;
+  /** Resolve even when the compilation has errors. */
+  allowErrors?: boolean;
+  /** Runs after the files are written and before the config is evaluated. */
+  prepare?: (dir: string) => void;
+}
+
+const cleanups: (() => void)[] = [];
+afterAll(() => {
+  for (const c of cleanups) c();
+});
+
+function loadConfig(source: string, dir: string, env: Record<string, unknown> = {}): Configuration {
+  const exported = evaluateConfig(source, dir);
+  const config = (typeof exported === 'function' ? (exported as (e: unknown, a: unknown) => unknown)(env, {}) : exported) as Configuration;
+  return config;
+}
+
+function runCompiler(compiler: Compiler): Promise<Stats> {
+  return new Promise((resolve, reject) => compiler.run((err, stats) => (err ? reject(err) : resolve(stats!))));
+}
+
+function closeCompiler(compiler: Compiler): Promise<void> {
+  return new Promise((resolve) => compiler.close(() => resolve()));
+}
+
+/** Writes files into a scratch project, evaluates the page's config there and compiles it with the real webpack. */
+async function build(
+  name: string,
+  files: Record<string, string>,
+  config: string | ((dir: string) => Configuration),
+  options: BuildOptions = {},
+): Promise<Build> {
+  const dir = scratchDir(`plugins-${name}`);
+  const cleanup = () => removeDir(dir);
+  cleanups.push(cleanup);
+  // A package.json of its own makes .js files in the scratch project CommonJS-or-ESM by content, as in a real project.
+  writeFiles(dir, { 'package.json': '{ "private": true }\n', ...files });
+  options.prepare?.(dir);
+  const resolved = typeof config === 'string' ? loadConfig(config, dir, options.env) : config(dir);
+  validate(resolved);
+  const final: Configuration = {
+    ...resolved,
+    context: resolved.context ?? dir,
+    infrastructureLogging: resolved.infrastructureLogging ?? { level: 'error' },
+  };
+  const compiler = webpack(final);
+  let stats: Stats;
+  try {
+    stats = await runCompiler(compiler);
+  } finally {
+    await closeCompiler(compiler);
+  }
+  const json = stats.toJson({ all: false, errors: true, warnings: true });
+  const errors = (json.errors ?? []).map((e) => e.message);
+  const warnings = (json.warnings ?? []).map((w) => w.message);
+  if (errors.length > 0 && !options.allowErrors) throw new Error(`webpack reported errors:\n${errors.join('\n')}`);
+  const outDir = final.output?.path ?? join(dir, 'dist');
+  const outputs: Record<string, string> = {};
+  if (existsSync(outDir)) for (const file of listFiles(outDir)) outputs[file] = readFileSync(join(outDir, file), 'utf8');
+  return { dir, outDir, stats, outputs, errors, warnings, cleanup };
+}
+
+/** Runs a file with Node.js and returns its standard output lines. */
+function runNode(file: string, env: Record<string, string> = {}): string[] {
+  const result = spawnSync(process.execPath, [file], { encoding: 'utf8', env: { ...process.env, ...env }, cwd: dirname(file) });
+  if (result.status !== 0) throw new Error(`node ${file} failed:\n${result.stderr}`);
+  return result.stdout.split('\n').filter(Boolean);
+}
+
+/** Runs browser bundles one after another in one fresh context and returns what they logged. */
+function runInBrowserLikeContext(sources: string[], globals: Record<string, unknown> = {}): string[] {
+  const logs: string[] = [];
+  const context: Record<string, unknown> = {
+    console: { log: (...args: unknown[]) => logs.push(args.map(String).join(' ')) },
+    ...globals,
+  };
+  context.self = context;
+  context.window = context;
+  vm.createContext(context);
+  for (const source of sources) vm.runInContext(source, context);
+  return logs;
+}
+
+const jsFiles = (outputs: Record<string, string>) => Object.keys(outputs).filter((f) => f.endsWith('.js')).sort();
+const moduleNames = (stats: Stats) =>
+  (stats.toJson({ all: false, modules: true, orphanModules: true }).modules ?? []).map((m) => m.name ?? '').filter(Boolean);
+
+// ---------------------------------------------------------------------------------------------
+// Structure of every built-in plugin page.
+
+describe('built-in plugin pages: structure', () => {
+  const pages = Object.keys(BUILT_IN);
+  const sectionPages = (readFileSync(join(ROOT, 'site.config.yaml'), 'utf8').match(/^\s+- plugins\/[\w-]+$/gm) ?? []).map((l) =>
+    l.trim().slice('- plugins/'.length),
+  );
+
+  it('every built-in page in this test is listed in the Plugins section of site.config.yaml, and exists', () => {
+    for (const page of [...pages, ...OTHER_BUILT_IN]) {
+      expect(sectionPages, page).toContain(page);
+      expect(existsSync(join(CONTENT, 'plugins', `${page}.md`)), page).toBe(true);
+    }
+  });
+
+  it.each(pages)('%s: frontmatter has a title, a description and no group, repo or contributors', (page) => {
+    const { frontmatter } = readPage(`plugins/${page}`);
+    expect(frontmatter.title).toBeTruthy();
+    expect(String(frontmatter.description ?? '').length).toBeGreaterThan(40);
+    expect(frontmatter.group ?? '-').toBe('-');
+    expect(frontmatter).not.toHaveProperty('repo');
+    expect(frontmatter).not.toHaveProperty('contributors');
+  });
+
+  it.each(pages)('%s: the title names a plugin webpack exports', (page) => {
+    const title = String(readPage(`plugins/${page}`).frontmatter.title);
+    const namespaces = [webpack, ...Object.values(webpack).filter((v) => v && typeof v === 'object')] as Record<string, unknown>[];
+    const exported = namespaces.some((ns) => typeof ns[title] === 'function');
+    expect(exported, `${title} is not exported by webpack`).toBe(true);
+  });
+
+  it.each(pages)('%s: h2 headings are Usage, Options (when it takes options), Examples, Related, in that order', (page) => {
+    const source = BUILT_IN[page]!;
+    const expected = ['Usage', ...('none' in source ? [] : ['Options']), 'Examples', 'Related'];
+    expect(h2s(`plugins/${page}`)).toEqual(expected);
+  });
+
+  it.each(pages)('%s: Related links onward to other pages of the site', (page) => {
+    const related = section(`plugins/${page}`, 'Related').body;
+    const links = related.match(/\]\(\/[\w/#.-]*\)/g) ?? [];
+    expect(links.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(pages)('%s: has a webpack.config.js example in Usage', (page) => {
+    expect(section(`plugins/${page}`, 'Usage').body).toMatch(/```js title="webpack(\.[\w-]+)?\.config\.js"/);
+  });
+
+  it.each(pages)('%s: has no placeholder text', (page) => {
+    expect(readPage(`plugins/${page}`).body).not.toMatch(/\b(TODO|TBD|coming soon|lorem ipsum)\b/i);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Options: the ### headings under ## Options against the plugin's own definition.
+
+describe('built-in plugin pages: every option documented, no stale ones', () => {
+  const withOptions = Object.entries(BUILT_IN).filter(([page]) => page !== 'dll-plugin');
+
+  it.each(withOptions)('%s', (page, source) => {
+    const documented = h3sUnder(`plugins/${page}`, 'Options').sort();
+    if ('none' in source) {
+      expect(constructorParameters(source.none)).toEqual([]);
+      expect(h2s(`plugins/${page}`)).not.toContain('Options');
+      return;
+    }
+    const expected = 'ctor' in source ? constructorParameters(source.ctor).sort() : schemaProperties(source.schema, source.definition);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(documented).toEqual(expected);
+  });
+
+  it('each option heading states a type', () => {
+    for (const [page, source] of withOptions) {
+      if ('none' in source) continue;
+      for (const s of sections(`plugins/${page}`).filter((x) => x.depth === 3 && x.h2 === 'Options')) {
+        expect(s.body, `${page} ${s.text}`).toMatch(/\*\*Type:\*\*/);
+      }
+    }
+  });
+
+  it('the anchors of option headings are the lowercased option names', async () => {
+    for (const page of ['banner-plugin', 'split-chunks-plugin', 'source-map-dev-tool-plugin']) {
+      const ids = (await headingsOf(`plugins/${page}`)).filter((h) => h.depth === 3).map((h) => h.id);
+      for (const name of h3sUnder(`plugins/${page}`, 'Options')) expect(ids).toContain(name.toLowerCase());
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Examples, page by page.
+
+describe('BannerPlugin examples', () => {
+  it('Usage: the string banner is wrapped in a /*! comment at the top of main.js', async () => {
+    const b = await build('banner-usage', fixture('app'), configOf('banner-plugin', 0));
+    expect(b.outputs['main.js']!.startsWith('/*! Acme Storefront - (c) Acme Ltd. All rights reserved. */\n')).toBe(true);
+  });
+
+  it('production without a stage: Terser moves the banner to a LICENSE.txt file (the warning on the page)', async () => {
+    const b = await build('banner-terser', fixture('app'), (dir) => ({
+      ...loadConfig(configOf('banner-plugin', 0), dir),
+      mode: 'production',
+    }));
+    expect(b.outputs['main.js']).toMatch(/^\/\*! For license information please see main\.js\.LICENSE\.txt \*\//);
+    expect(b.outputs['main.js.LICENSE.txt']).toContain('Acme Storefront - (c) Acme Ltd.');
+  });
+
+  it('stage after minification keeps the banner, with [name] and [fullhash] replaced, and no LICENSE file', async () => {
+    const b = await build('banner-stage', fixture('app'), configOf('banner-plugin', 1));
+    const [main] = jsFiles(b.outputs);
+    expect(main).toMatch(/^main\.[0-9a-f]{20}\.js$/);
+    const hash = b.stats.hash!;
+    expect(b.outputs[main!]!.split('\n')[0]).toBe(`/*! Acme Storefront | chunk: main | build: ${hash} */`);
+    expect(Object.keys(b.outputs).some((f) => f.endsWith('.LICENSE.txt'))).toBe(false);
+  });
+
+  it('the raw hashbang is the first line of the CLI bundle, which runs with Node.js', async () => {
+    const b = await build('banner-cli', fixture('banner-cli'), configOf('banner-plugin', 2));
+    expect(b.outputs['cli.js']!.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(runNode(join(b.outDir, 'cli.js'))).toEqual(['acme-cli']);
+  });
+
+  it('the footer function appends a comment naming the file and the chunk', async () => {
+    const b = await build('banner-footer', fixture('app'), configOf('banner-plugin', 3));
+    expect(b.outputs['main.js']!.trimEnd().endsWith('/*! end of main.js (chunk main) */')).toBe(true);
+  });
+});
+
+describe('CleanPlugin examples', () => {
+  it('Usage: stale files in dist/ are deleted, the new bundle stays', async () => {
+    const b = await build('clean-usage', fixture('app'), configOf('clean-plugin', 0), {
+      prepare: (dir) => writeFiles(dir, { 'dist/main.0123456789abcdef0123.js': 'old', 'dist/old/chunk.js': 'old' }),
+    });
+    expect(Object.keys(b.outputs)).toEqual([jsFiles(b.outputs)[0]]);
+    expect(jsFiles(b.outputs)[0]).toMatch(/^main\.[0-9a-f]{20}\.js$/);
+  });
+
+  it('keep: uploads/ and robots.txt survive, other stale files go', async () => {
+    const b = await build('clean-keep', fixture('app'), configOf('clean-plugin', 1), {
+      prepare: (dir) =>
+        writeFiles(dir, { 'dist/uploads/2024/photo.jpg': 'x', 'dist/robots.txt': 'x', 'dist/stale.js': 'x', 'dist/robots.txt.bak': 'x' }),
+    });
+    expect(Object.keys(b.outputs).sort()).toEqual(['main.js', 'robots.txt', 'uploads/2024/photo.jpg']);
+  });
+
+  it('dry: nothing is deleted and the stats log says what would be', async () => {
+    const b = await build('clean-dry', fixture('app'), configOf('clean-plugin', 2), {
+      prepare: (dir) => writeFiles(dir, { 'dist/old.8d1f0c.js': 'x', 'dist/uploads/2024/a.png': 'x' }),
+    });
+    expect(Object.keys(b.outputs).sort()).toEqual(['main.js', 'old.8d1f0c.js', 'uploads/2024/a.png']);
+    const text = b.stats.toString();
+    expect(text).toContain('LOG from webpack.CleanPlugin');
+    expect(text).toContain('<i> old.8d1f0c.js will be removed');
+    expect(text).toContain('<i> uploads/2024 will be kept');
+  });
+});
+
+describe('CopyPlugin examples', () => {
+  it('Usage: the contents of public/ and robots.txt are copied next to main.js, dot files included', async () => {
+    const b = await build('copy-usage', fixture('app', 'copy'), configOf('copy-plugin', 0));
+    expect(Object.keys(b.outputs).sort()).toEqual(
+      ['.env.local', 'downloads/price-list.pdf', 'favicon.ico', 'main.js', 'robots.txt'].sort(),
+    );
+    expect(b.outputs['robots.txt']).toBe(readFileSync(join(FIXTURES, 'copy', 'robots.txt'), 'utf8'));
+    const info = b.stats.toJson({ all: false, assets: true }).assets!.find((a) => a.name === 'robots.txt')!.info;
+    expect(info).toMatchObject({ copied: true, sourceFilename: 'robots.txt' });
+  });
+
+  it('a pattern that matches nothing gives an EmptyCopyPatternWarning', async () => {
+    const b = await build('copy-empty', fixture('app'), configOf('copy-plugin', 0));
+    expect(b.warnings.some((w) => w.includes("The 'public' pattern of 'output.copy' copied no file."))).toBe(true);
+  });
+
+  it('transform: the JSON is rewritten, hashed by its new content and placed in config/', async () => {
+    const b = await build('copy-transform', fixture('app', 'copy'), configOf('copy-plugin', 1));
+    const copied = Object.keys(b.outputs).filter((f) => f.startsWith('config/'));
+    expect(copied).toHaveLength(1);
+    const content = b.outputs[copied[0]!]!;
+    expect(JSON.parse(content)).toEqual({ apiUrl: 'https://api.example.com', debug: false });
+    const hash = (webpack.util.createHash('md4').update(content).digest('hex') as string).slice(0, 8);
+    expect(copied[0]).toBe(`config/app.${hash}.json`);
+  });
+
+  it('ignore and info: dot files and maps are skipped, the vendor file is not minimized', async () => {
+    const b = await build('copy-ignore', fixture('app', 'copy'), configOf('copy-plugin', 2));
+    expect(Object.keys(b.outputs).sort()).toEqual(['main.js', 'site.webmanifest', 'vendor/chart.min.js']);
+    expect(b.outputs['vendor/chart.min.js']).toBe(readFileSync(join(FIXTURES, 'copy', 'vendor', 'chart.min.js'), 'utf8'));
+  });
+
+  it('the to function sorts files into img/ and files/', async () => {
+    const b = await build('copy-to', fixture('app', 'copy'), configOf('copy-plugin', 3));
+    expect(Object.keys(b.outputs).sort()).toEqual(['files/2024.pdf', 'img/alice.jpg', 'main.js']);
+  });
+
+  it('two files mapped to one name stop the build with the error the page quotes', async () => {
+    const b = await build('copy-collision', { ...fixture('app', 'copy'), 'media/press/alice.jpg': 'OTHER' }, configOf('copy-plugin', 3), {
+      allowErrors: true,
+    });
+    expect(b.errors.some((e) => /Multiple files of the 'media' pattern of 'output\.copy' are copied to 'img\/alice\.jpg'/.test(e))).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Every config block of every built-in page was compiled by a test above.
+
+describe('coverage of examples', () => {
+  it('every webpack.config.js block on the built-in plugin pages was compiled by a test', () => {
+    const missing: string[] = [];
+    for (const page of Object.keys(BUILT_IN)) {
+      if (!existsSync(join(CONTENT, 'plugins', `${page}.md`))) continue;
+      configBlocks(page).forEach((block, index) => {
+        if (!usedConfigs.get(page)?.has(index)) missing.push(`plugins/${page}.md:${block.line} (${block.title})`);
+      });
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+// Silence unused-import diagnostics for helpers used by later sections.
+void relative;
+void readdirSync;
+void runInBrowserLikeContext;
+void moduleNames;
