@@ -325,7 +325,7 @@ async function main() {
   log(
     `Site: a copy of content/ and site.config.yaml in ${relative(ROOT, SITE)}/ — ${real} Markdown files` +
       (stubs.size ? `, plus ${stubs.size - replaced.size} placeholder pages for pages not written yet` : '') +
-      (replaced.size ? `; ${replaced.size} pages with problems replaced by placeholders` : '') +
+      (replaced.size ? `; ${replaced.size} page${replaced.size === 1 ? '' : 's'} with problems replaced by placeholders` : '') +
       '.',
   );
 

@@ -1,3 +1,4 @@
+import { ANCHOR_LABEL_ID } from '../src/content/plugins/headings.js';
 import { Article } from './components/Article.js';
 import { Banner, NotificationBar } from './components/Banner.js';
 import { ChatButton, Footer } from './components/Footer.js';
@@ -54,6 +55,9 @@ export function Layout(props: PageProps) {
       </head>
       <body>
         <a className="skip-link" href="#content">Skip to content</a>
+        <span id={ANCHOR_LABEL_ID} hidden>
+          Section titled
+        </span>
         {config.banner ? <Banner banner={config.banner} ctx={ctx} /> : null}
         {config.notification ? <NotificationBar note={config.notification} ctx={ctx} /> : null}
         <Header ctx={ctx} currentUrl={page.url} />

@@ -1,4 +1,5 @@
 import type { SidebarSection } from '../src/site/model.js';
+import { ANCHOR_LABEL_ID } from '../src/content/plugins/headings.js';
 import { HeadEnd, HeadStart } from './Layout.js';
 import type { RenderContext } from './types.js';
 import { href } from './types.js';
@@ -20,6 +21,9 @@ export function Printable({ ctx, section, chapters }: { ctx: RenderContext; sect
         <HeadEnd ctx={ctx} />
       </head>
       <body className="printable">
+        <span id={ANCHOR_LABEL_ID} hidden>
+          Section titled
+        </span>
         <main id="content" className="content">
           <article className="article">
             <p className="article-tools">

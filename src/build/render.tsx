@@ -3,6 +3,7 @@ import { Layout } from '../../templates/Layout.js';
 import { Printable } from '../../templates/Printable.js';
 import type { RenderContext } from '../../templates/types.js';
 import { LINK_PLACEHOLDER } from '../content/markdown.js';
+import { ANCHOR_LABEL_ID } from '../content/plugins/headings.js';
 import type { SidebarSection, Site, SitePage } from '../site/model.js';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
@@ -33,5 +34,6 @@ export function chapterHtml(html: string, prefix: string): string {
   return html
     .replace(/<(\/?)h([2-5])([ >])/g, (_, slash: string, level: string, after: string) => `<${slash}h${Number(level) + 1}${after}`)
     .replace(/ id="([^"]+)"/g, (_, id: string) => ` id="${prefix}--${id}"`)
-    .replace(/ href="#([^"]+)"/g, (_, id: string) => ` href="#${prefix}--${id}"`);
+    .replace(/ href="#([^"]+)"/g, (_, id: string) => ` href="#${prefix}--${id}"`)
+    .replace(/ aria-labelledby="([^"]+)"/g, (_, ids: string) => ` aria-labelledby="${ids.split(' ').map((id) => (id === ANCHOR_LABEL_ID ? id : `${prefix}--${id}`)).join(' ')}"`);
 }

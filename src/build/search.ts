@@ -24,6 +24,8 @@ export async function createSearchIndexer(site: Site): Promise<SearchIndexer> {
     forceLanguage: site.config.site.language,
     // Option names and other identifiers are written with dots and underscores.
     includeCharacters: '._$',
+    // Heading self-links ("#") and copy buttons are not content.
+    excludeSelectors: ['.anchor', '.copy'],
   });
   if (!index) throw new Error(`search index: ${errors.join('; ')}`);
   const pending: Array<Promise<unknown>> = [];

@@ -89,6 +89,6 @@ export async function renderMarkdown(
   visit(hast, 'raw', (node: { value: string }) => {
     for (const m of node.value.matchAll(/\sid=["']([^"']+)["']/g)) ids.add(m[1]!);
   });
-  const html = toHtml(hast, { allowDangerousHtml: true });
+  const html = toHtml(hast, { allowDangerousHtml: true, characterReferences: { useShortestReferences: true } });
   return { html, hast: options.keepTree ? hast : undefined, anchors, headings, ids, links, problems: ctx.problems };
 }

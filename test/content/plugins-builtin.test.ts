@@ -233,12 +233,15 @@ function blockTitled(pageId: string, title: string): string {
   return block.code;
 }
 
-/** Every file of one or more fixture folders (later folders win), as path → content. */
+/**
+ * Every file of one or more fixture folders (later folders win), as path → content. Fixture packages live in
+ * `_node_modules/` (the repository ignores node_modules folders) and are written to `node_modules/`.
+ */
 function fixture(...names: string[]): Record<string, string> {
   const files: Record<string, string> = {};
   for (const name of names) {
     const dir = join(FIXTURES, name);
-    for (const file of listFiles(dir)) files[file] = readFileSync(join(dir, file), 'utf8');
+    for (const file of listFiles(dir)) files[file.replace(/^_node_modules\//, 'node_modules/')] = readFileSync(join(dir, file), 'utf8');
   }
   return files;
 }
@@ -302,6 +305,8 @@ async function build(
   const final: Configuration = {
     ...resolved,
     context: resolved.context ?? dir,
+    // webpack's own default output.path is dist/ below the working directory, which is not the scratch project.
+    output: { ...resolved.output, path: resolved.output?.path ?? join(dir, 'dist') },
     infrastructureLogging: resolved.infrastructureLogging ?? { level: 'error' },
   };
   const compiler = webpack(final);
@@ -326,6 +331,12 @@ function runNode(file: string, env: Record<string, string> = {}): string[] {
   const result = spawnSync(process.execPath, [file], { encoding: 'utf8', env: { ...process.env, ...env }, cwd: dirname(file) });
   if (result.status !== 0) throw new Error(`node ${file} failed:\n${result.stderr}`);
   return result.stdout.split('\n').filter(Boolean);
+}
+
+/** Writes a CommonJS script into `dir`, runs it with Node.js and returns its output lines. */
+function runScript(dir: string, code: string, env: Record<string, string> = {}): string[] {
+  writeFiles(dir, { 'check.cjs': code });
+  return runNode(join(dir, 'check.cjs'), env);
 }
 
 /** Runs browser bundles one after another in one fresh context and returns what they logged. */
@@ -544,6 +555,163 @@ describe('CopyPlugin examples', () => {
       allowErrors: true,
     });
     expect(b.errors.some((e) => /Multiple files of the 'media' pattern of 'output\.copy' are copied to 'img\/alice\.jpg'/.test(e))).toBe(true);
+  });
+});
+
+describe('ContextExclusionPlugin examples', () => {
+  const routerFiles = () => ({ ...fixture('ctx-router'), 'src/router.js': blockTitled('context-exclusion-plugin', 'src/router.js') });
+
+  it('without the plugin, the README in src/pages/ fails the build with the error the page quotes', async () => {
+    const b = await build('ctxex-without', routerFiles(), (dir) => {
+      const config = loadConfig(configOf('context-exclusion-plugin', 0), dir);
+      return { ...config, plugins: [] };
+    }, { allowErrors: true });
+    expect(b.errors.some((e) => e.startsWith("Module parse failed: Unexpected character ' ' (1:1)\nFile was parsed as module type 'javascript/auto'."))).toBe(true);
+  });
+
+  it('Usage: with /\\.md$/ excluded the build succeeds with one chunk per page and no README module', async () => {
+    const b = await build('ctxex-usage', routerFiles(), configOf('context-exclusion-plugin', 0));
+    const modules = moduleNames(b.stats);
+    expect(modules).toContain('./src/pages/home.js');
+    expect(modules).toContain('./src/pages/about.js');
+    expect(modules.some((m) => m.includes('README'))).toBe(false);
+    expect(jsFiles(b.outputs)).toHaveLength(3);
+  });
+
+  it('drafts and __tests__ are left out of require.context', async () => {
+    const files = { ...fixture('ctx-locales'), 'src/i18n.js': blockTitled('context-exclusion-plugin', 'src/i18n.js') };
+    const b = await build('ctxex-locales', files, configOf('context-exclusion-plugin', 1));
+    const [keys] = runScript(b.dir, "console.log(JSON.stringify(require('./dist/main.js').availableLocales));");
+    expect(JSON.parse(keys!)).toEqual(['./de.js', './en.js']);
+    expect(b.outputs['main.js']).not.toContain('Servus');
+    const without = await build('ctxex-locales-without', files, (dir) => ({ ...loadConfig(configOf('context-exclusion-plugin', 1), dir), plugins: [] }));
+    const [all] = runScript(without.dir, "console.log(JSON.stringify(require('./dist/main.js').availableLocales));");
+    expect(JSON.parse(all!)).toEqual(['./__tests__/en.test.js', './de.draft.js', './de.js', './en.js']);
+  });
+});
+
+describe('ContextReplacementPlugin examples', () => {
+  it('Usage: only the en-gb and de locales are bundled, and both are found at run time', async () => {
+    const b = await build('ctxrep-usage', fixture('moment'), configOf('context-replacement-plugin', 0));
+    const locales = moduleNames(b.stats).filter((m) => m.startsWith('./node_modules/moment/locale/') && m.endsWith('.js'));
+    expect(locales.sort()).toEqual(['./node_modules/moment/locale/de.js', './node_modules/moment/locale/en-gb.js']);
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['greeting in en-gb | greeting in de | no locale fr']);
+  });
+
+  it('the warning: a filter with extensions bundles the files but the lookup by name fails', async () => {
+    const b = await build('ctxrep-ext', fixture('moment'), (dir) => ({
+      ...loadConfig(configOf('context-replacement-plugin', 0), dir),
+      plugins: [new webpack.ContextReplacementPlugin(/moment[\\/]locale$/, /(en-gb|de)\.js$/)],
+    }));
+    expect(moduleNames(b.stats)).toContain('./node_modules/moment/locale/de.js');
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['no locale en-gb | no locale de | no locale fr']);
+  });
+
+  it('a matched context no longer warns about a critical dependency', async () => {
+    const files = { 'src/index.js': "const name = globalThis.NAME || './greet.js';\nconsole.log(require(name));\n", 'src/greet.js': 'module.exports = 1;\n' };
+    const config = (plugins: Configuration['plugins']) => () => ({ mode: 'production' as const, entry: './src/index.js', plugins });
+    const plain = await build('ctxrep-critical', files, config([]));
+    expect(plain.warnings).toContain('Critical dependency: the request of a dependency is an expression');
+    const replaced = await build('ctxrep-critical2', files, config([new webpack.ContextReplacementPlugin(/^\.$/, /greet\.js$/)]));
+    expect(replaced.warnings).toEqual([]);
+  });
+
+  it('another folder: themes-next, flat, light and dark only', async () => {
+    const b = await build('ctxrep-folder', fixture('themes'), configOf('context-replacement-plugin', 1));
+    const main = join(b.outDir, 'main.js');
+    expect(runNode(main, { THEME: 'dark' })).toEqual(['dark theme']);
+    expect(runNode(main, { THEME: 'light' })).toEqual(['light theme']);
+    expect(runNode(main, { THEME: 'neon' })).toEqual(["Cannot find module './neon'"]);
+  });
+
+  it('an explicit map: keys are the requests, values files in the new folder', async () => {
+    const b = await build('ctxrep-map', fixture('themes'), configOf('context-replacement-plugin', 2));
+    const main = join(b.outDir, 'main.js');
+    expect(runNode(main, { THEME: 'dark' })).toEqual(['dark theme (mapped)']);
+    expect(runNode(main, { THEME: 'neon' })).toEqual(["Cannot find module './neon'"]);
+  });
+
+  it('the callback narrows the moment locales after resolution', async () => {
+    const b = await build('ctxrep-callback', fixture('moment'), configOf('context-replacement-plugin', 3));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['greeting in en-gb | greeting in de | no locale fr']);
+  });
+
+  it('the positional forms from the table work as described', async () => {
+    const modulesWith = async (name: string, plugin: InstanceType<typeof webpack.ContextReplacementPlugin>) => {
+      const b = await build(name, fixture('moment'), () => ({ mode: 'production', entry: './src/index.js', plugins: [plugin] }));
+      return moduleNames(b.stats).filter((m) => m.startsWith('./node_modules/moment/locale/') && m.endsWith('.js'));
+    };
+    expect(await modulesWith('ctxrep-form2', new webpack.ContextReplacementPlugin(/moment[\\/]locale$/, false, /^\.\/fr$/))).toEqual([
+      './node_modules/moment/locale/fr.js',
+    ]);
+    // A RegExp after a directory is read as a (empty) map.
+    const asMap = await modulesWith(
+      'ctxrep-form3',
+      new webpack.ContextReplacementPlugin(/moment[\\/]locale$/, '.', /^\.\/fr$/ as unknown as boolean),
+    );
+    expect(asMap).toEqual([]);
+  });
+});
+
+describe('DefinePlugin examples', () => {
+  const files = () => ({ ...fixture('define'), 'src/index.js': blockTitled('define-plugin', 'src/index.js') });
+
+  it('Usage: version and URL become literals, the disabled checkout branch is removed', async () => {
+    const b = await build('define-usage', files(), configOf('define-plugin', 0));
+    const main = b.outputs['main.js']!;
+    expect(main).toContain('2.4.0');
+    expect(main).not.toContain('Using the new checkout');
+    expect(runInBrowserLikeContext([main])).toEqual([
+      'Acme Storefront 2.4.0, talking to https://api.example.com',
+      'Using the classic checkout',
+    ]);
+  });
+
+  it('the warning: an unquoted URL breaks the production build in the minimizer', async () => {
+    const b = await build('define-unquoted', files(), (dir) => ({
+      ...loadConfig(configOf('define-plugin', 0), dir),
+      plugins: [new webpack.DefinePlugin({ __APP_VERSION__: '"1"', API_URL: 'https://api.example.com', FEATURES: {} })],
+    }), { allowErrors: true });
+    expect(b.errors.some((e) => /^main\.js from .*\nUnexpected token/.test(e))).toBe(true);
+  });
+
+  it('a second definition of process.env.NODE_ENV warns about conflicting values', async () => {
+    const b = await build('define-conflict', fixture('app'), () => ({
+      mode: 'production',
+      entry: './src/index.js',
+      plugins: [new webpack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('staging') })],
+    }));
+    expect(b.warnings.some((w) => w.startsWith("DefinePlugin\nConflicting values for 'process.env.NODE_ENV'"))).toBe(true);
+  });
+
+  it('optimization.nodeEnv sets process.env.NODE_ENV and import.meta.env.MODE without a warning', async () => {
+    const b = await build('define-nodeenv', { 'src/index.js': 'console.log(process.env.NODE_ENV, import.meta.env.MODE, import.meta.env.PROD);\n' }, configOf('define-plugin', 1));
+    expect(b.warnings).toEqual([]);
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['staging staging true']);
+  });
+
+  it('typeof window: the browser-only branch is removed from the server bundle', async () => {
+    const b = await build('define-typeof', files(), configOf('define-plugin', 2));
+    expect(b.outputs['server.js']).not.toContain('addEventListener');
+    expect(runNode(join(b.outDir, 'server.js'))).toEqual(['<p>Rendered on the server</p>']);
+  });
+
+  it('the runtime value reads release.txt and registers it as a file dependency', async () => {
+    const b = await build('define-runtime', files(), configOf('define-plugin', 3));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual([
+      'Acme Storefront spring-release-7, talking to http://localhost:3000',
+      'Using the new checkout',
+    ]);
+    expect([...b.stats.compilation.fileDependencies]).toContain(join(b.dir, 'release.txt'));
+  });
+
+  it('the value table: regular expressions, functions, null and bigint are written as literals', async () => {
+    const b = await build('define-table', { 'src/index.js': 'console.log(String(PATTERN.test("123")), CHECK(2), String(NOTHING), typeof BIG);\n' }, () => ({
+      mode: 'production',
+      entry: './src/index.js',
+      plugins: [new webpack.DefinePlugin({ PATTERN: /^\d+$/, CHECK: (n: number) => n * 2, NOTHING: null, BIG: BigInt(10) })],
+    }));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['true 4 null bigint']);
   });
 });
 

@@ -181,7 +181,7 @@ describe.runIf(hasChromium)('behaviour in the browser', () => {
 
   it('shows the heading self-link on focus', async () => {
     const page = await open('/guides/first/');
-    const anchor = page.locator('.heading-h2 .anchor').first();
+    const anchor = page.locator('.heading > h2 + .anchor').first();
     expect(await anchor.evaluate((a) => getComputedStyle(a).opacity)).toBe('0');
     await anchor.focus();
     expect(await anchor.evaluate((a) => getComputedStyle(a).opacity)).toBe('1');

@@ -72,8 +72,8 @@ describe('Markdown pipeline', () => {
 
   it('gives h2 and h3 a self-link', async () => {
     const out = await html('## Install\n\n### Options\n\n#### Deep\n');
-    expect(out).toContain('<div class="heading heading-h2"><h2 id="install">Install</h2><a class="anchor" href="docs-link:0" data-pagefind-ignore="">');
-    expect(out).toContain('<span class="sr-only">Section titled “Options”</span>');
+    expect(out).toContain('<div class="heading"><h2 id="install">Install</h2><a class="anchor" href="docs-link:0" aria-labelledby="section-titled install">#</a></div>');
+    expect(out).toContain('<h3 id="options">Options</h3><a class="anchor" href="docs-link:1" aria-labelledby="section-titled options"');
     expect(out).toContain('<h4 id="deep">Deep</h4>');
     expect(out).not.toContain('href="#deep"');
   });
@@ -91,7 +91,7 @@ describe('Markdown pipeline', () => {
     expect(out).toMatch(/<pre class="code" data-lang="js" tabindex="0"><code><span class="line"><span class="t[\w]{5}">module<\/span>/);
     expect(out).toMatch(/<span class="line hl">/);
     expect(out).not.toContain('style=');
-    expect(out).toContain('<button type="button" class="copy" data-copy="" data-pagefind-ignore="">Copy</button>');
+    expect(out).toContain('<button type="button" class="copy" data-copy="">Copy</button>');
   });
 
   it('marks diff lines and keeps the markers out of the code', async () => {
@@ -154,5 +154,18 @@ describe('Markdown pipeline', () => {
     ]);
     // Internal links wait for their final href; external ones open in a new tab at once.
     expect(html).toBe('<p>See <a href="docs-link:0">a</a> and\n<a href="https://b.example" target="_blank" rel="noopener noreferrer">b</a> and <a href="docs-link:1">c</a>.</p>');
+  });
+});
+
+describe('self-links on very long reference pages', () => {
+  it('gives only h2s a self-link when a page has more than 300 h3s, and keeps every id', async () => {
+    const { SELF_LINK_H3_LIMIT } = await import('../../src/content/plugins/headings.js');
+    const body = '## Options\n\n' + Array.from({ length: SELF_LINK_H3_LIMIT + 1 }, (_, i) => `### --flag-${i}\n\nText.\n`).join('\n');
+    const out = await html(body);
+    expect(out).toContain('<h2 id="options">Options</h2><a class="anchor"');
+    expect(out).toContain('<h3 id="--flag-300">--flag-300</h3>');
+    expect(out).not.toContain('aria-labelledby="section-titled --flag-0"');
+    const short = await html('## A\n\n### B\n');
+    expect(short).toContain('aria-labelledby="section-titled b"');
   });
 });

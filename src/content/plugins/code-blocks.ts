@@ -100,7 +100,7 @@ export function remarkCodeBlocks() {
       children.push(pre, {
         type: 'element',
         tagName: 'button',
-        properties: { type: 'button', className: ['copy'], dataCopy: '', dataPagefindIgnore: '' },
+        properties: { type: 'button', className: ['copy'], dataCopy: '' },
         children: [{ type: 'text', value: 'Copy' }],
       });
       parent.children[index] = {

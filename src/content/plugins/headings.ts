@@ -4,6 +4,12 @@ import { visit } from 'unist-util-visit';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
 
+/** Id of the element, once per page, whose text starts the name of every heading self-link. */
+export const ANCHOR_LABEL_ID = 'section-titled';
+
+/** Pages with more h3 headings than this give self-links to their h2s only. */
+export const SELF_LINK_H3_LIMIT = 300;
+
 export interface Anchor {
   title: string;
   id: string;
@@ -18,6 +24,13 @@ export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
   return () => (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
     let previous = 1;
+    // A reference page with hundreds of h3s (one per CLI flag) keeps its h3 ids but
+    // gives only its h2s a self-link: the links would be most of the page's weight.
+    let h3Count = 0;
+    visit(tree, 'element', (node: Element) => {
+      if (node.tagName === 'h3') h3Count++;
+    });
+    const selfLinkDepth = h3Count > SELF_LINK_H3_LIMIT ? 2 : 3;
     visit(tree, 'element', (node: Element, index, parent) => {
       const level = /^h([1-6])$/.exec(node.tagName)?.[1];
       if (!level || !parent || index === undefined) return;
@@ -33,19 +46,19 @@ export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
       const title = toString(node).trim();
       headings.push(title);
       if (depth === 2) anchors.push({ title, id });
+      if (depth > selfLinkDepth) return;
       const link: Element = {
         type: 'element',
         tagName: 'a',
-        properties: { className: ['anchor'], href: `#${id}`, dataPagefindIgnore: '' },
-        children: [
-          { type: 'element', tagName: 'span', properties: { ariaHidden: 'true' }, children: [{ type: 'text', value: '#' }] },
-          { type: 'element', tagName: 'span', properties: { className: ['sr-only'] }, children: [{ type: 'text', value: `Section titled “${title}”` }] },
-        ],
+        // Named "Section titled <heading>" by reference: the words live once per page
+        // (ANCHOR_LABEL_ID in the layout), so reference pages with a thousand headings stay small.
+        properties: { className: ['anchor'], href: `#${id}`, ariaLabelledby: `${ANCHOR_LABEL_ID} ${id}` },
+        children: [{ type: 'text', value: '#' }],
       };
       const wrapper: Element = {
         type: 'element',
         tagName: 'div',
-        properties: { className: ['heading', `heading-h${depth}`] },
+        properties: { className: ['heading'] },
         children: [node, link],
       };
       parent.children[index] = wrapper as ElementContent;
