@@ -80,7 +80,8 @@ export function highlightLines(h: Highlighter, code: string, lang: string): Elem
   if (PLAIN.has(lang)) {
     return code.split('\n').map((line) => lineElement(line ? [{ type: 'text', value: line }] : []));
   }
-  const tokens = h.codeToTokensWithThemes(code, { lang: KNOWN.get(lang) as never, themes: THEMES });
+  // No time limit per line: a slow (loaded) machine must not give different output.
+  const tokens = h.codeToTokensWithThemes(code, { lang: KNOWN.get(lang) as never, themes: THEMES, tokenizeTimeLimit: 0 });
   return tokens.map((line) =>
     lineElement(
       line.map((token): ElementContent => {

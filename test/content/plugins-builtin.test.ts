@@ -715,6 +715,266 @@ describe('DefinePlugin examples', () => {
   });
 });
 
+describe('DllPlugin examples', () => {
+  it('the page shows the DLL and application configurations in pairs', () => {
+    expect(configBlocks('dll-plugin').map((b) => b.title)).toEqual([
+      'webpack.dll.config.js',
+      'webpack.config.js',
+      'webpack.dll.config.js',
+      'webpack.config.js',
+    ]);
+  });
+
+  it('Usage: the DLL declares vendor_dll, the app uses it without bundling lodash and runs after it', async () => {
+    const files = { 'src/index.js': blockTitled('dll-plugin', 'src/index.js') };
+    const dll = await build('dll-usage', files, configOf('dll-plugin', 0));
+    const dllDir = join(dll.dir, 'dll');
+    expect(listFiles(dllDir)).toEqual(['vendor.dll.js', 'vendor.manifest.json']);
+    const manifest = JSON.parse(readFileSync(join(dllDir, 'vendor.manifest.json'), 'utf8')) as { name: string; content: Record<string, unknown> };
+    expect(manifest.name).toBe('vendor_dll');
+    expect(Object.keys(manifest.content).map((k) => k.replace(/^.*node_modules\//, '')).sort()).toEqual(['lodash/chunk.js', 'lodash/join.js']);
+    const vendor = readFileSync(join(dllDir, 'vendor.dll.js'), 'utf8');
+    expect(vendor).toMatch(/^var vendor_dll;/m);
+
+    // The application is compiled in the same project, where dll/ now exists.
+    const appConfig = loadConfig(configOf('dll-plugin', 1), dll.dir);
+    const compiler = webpack({ ...appConfig, context: dll.dir, infrastructureLogging: { level: 'error' } });
+    const stats = await runCompiler(compiler);
+    await closeCompiler(compiler);
+    expect(stats.hasErrors()).toBe(false);
+    const main = readFileSync(join(dll.dir, 'dist', 'main.js'), 'utf8');
+    expect(main).toContain('vendor_dll');
+    expect(main).not.toContain('function baseSlice');
+    expect(runInBrowserLikeContext([vendor, main])).toEqual(['a+b, c+d']);
+    expect(() => runInBrowserLikeContext([main])).toThrow('vendor_dll is not defined');
+  });
+
+  it('two DLLs: two bundles and formatted manifests, both referenced by the application', async () => {
+    const files = { 'src/index.js': blockTitled('dll-plugin', 'src/index.js') };
+    const dll = await build('dll-two', files, configOf('dll-plugin', 2));
+    const dllDir = join(dll.dir, 'dll');
+    expect(listFiles(dllDir)).toEqual(['arrays.dll.js', 'arrays.manifest.json', 'strings.dll.js', 'strings.manifest.json']);
+    expect(readFileSync(join(dllDir, 'strings.manifest.json'), 'utf8')).toContain('\n  "name": "strings_dll"');
+    const appConfig = loadConfig(configOf('dll-plugin', 3), dll.dir);
+    const compiler = webpack({ ...appConfig, context: dll.dir, infrastructureLogging: { level: 'error' } });
+    const stats = await runCompiler(compiler);
+    await closeCompiler(compiler);
+    expect(stats.hasErrors()).toBe(false);
+    const main = readFileSync(join(dll.dir, 'dist', 'main.js'), 'utf8');
+    const bundles = ['arrays', 'strings'].map((n) => readFileSync(join(dllDir, `${n}.dll.js`), 'utf8'));
+    expect(runInBrowserLikeContext([...bundles, main])).toEqual(['a+b, c+d']);
+  });
+
+  it('DllReferencePlugin options documented on the page match its schema', () => {
+    expect(h4sUnder('plugins/dll-plugin', 'Options', 'DllReferencePlugin').sort()).toEqual(schemaProperties('plugins/dll/DllReferencePlugin.json'));
+    expect(h4sUnder('plugins/dll-plugin', 'Options', 'DllPlugin').sort()).toEqual(schemaProperties('plugins/dll/DllPlugin.json'));
+    expect(h3sUnder('plugins/dll-plugin', 'Options')).toEqual(['DllPlugin', 'DllReferencePlugin']);
+  });
+});
+
+describe('DotenvPlugin examples', () => {
+  const page = 'dotenv-plugin';
+  const usageFiles = () => ({
+    '.env': blockTitled(page, '.env'),
+    '.env.production': blockTitled(page, '.env.production'),
+    'src/index.js': blockTitled(page, 'src/index.js'),
+  });
+
+  it('Usage: the production file wins, unprefixed variables stay out of the bundle', async () => {
+    const b = await build('dotenv-usage', usageFiles(), configOf(page, 0));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['API: https://api.example.com', 'Support: help@example.com']);
+    expect(b.outputs['main.js']).not.toContain('correct-horse');
+  });
+
+  it('a real environment variable with the prefix wins over the files', async () => {
+    process.env.WEBPACK_API_URL = 'https://staging.example.com';
+    try {
+      const b = await build('dotenv-env', usageFiles(), configOf(page, 0));
+      expect(runInBrowserLikeContext([b.outputs['main.js']!])[0]).toBe('API: https://staging.example.com');
+    } finally {
+      delete process.env.WEBPACK_API_URL;
+    }
+  });
+
+  it('without a mode, .env.development is loaded (the warning on the page)', async () => {
+    const files = { ...usageFiles(), '.env.development': 'WEBPACK_API_URL=http://dev.example.com\n' };
+    const b = await build('dotenv-nomode', files, (dir) => {
+      const config = loadConfig(configOf(page, 0), dir);
+      delete config.mode;
+      return config;
+    });
+    expect(b.warnings.some((w) => w.includes("The 'mode' option has not been set"))).toBe(true);
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])[0]).toBe('API: http://dev.example.com');
+  });
+
+  it('custom folder and prefix, with expansion and a default', async () => {
+    const files = { 'config/env/.env': blockTitled(page, 'config/env/.env'), 'src/app.js': blockTitled(page, 'src/app.js') };
+    const b = await build('dotenv-custom', files, configOf(page, 1));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['https://cdn.example.com/img/logo.svg', 'eu-west']);
+    expect(b.outputs['main.js']).not.toContain('DEPLOY_REGION');
+    process.env.DEPLOY_REGION = 'us-east';
+    try {
+      const again = await build('dotenv-custom-env', files, configOf(page, 1));
+      expect(runInBrowserLikeContext([again.outputs['main.js']!])).toEqual(['https://cdn.example.com/img/logo.svg', 'us-east']);
+    } finally {
+      delete process.env.DEPLOY_REGION;
+    }
+  });
+
+  it('the .env files are build dependencies, missing ones are watched for creation', async () => {
+    const b = await build('dotenv-deps', usageFiles(), configOf(page, 0));
+    expect([...b.stats.compilation.fileDependencies]).toEqual(expect.arrayContaining([join(b.dir, '.env'), join(b.dir, '.env.production')]));
+    expect([...b.stats.compilation.missingDependencies]).toEqual(expect.arrayContaining([join(b.dir, '.env.local')]));
+  });
+});
+
+describe('EnvironmentPlugin examples', () => {
+  const files = () => ({ 'src/index.js': blockTitled('environment-plugin', 'src/index.js') });
+  const withEnv = async <T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> => {
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    try {
+      return await fn();
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  };
+
+  it('Usage: the values from the environment are joined into one literal', async () => {
+    const b = await withEnv({ API_URL: 'https://api.example.com', RELEASE: '2024.05.1' }, () =>
+      build('env-usage', files(), configOf('environment-plugin', 0)),
+    );
+    expect(b.outputs['main.js']).toContain('"Release 2024.05.1 using https://api.example.com"');
+  });
+
+  it('a missing variable is an error with the quoted message', async () => {
+    const b = await withEnv({ API_URL: 'https://api.example.com' }, () =>
+      build('env-missing', files(), configOf('environment-plugin', 0), { allowErrors: true }),
+    );
+    expect(b.errors[0]).toBe(
+      'EnvironmentPlugin - RELEASE environment variable is undefined.\n\nYou can pass an object with default values to suppress this warning.\nSee https://webpack.js.org/plugins/environment-plugin for example.',
+    );
+    expect(b.stats.toString({ colors: false })).toContain('ERROR in EnvironmentPlugin - RELEASE environment variable is undefined.');
+  });
+
+  it('defaults apply when nothing is set, and SENTRY_DSN is null', async () => {
+    const b = await build('env-defaults', { 'src/index.js': `${blockTitled('environment-plugin', 'src/index.js')}console.log(String(process.env.SENTRY_DSN));\n` }, configOf('environment-plugin', 1));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['Release local using http://localhost:3000', 'null']);
+  });
+
+  it('an environment value is a string even where the default is a boolean', async () => {
+    const config = () => () => ({ mode: 'production' as const, entry: './src/index.js', plugins: [new webpack.EnvironmentPlugin({ DEBUG: false })] });
+    const src = { 'src/index.js': 'console.log(typeof process.env.DEBUG, process.env.DEBUG ? "on" : "off");\n' };
+    const byDefault = await build('env-bool', src, config());
+    expect(runInBrowserLikeContext([byDefault.outputs['main.js']!])).toEqual(['boolean off']);
+    const fromEnv = await withEnv({ DEBUG: 'false' }, () => build('env-bool2', src, config()));
+    expect(runInBrowserLikeContext([fromEnv.outputs['main.js']!])).toEqual(['string on']);
+  });
+});
+
+interface RawSourceMap {
+  sources: string[];
+  sourcesContent?: string[];
+  ignoreList?: number[];
+  debugId?: string;
+  mappings: string;
+}
+
+/** The inline maps of an eval-source-map bundle, decoded. */
+function inlineMaps(code: string): RawSourceMap[] {
+  return [...code.matchAll(/sourceMappingURL=data:application\/json;charset=utf-8;base64,([A-Za-z0-9+/=]+)/g)].map(
+    (m) => JSON.parse(Buffer.from(m[1]!, 'base64').toString('utf8')) as RawSourceMap,
+  );
+}
+
+describe('SourceMapDevToolPlugin examples', () => {
+  it('Usage: maps/ holds the map of the app bundle, the vendor bundle has none', async () => {
+    const b = await build('smdt-usage', fixture('sourcemaps'), configOf('source-map-dev-tool-plugin', 0));
+    const files = Object.keys(b.outputs).sort();
+    const app = files.find((f) => /^app\.[0-9a-f]{8}\.js$/.test(f))!;
+    const vendor = files.find((f) => /^vendor\.[0-9a-f]{8}\.js$/.test(f))!;
+    expect(files).toEqual([app, vendor, `maps/${app}.map`].sort());
+    expect(b.outputs[app]!.endsWith(`\n//# sourceMappingURL=maps/${app}.map`)).toBe(true);
+    expect(b.outputs[vendor]).not.toContain('sourceMappingURL');
+    const map = JSON.parse(b.outputs[`maps/${app}.map`]!) as RawSourceMap;
+    expect(map.sources).toContain('webpack:///./src/format.js');
+    const info = b.stats.toJson({ all: false, assets: true }).assets!.find((a) => a.name === app)!.info;
+    expect(info.related).toEqual({ sourceMap: `maps/${app}.map` });
+  });
+
+  it('the devtool table: source-map gives the same files as the plugin with [file].map[query]', async () => {
+    const viaDevtool = await build('smdt-devtool', fixture('sourcemaps'), () => ({ mode: 'production', devtool: 'source-map', entry: './src/app.js' }));
+    const viaPlugin = await build('smdt-plugin', fixture('sourcemaps'), () => ({
+      mode: 'production',
+      devtool: false,
+      entry: './src/app.js',
+      plugins: [new webpack.SourceMapDevToolPlugin({ filename: '[file].map[query]' })],
+    }));
+    expect(Object.keys(viaPlugin.outputs).sort()).toEqual(Object.keys(viaDevtool.outputs).sort());
+    expect(viaPlugin.outputs['main.js']).toBe(viaDevtool.outputs['main.js']);
+  });
+
+  it('hidden maps with debug ids and no sources', async () => {
+    const b = await build('smdt-hidden', fixture('sourcemaps'), configOf('source-map-dev-tool-plugin', 1));
+    expect(Object.keys(b.outputs).sort()).toEqual(['main.js', 'main.js.map']);
+    const main = b.outputs['main.js']!;
+    expect(main).not.toContain('sourceMappingURL');
+    const debugId = /\/\/# debugId=([0-9a-f-]+)\s*$/.exec(main)?.[1];
+    expect(debugId).toBeTruthy();
+    const map = JSON.parse(b.outputs['main.js.map']!) as RawSourceMap;
+    expect(map.debugId).toBe(debugId);
+    expect(map.sourcesContent).toBeUndefined();
+    expect(map.mappings.length).toBeGreaterThan(0);
+  });
+
+  it('private server: absolute URL in the comment, custom source names, node_modules in ignoreList', async () => {
+    const b = await build('smdt-private', fixture('sourcemaps'), configOf('source-map-dev-tool-plugin', 2));
+    expect(b.outputs['main.js']!.endsWith('\n//# sourceMappingURL=https://maps.example.com/storefront/maps/main.js.map')).toBe(true);
+    const map = JSON.parse(b.outputs['maps/main.js.map']!) as RawSourceMap;
+    expect(map.sources.every((source) => source.startsWith('storefront:///'))).toBe(true);
+    const ignored = (map.ignoreList ?? []).map((i) => map.sources[i]);
+    expect(ignored.length).toBeGreaterThan(0);
+    expect(ignored.every((source) => source!.includes('node_modules'))).toBe(true);
+    expect(map.sources).toContain('storefront:///./src/format.js');
+  });
+});
+
+describe('EvalSourceMapDevToolPlugin examples', () => {
+  it('Usage: own modules are wrapped in eval with a map named storefront:///, node_modules are not', async () => {
+    const b = await build('esm-usage', fixture('sourcemaps'), configOf('eval-source-map-dev-tool-plugin', 0));
+    const main = b.outputs['main.js']!;
+    expect(main).toContain('ATTENTION: An "eval-source-map" devtool has been used.');
+    const sources = inlineMaps(main).flatMap((m) => m.sources);
+    expect(sources.sort()).toEqual(['storefront:///./src/app.js', 'storefront:///./src/format.js']);
+    expect(main).toMatch(/function join\(array, separator\)/); // lodash/join as plain code
+    expect(runInBrowserLikeContext([main])).toEqual(['Total: $19.99']);
+  });
+
+  it('the devtool table: eval-source-map and the plugin without options give the same bundle', async () => {
+    const viaDevtool = await build('esm-devtool', fixture('sourcemaps'), () => ({ mode: 'development', devtool: 'eval-source-map', entry: './src/app.js' }));
+    const viaPlugin = await build('esm-plugin', fixture('sourcemaps'), () => ({
+      mode: 'development',
+      devtool: false,
+      entry: './src/app.js',
+      plugins: [new webpack.EvalSourceMapDevToolPlugin({})],
+    }));
+    expect(viaPlugin.outputs['main.js']).toBe(viaDevtool.outputs['main.js']);
+  });
+
+  it('ignoreList marks third-party sources in every module map', async () => {
+    const b = await build('esm-ignore', fixture('sourcemaps'), configOf('eval-source-map-dev-tool-plugin', 1));
+    const maps = inlineMaps(b.outputs['main.js']!);
+    const lodash = maps.filter((m) => m.sources[0]!.includes('node_modules'));
+    const own = maps.filter((m) => !m.sources[0]!.includes('node_modules'));
+    expect(lodash.length).toBeGreaterThan(0);
+    expect(lodash.every((m) => JSON.stringify(m.ignoreList) === '[0]')).toBe(true);
+    expect(own.every((m) => m.ignoreList === undefined)).toBe(true);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Every config block of every built-in page was compiled by a test above.
 
