@@ -118,6 +118,41 @@ export function registerTokenClasses(classes: Record<string, TokenClass>): void 
   for (const [name, entry] of Object.entries(classes)) if (!usedClasses.has(name)) usedClasses.set(name, entry);
 }
 
+/* The code block backgrounds of the stylesheet (--bg-code), light and dark. */
+const CODE_BG = { light: '#f6f8fa', dark: '#161b22' };
+const MIN_CONTRAST = 4.6; // WCAG AA asks 4.5 for text; a little margin for rounding
+
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+export function contrast(a: string, b: string): number {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x! + 0.05) / (y! + 0.05);
+}
+
+/**
+ * The theme colour, moved towards black (light) or white (dark) just enough
+ * to reach AA contrast on the code background: a few of the themes' colours
+ * (comments, keywords) fall slightly short.
+ */
+export function readable(color: string, scheme: 'light' | 'dark'): string {
+  let hex = color.toLowerCase().slice(0, 7);
+  if (!/^#[0-9a-f]{6}$/.test(hex)) return hex;
+  const target = scheme === 'light' ? 0 : 255;
+  for (let step = 0; step < 40 && contrast(hex, CODE_BG[scheme]) < MIN_CONTRAST; step++) {
+    hex = '#' + [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16);
+      return Math.round(c + (target - c) * 0.08).toString(16).padStart(2, '0');
+    }).join('');
+  }
+  return hex;
+}
+
 /** CSS for every token class used so far, in a stable order; each colour is a light-dark() pair. */
 export function tokenStylesheet(): string {
   return [...usedClasses.keys()]
@@ -125,7 +160,7 @@ export function tokenStylesheet(): string {
     .map((name) => {
       const c = usedClasses.get(name)!;
       const style = [c.fontStyle & 1 ? ';font-style:italic' : '', c.fontStyle & 2 ? ';font-weight:600' : ''].join('');
-      return `.${name}{color:light-dark(${c.light.toLowerCase()},${c.dark.toLowerCase()})${style}}`;
+      return `.${name}{color:light-dark(${readable(c.light, 'light')},${readable(c.dark, 'dark')})${style}}`;
     })
     .join('\n');
 }

@@ -975,6 +975,111 @@ describe('EvalSourceMapDevToolPlugin examples', () => {
   });
 });
 
+describe('HashedModuleIdsPlugin examples', () => {
+  const ids = (stats: Stats) =>
+    Object.fromEntries(
+      (stats.toJson({ all: false, modules: true, ids: true }).modules ?? []).filter((m) => m.name).map((m) => [m.name!, String(m.id)]),
+    );
+
+  it('Usage: each id is the first 8 hex digits of the SHA-256 of the module path', async () => {
+    const b = await build('hashed-usage', fixture('app'), configOf('hashed-module-ids-plugin', 0));
+    const found = ids(b.stats);
+    expect(Object.keys(found).sort()).toEqual(['./src/greet.js', './src/index.js']);
+    for (const [name, id] of Object.entries(found)) {
+      expect(id).toBe((webpack.util.createHash('sha256').update(name).digest('hex') as string).slice(0, 8));
+    }
+    expect(found['./src/index.js']).toBe('31778454');
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['Hello, webpack!']);
+  });
+
+  it('the defaults give four-character base64 ids, tjUo for ./src/index.js', async () => {
+    const b = await build('hashed-defaults', fixture('app'), configOf('hashed-module-ids-plugin', 1));
+    expect(ids(b.stats)['./src/index.js']).toBe('tjUo');
+    expect(Object.values(ids(b.stats)).every((id) => /^[A-Za-z0-9+/]{4}$/.test(id))).toBe(true);
+  });
+
+  it("the note: moduleIds: 'hashed' is deprecated with the quoted warning", async () => {
+    const b = await build('hashed-deprecated', fixture('app'), () => ({ mode: 'production', entry: './src/index.js', optimization: { moduleIds: 'hashed' } }));
+    expect(b.warnings.some((w) => w.includes("The value 'hashed' for option 'optimization.moduleIds' is deprecated. Use 'deterministic' instead."))).toBe(true);
+  });
+});
+
+describe('HotModuleReplacementPlugin examples', () => {
+  const files = () => ({
+    'src/index.js': blockTitled('hot-module-replacement-plugin', 'src/index.js'),
+    'src/clock.js': "export const renderClock = () => 'clock v1';\n",
+  });
+
+  it('Usage: the runtime is in main.js, and a change in watch mode emits the two update files', async () => {
+    const dir = scratchDir('plugins-hmr-watch');
+    cleanups.push(() => removeDir(dir));
+    writeFiles(dir, { 'package.json': '{ "private": true }\n', ...files() });
+    const config = loadConfig(configOf('hot-module-replacement-plugin', 0), dir);
+    const compiler = webpack({ ...config, context: dir, infrastructureLogging: { level: 'error' } });
+    const builds: Stats[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const watching = compiler.watch({ aggregateTimeout: 20 }, (err, stats) => {
+        if (err) return reject(err);
+        builds.push(stats!);
+        if (builds.length === 1) {
+          setTimeout(() => writeFiles(dir, { 'src/clock.js': "export const renderClock = () => 'clock v2';\n" }), 50);
+        } else watching.close(() => resolve());
+      });
+    });
+    const dist = join(dir, 'dist');
+    const main = readFileSync(join(dist, 'main.js'), 'utf8');
+    expect(main).toContain('hot-update.json');
+    expect(main).toContain('module.hot.accept');
+    const hash = builds[0]!.hash!;
+    expect(listFiles(dist).sort()).toEqual([`main.${hash}.hot-update.js`, `main.${hash}.hot-update.json`, 'main.js']);
+    expect(JSON.parse(readFileSync(join(dist, `main.${hash}.hot-update.json`), 'utf8'))).toMatchObject({ c: ['main'], r: [] });
+    expect(readFileSync(join(dist, `main.${hash}.hot-update.js`), 'utf8')).toContain('clock v2');
+    expect(builds[1]!.compilation.outputOptions.strictModuleErrorHandling).toBe(true);
+  });
+
+  it('without the plugin, production removes the whole if block', async () => {
+    const b = await build('hmr-without', files(), () => ({ mode: 'production', entry: './src/index.js' }));
+    expect(b.outputs['main.js']).not.toContain('accept');
+    expect(b.outputs['main.js']).toContain('clock v1');
+  });
+
+  it('a module that accepts updates is not concatenated, with the reason Hot Module Replacement', async () => {
+    const b = await build('hmr-concat', files(), (dir) => ({
+      ...loadConfig(configOf('hot-module-replacement-plugin', 0), dir),
+      optimization: { concatenateModules: true, usedExports: true },
+    }));
+    const reasons = (b.stats.toJson({ all: false, modules: true, optimizationBailout: true }).modules ?? []).flatMap((m) => m.optimizationBailout ?? []);
+    expect(reasons.some((r) => r.includes('Hot Module Replacement'))).toBe(true);
+  });
+});
+
+describe('IgnorePlugin examples', () => {
+  it('Usage: no locale of the moment stand-in is bundled except the one imported directly', async () => {
+    const files = { ...fixture('moment'), 'src/index.js': `${blockTitled('ignore-plugin', 'src/dates.js')}console.log(moment.locale(), moment.greeting('fr'));\n` };
+    const b = await build('ignore-usage', files, configOf('ignore-plugin', 0));
+    const locales = moduleNames(b.stats).filter((m) => m.includes('/locale/'));
+    expect(locales).toEqual(['./node_modules/moment/locale/de.js']);
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['de no locale fr']);
+  });
+
+  it('optional add-ons: the quoted warnings without the plugin, none with it, and the fallback still works', async () => {
+    const without = await build('ignore-ws-without', fixture('ws'), (dir) => ({ ...loadConfig(configOf('ignore-plugin', 1), dir), plugins: [] }));
+    expect(without.warnings.map((w) => w.replace(without.dir, '/app'))).toEqual([
+      "Module not found: Error: Can't resolve 'bufferutil' in '/app/node_modules/ws'",
+      "Module not found: Error: Can't resolve 'utf-8-validate' in '/app/node_modules/ws'",
+    ]);
+    const b = await build('ignore-ws', fixture('ws'), configOf('ignore-plugin', 1));
+    expect(b.warnings).toEqual([]);
+    expect(runNode(join(b.outDir, 'main.js'))).toEqual(['native add-ons: false']);
+  });
+
+  it('an ignored request throws MODULE_NOT_FOUND at run time', async () => {
+    const files = { 'src/index.js': "try { require('./debug-panel.js'); } catch (e) { console.log(e.code, e.message); }\n", 'src/debug-panel.js': 'module.exports = 1;\n' };
+    const b = await build('ignore-runtime', files, () => ({ mode: 'production', entry: './src/index.js', plugins: [new webpack.IgnorePlugin({ resourceRegExp: /debug-panel/ })] }));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(["MODULE_NOT_FOUND Cannot find module './debug-panel.js'"]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Every config block of every built-in page was compiled by a test above.
 

@@ -169,3 +169,16 @@ describe('self-links on very long reference pages', () => {
     expect(short).toContain('aria-labelledby="section-titled b"');
   });
 });
+
+describe('code colours', () => {
+  it('reach AA contrast on the code background in both schemes', async () => {
+    const { contrast, readable } = await import('../../src/content/highlight.js');
+    for (const color of ['#d73a49', '#6a737d', '#6f42c1', '#005cc5', '#22863a']) {
+      expect(contrast(readable(color, 'light'), '#f6f8fa')).toBeGreaterThanOrEqual(4.5);
+    }
+    for (const color of ['#6a737d', '#f97583', '#79b8ff', '#9ecbff']) {
+      expect(contrast(readable(color, 'dark'), '#161b22')).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(readable('#24292e', 'light')).toBe('#24292e'); // already readable: unchanged
+  });
+});

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { builtSite } from './built.js';
 import { ROOT } from './content.js';
 
@@ -8,5 +8,5 @@ import { ROOT } from './content.js';
  * site) when working on the generator alone.
  */
 export function buildRealSite(headers: Record<string, string> = {}) {
-  return builtSite(process.env.DOCS_TEST_SITE ? join(ROOT, process.env.DOCS_TEST_SITE) : ROOT, headers);
+  return builtSite(process.env.DOCS_TEST_SITE ? resolve(ROOT, process.env.DOCS_TEST_SITE) : ROOT, headers);
 }

@@ -86,7 +86,7 @@ describe.runIf(hasChromium)('keyboard and structure', () => {
   it('tabs through skip link, header, dropdown, search, sidebar and content in order, focus always visible', async () => {
     const page = await open('/guides/');
     const seen: string[] = [];
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 300; i++) {
       await page.keyboard.press('Tab');
       const info = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement;
