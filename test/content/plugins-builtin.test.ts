@@ -353,6 +353,60 @@ function runInBrowserLikeContext(sources: string[], globals: Record<string, unkn
   return logs;
 }
 
+/**
+ * Runs browser bundles in a fresh context with just enough of `document` for webpack's runtime to load chunks
+ * on demand (script elements whose src is read from disk). `origins` maps URL prefixes to output folders.
+ */
+async function runWebApp(origins: Record<string, string>, scripts: string[], globals: Record<string, unknown> = {}): Promise<string[]> {
+  const logs: string[] = [];
+  const context: Record<string, unknown> = {
+    console: { log: (...args: unknown[]) => logs.push(args.map(String).join(' ')), error: (...args: unknown[]) => logs.push(`error: ${args.map(String).join(' ')}`) },
+    setTimeout,
+    clearTimeout,
+    ...globals,
+  };
+  const load = (url: string) => {
+    const origin = Object.keys(origins).find((o) => url.startsWith(o));
+    if (!origin) throw new Error(`no origin for ${url}`);
+    const file = join(origins[origin]!, url.slice(origin.length).replace(/\?.*$/, ''));
+    vm.runInContext(readFileSync(file, 'utf8'), context, { filename: file });
+  };
+  const element = (tag: string) => {
+    const attributes: Record<string, string> = {};
+    return {
+      tagName: tag.toUpperCase(),
+      setAttribute: (name: string, value: string) => (attributes[name] = value),
+      getAttribute: (name: string) => attributes[name],
+      parentNode: { removeChild: () => undefined },
+    } as Record<string, unknown>;
+  };
+  context.self = context;
+  context.window = context;
+  context.document = {
+    currentScript: { tagName: 'SCRIPT', src: `${Object.keys(origins)[0]}${scripts[0]}` },
+    baseURI: Object.keys(origins)[0],
+    getElementsByTagName: () => [],
+    createElement: element,
+    head: {
+      appendChild: (el: Record<string, unknown>) =>
+        setTimeout(() => {
+          const done = (type: string) => (el[type === 'load' ? 'onload' : 'onerror'] as ((e: unknown) => void) | undefined)?.({ type, target: el });
+          try {
+            load(String(el.src));
+            done('load');
+          } catch {
+            done('error');
+          }
+        }, 0),
+    },
+  };
+  vm.createContext(context);
+  for (const script of scripts) load(`${Object.keys(origins)[0]}${script}`);
+  // let chunks that load on demand arrive (each hop is one timer)
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  return logs;
+}
+
 const jsFiles = (outputs: Record<string, string>) => Object.keys(outputs).filter((f) => f.endsWith('.js')).sort();
 const moduleNames = (stats: Stats) =>
   (stats.toJson({ all: false, modules: true, orphanModules: true }).modules ?? []).map((m) => m.name ?? '').filter(Boolean);
@@ -1077,6 +1131,118 @@ describe('IgnorePlugin examples', () => {
     const files = { 'src/index.js': "try { require('./debug-panel.js'); } catch (e) { console.log(e.code, e.message); }\n", 'src/debug-panel.js': 'module.exports = 1;\n' };
     const b = await build('ignore-runtime', files, () => ({ mode: 'production', entry: './src/index.js', plugins: [new webpack.IgnorePlugin({ resourceRegExp: /debug-panel/ })] }));
     expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(["MODULE_NOT_FOUND Cannot find module './debug-panel.js'"]);
+  });
+});
+
+describe('LimitChunkCountPlugin examples', () => {
+  const expected = ['30 navigation entries', 'home page', 'search page', 'cart page', 'account page with 40 fields'];
+
+  it('Usage: one server.js with all routes inside, which runs with Node.js', async () => {
+    const b = await build('limit-usage', fixture('routes'), configOf('limit-chunk-count-plugin', 0));
+    expect(Object.keys(b.outputs)).toEqual(['server.js']);
+    expect(runNode(join(b.outDir, 'server.js'))).toEqual(expected);
+    const without = await build('limit-without', fixture('routes'), (dir) => ({ ...loadConfig(configOf('limit-chunk-count-plugin', 0), dir), plugins: [] }));
+    expect(jsFiles(without.outputs)).toHaveLength(5);
+  });
+
+  it('two entries stay two files with maxChunks: 1, plus a lazy chunk both of them load', async () => {
+    const files = { ...fixture('routes'), 'src/admin.js': "import('./routes/cart.js').then((m) => console.log(m.render()));\n" };
+    const b = await build('limit-two-entries', files, (dir) => ({
+      ...loadConfig(configOf('limit-chunk-count-plugin', 0), dir),
+      entry: { server: './src/index.js', admin: './src/admin.js' },
+      output: { path: join(dir, 'dist'), filename: '[name].js' },
+    }));
+    // cart.js is loaded by both entries, so its chunk cannot move into either of them
+    expect(Object.keys(b.outputs).sort()).toEqual([expect.stringMatching(/^\d+\.js$/), 'admin.js', 'server.js']);
+    const shared = b.stats.toJson({ all: false, chunks: true, chunkModules: true }).chunks!.find((c) => !c.initial)!;
+    expect(shared.modules!.map((m) => m.name)).toContain('./src/routes/cart.js');
+  });
+
+  it('three requests at most: main.js and two merged chunks, and the app still runs', async () => {
+    const b = await build('limit-three', fixture('routes'), configOf('limit-chunk-count-plugin', 1));
+    expect(jsFiles(b.outputs)).toHaveLength(3);
+    expect(await runWebApp({ 'http://localhost/': b.outDir }, ['main.js'])).toEqual(expected);
+  });
+
+  it('without options the plugin limits to one chunk', () => {
+    expect(new webpack.optimize.LimitChunkCountPlugin().options).toEqual({ maxChunks: 1 });
+  });
+});
+
+describe('MinChunkSizePlugin examples', () => {
+  const expected = ['30 navigation entries', 'home page', 'search page', 'cart page', 'account page with 40 fields'];
+
+  it('Usage: all route chunks are below 10,000 characters and end up in main.js', async () => {
+    const b = await build('minchunk-usage', fixture('routes'), configOf('min-chunk-size-plugin', 0));
+    expect(jsFiles(b.outputs)).toEqual(['main.js']);
+    expect(await runWebApp({ 'http://localhost/': b.outDir }, ['main.js'])).toEqual(expected);
+  });
+
+  it('a limit of 1,500 leaves main.js alone and merges all routes into one lazy chunk', async () => {
+    const b = await build('minchunk-1500', fixture('routes'), configOf('min-chunk-size-plugin', 1));
+    const chunks = b.stats.toJson({ all: false, chunks: true, chunkModules: true }).chunks!;
+    expect(chunks).toHaveLength(2);
+    const lazy = chunks.find((c) => !c.initial)!;
+    expect(lazy.modules!.map((m) => m.name).sort()).toEqual(['./src/routes/account.js', './src/routes/cart.js', './src/routes/home.js', './src/routes/search.js']);
+    const main = chunks.find((c) => c.initial)!;
+    expect(main.modules!.some((m) => m.name?.includes('routes/'))).toBe(false);
+    expect(await runWebApp({ 'http://localhost/': b.outDir }, ['main.js'])).toEqual(expected);
+  });
+});
+
+describe('ManifestPlugin examples', () => {
+  const files = () => ({ ...fixture('manifest'), 'src/index.js': blockTitled('manifest-plugin', 'src/index.js') });
+  const hashed = (name: string) => new RegExp(`^${name.replace('.', '\\.[0-9a-f]{8}\\.')}$`);
+
+  it('Usage: the manifest has the shape shown on the page, with the real file names', async () => {
+    const b = await build('manifest-usage', files(), configOf('manifest-plugin', 0));
+    const manifest = JSON.parse(b.outputs['manifest.json']!) as { entrypoints: Record<string, { imports: string[] }>; assets: Record<string, { file: string; src?: string }> };
+    expect(manifest.entrypoints).toEqual({ app: { imports: ['app.js', 'app.css'] } });
+    expect(Object.keys(manifest.assets).sort()).toEqual(['app.css', 'app.js', 'checkout.js', 'src/logo.png']);
+    expect(manifest.assets['src/logo.png']!.src).toBe('src/logo.png');
+    for (const [key, { file }] of Object.entries(manifest.assets)) {
+      expect(file.startsWith('/static/')).toBe(true);
+      expect(Object.keys(b.outputs)).toContain(file.slice('/static/'.length));
+      if (key !== 'src/logo.png') expect(file.slice('/static/'.length)).toMatch(hashed(key));
+    }
+    expect(manifest.assets['src/logo.png']!.file).toMatch(/^\/static\/assets\/logo\.[0-9a-f]{8}\.png$/);
+  });
+
+  it('the server helper from the page renders the tags of the entry', async () => {
+    const b = await build('manifest-server', files(), configOf('manifest-plugin', 0));
+    writeFiles(b.dir, { 'server/assets.js': blockTitled('manifest-plugin', 'server/assets.js') });
+    const lines = runScript(b.dir, "console.log(require('./server/assets.js').tagsFor('app'));");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^<script defer src="\/static\/app\.[0-9a-f]{8}\.js"><\/script>$/);
+    expect(lines[1]).toMatch(/^<link rel="stylesheet" href="\/static\/app\.[0-9a-f]{8}\.css">$/);
+  });
+
+  it('an entry with dependOn lists its parents', async () => {
+    const b = await build('manifest-parents', files(), () => ({
+      mode: 'production',
+      entry: { shared: './src/checkout.js', app: { import: './src/index.js', dependOn: 'shared' } },
+      plugins: [new webpack.ManifestPlugin()],
+    }));
+    const manifest = JSON.parse(b.outputs['manifest.json']!) as { entrypoints: Record<string, { parents?: string[] }> };
+    expect(manifest.entrypoints.app!.parents).toEqual(['shared']);
+  });
+
+  it('CDN prefix and filter: only scripts and styles, absolute URLs, no entrypoints', async () => {
+    const b = await build('manifest-cdn', files(), configOf('manifest-plugin', 1));
+    const manifest = JSON.parse(b.outputs['manifest.json']!) as Record<string, Record<string, { file: string }>>;
+    expect(Object.keys(manifest)).toEqual(['assets']);
+    expect(Object.keys(manifest.assets!).sort()).toEqual(['app.css', 'app.js', 'checkout.js']);
+    expect(manifest.assets!['app.js']!.file).toMatch(/^https:\/\/cdn\.example\.com\/shop\/app\.[0-9a-f]{8}\.js$/);
+  });
+
+  it('generate and serialize: a flat, compact asset-map.json', async () => {
+    const b = await build('manifest-flat', files(), configOf('manifest-plugin', 2));
+    expect(b.outputs['manifest.json']).toBeUndefined();
+    const text = b.outputs['asset-map.json']!;
+    expect(text.includes('\n')).toBe(false);
+    const map = JSON.parse(text) as Record<string, string>;
+    expect(map['src/logo.png']).toMatch(/^\/static\/[0-9a-f]{20}\.png$/);
+    expect(map['app.js']).toMatch(/^\/static\/app\.[0-9a-f]{8}\.js$/);
   });
 });
 
