@@ -438,6 +438,11 @@ class PreviewServer implements Preview {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     try {
       const raw = req.url ?? '';
+      if (!hostAllowed(req.headers.host, this.options.host)) {
+        // A page on another site could otherwise read the preview through a DNS name that points at this computer.
+        sendText(req, res, 403, 'Forbidden: the preview answers only to localhost names on a loopback address.', this.headersFor('/'));
+        return;
+      }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         sendText(req, res, 405, 'Method not allowed: the preview answers GET and HEAD.', { ...this.headersFor('/'), Allow: 'GET, HEAD' });
         return;
@@ -507,4 +512,17 @@ function templateProblems(detail: string, root: string): string[] {
     lines.push(`${relative(root, m[1]!)}:${m[2]}:${m[3]} ${m[4]!.trim()}`.trim());
   }
   return lines.length ? [...new Set(lines)] : [detail.split('\n')[0]!];
+}
+
+/**
+ * On a loopback address, only requests naming a loopback host are answered
+ * (DNS rebinding protection); a preview bound to another interface on purpose
+ * (--host) answers any name.
+ */
+export function hostAllowed(hostHeader: string | undefined, boundHost: string): boolean {
+  const loopback = boundHost === '127.0.0.1' || boundHost === '::1' || boundHost === 'localhost';
+  if (!loopback) return true;
+  if (!hostHeader) return false;
+  const name = hostHeader.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return name === 'localhost' || name.endsWith('.localhost') || name === '127.0.0.1' || name === '::1';
 }

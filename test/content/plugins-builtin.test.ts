@@ -251,6 +251,8 @@ function fixture(...names: string[]): Record<string, string> {
 
 interface Build {
   dir: string;
+  /** The configuration as compiled (after the defaults this test adds). */
+  config: Configuration;
   outDir: string;
   stats: Stats;
   outputs: Record<string, string>;
@@ -323,7 +325,7 @@ async function build(
   const outDir = final.output?.path ?? join(dir, 'dist');
   const outputs: Record<string, string> = {};
   if (existsSync(outDir)) for (const file of listFiles(outDir)) outputs[file] = readFileSync(join(outDir, file), 'utf8');
-  return { dir, outDir, stats, outputs, errors, warnings, cleanup };
+  return { dir, config: final, outDir, stats, outputs, errors, warnings, cleanup };
 }
 
 /** Runs a file with Node.js and returns its standard output lines. */
@@ -1243,6 +1245,105 @@ describe('ManifestPlugin examples', () => {
     const map = JSON.parse(text) as Record<string, string>;
     expect(map['src/logo.png']).toMatch(/^\/static\/[0-9a-f]{20}\.png$/);
     expect(map['app.js']).toMatch(/^\/static\/app\.[0-9a-f]{8}\.js$/);
+  });
+});
+
+describe('AutomaticPrefetchPlugin examples', () => {
+  it('Usage: a module removed between two runs is built again in the second one, but not emitted', async () => {
+    const dir = scratchDir('plugins-autoprefetch');
+    cleanups.push(() => removeDir(dir));
+    writeFiles(dir, { 'package.json': '{ "private": true }\n', ...fixture('app') });
+    const compiler = webpack({ ...loadConfig(configOf('automatic-prefetch-plugin', 0), dir), context: dir, infrastructureLogging: { level: 'error' } });
+    const first = await runCompiler(compiler);
+    const built = (stats: Stats) =>
+      [...stats.compilation.modules].flatMap((m) => (m.nameForCondition() ? [relative(dir, m.nameForCondition()!)] : [])).sort();
+    expect(built(first)).toEqual(['src/greet.js', 'src/index.js']);
+    writeFiles(dir, { 'src/index.js': "console.log('no greeting');\n" });
+    (compiler.inputFileSystem as unknown as { purge(): void }).purge();
+    const second = await runCompiler(compiler);
+    await closeCompiler(compiler);
+    expect(built(second)).toEqual(['src/greet.js', 'src/index.js']);
+    expect(readFileSync(join(dir, 'dist', 'main.js'), 'utf8')).not.toContain('Hello');
+    // without the plugin, the second run builds only what is imported
+    const plain = webpack({ mode: 'development', context: dir, entry: './src/index.js', output: { path: join(dir, 'dist2') }, infrastructureLogging: { level: 'error' } });
+    const only = await runCompiler(plain);
+    await closeCompiler(plain);
+    expect(built(only)).toEqual(['src/index.js']);
+  });
+
+  it('the build.js script from the page runs the compiler twice', async () => {
+    const dir = scratchDir('plugins-autoprefetch-script');
+    cleanups.push(() => removeDir(dir));
+    writeFiles(dir, {
+      'package.json': '{ "private": true }\n',
+      ...fixture('app'),
+      'webpack.config.js': configOf('automatic-prefetch-plugin', 0),
+      'build.js': blockTitled('automatic-prefetch-plugin', 'build.js'),
+    });
+    // webpack is resolved from the repository's node_modules, two levels up from test/.tmp
+    const [first, second] = runNode(join(dir, 'build.js'));
+    expect(first).toMatch(/^first build: \d+ modules$/);
+    expect(second).toBe(first!.replace('first', 'second'));
+  });
+});
+
+describe('ModuleConcatenationPlugin examples', () => {
+  const files = { ...fixture('app'), 'src/index.js': "import { greet } from './greet.js';\nimport legacy from './legacy.cjs';\n\nconsole.log(greet(legacy.name));\n", 'src/legacy.cjs': "module.exports = { name: 'legacy' };\n" };
+
+  it('Usage: the stats show the concatenated module and the quoted bailouts', async () => {
+    const b = await build('concat-usage', files, configOf('module-concatenation-plugin', 0));
+    const text = b.stats.toString({ ...(b.config.stats as object), colors: false });
+    expect(text).toMatch(/\.\/src\/index\.js \+ 1 modules \d+ bytes \[built\] \[code generated\]\n  ModuleConcatenation bailout: Cannot concat with \.\/src\/legacy\.cjs: Module is not an ECMAScript module/);
+    expect(text).toMatch(/\.\/src\/legacy\.cjs \d+ bytes \[built\] \[code generated\]\n  ModuleConcatenation bailout: Module is not an ECMAScript module/);
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['Hello, legacy!']);
+  });
+
+  it('through optimization.concatenateModules, a CommonJS module is rejected for strict mode instead', async () => {
+    const b = await build('concat-cjs', files, () => ({ mode: 'development', devtool: false, entry: './src/index.js', optimization: { concatenateModules: true } }));
+    expect(b.stats.toString({ optimizationBailout: true, colors: false })).toContain('ModuleConcatenation bailout: Module is not in strict mode');
+  });
+
+  it('eval() and disabled providedExports give the quoted reasons', async () => {
+    const evalFiles = { ...files, 'src/greet.js': "export function greet(name) { return eval('`Hello, ${name}!`'); }\n" };
+    const b = await build('concat-eval', evalFiles, configOf('module-concatenation-plugin', 0));
+    expect(b.stats.toString({ ...(b.config.stats as object), colors: false })).toContain('ModuleConcatenation bailout: Module uses eval()');
+    const c = await build('concat-noexports', files, (dir) => ({ ...loadConfig(configOf('module-concatenation-plugin', 0), dir), optimization: { providedExports: false } }));
+    expect(c.stats.toString({ ...(c.config.stats as object), colors: false })).toContain('Module has no provided exports info');
+  });
+
+  it('the comparison example builds a production bundle without concatenation, larger than with it', async () => {
+    const esmFiles = { ...fixture('app') };
+    const off = await build('concat-off', esmFiles, configOf('module-concatenation-plugin', 1));
+    const on = await build('concat-on', esmFiles, (dir) => {
+      const config = loadConfig(configOf('module-concatenation-plugin', 1), dir);
+      delete config.optimization;
+      return config;
+    });
+    expect(moduleNames(on.stats)).toContain('./src/index.js + 1 modules');
+    expect(moduleNames(off.stats)).not.toContain('./src/index.js + 1 modules');
+    expect(off.outputs['main.js']!.length).toBeGreaterThan(on.outputs['main.js']!.length);
+  });
+});
+
+describe('NoEmitOnErrorsPlugin examples', () => {
+  it('Usage: a missing import leaves dist/ untouched and reports the quoted error', async () => {
+    const b = await build('noemit-usage', fixture('broken'), configOf('no-emit-on-errors-plugin', 0), {
+      allowErrors: true,
+      prepare: (dir) => writeFiles(dir, { 'dist/main.js': '// the last good build\n' }),
+    });
+    expect(b.outputs).toEqual({ 'main.js': '// the last good build\n' });
+    const text = b.stats.toString({ colors: false }).replace(b.dir, '/app');
+    expect(text).toContain("ERROR in ./src/index.js 1:0-40\nModule not found: Error: Can't resolve './misspelled.js' in '/app/src'");
+    const plain = await build('noemit-plain', fixture('broken'), (dir) => ({ ...loadConfig(configOf('no-emit-on-errors-plugin', 0), dir), plugins: [] }), { allowErrors: true });
+    expect(plain.outputs['main.js']).toContain('Cannot find module');
+  });
+
+  it('emitOnErrors: false behaves the same, and warnings alone do not stop the output', async () => {
+    const b = await build('noemit-option', fixture('broken'), configOf('no-emit-on-errors-plugin', 1), { allowErrors: true });
+    expect(b.outputs).toEqual({});
+    const warned = await build('noemit-warning', { 'src/index.js': "const name = globalThis.n || './x';\nrequire(name);\n" }, configOf('no-emit-on-errors-plugin', 0));
+    expect(warned.warnings.length).toBeGreaterThan(0);
+    expect(Object.keys(warned.outputs)).toEqual(['main.js']);
   });
 });
 
