@@ -1,10 +1,11 @@
 import { gzipSync } from 'node:zlib';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, hasChromium, launch, offline, PHONE } from '../helpers/browser.js';
 import { builtSite } from '../helpers/built.js';
+import { editFile, fixtureSite } from '../helpers/site.js';
 
 /* The page chrome of SPEC §1–§4 in a real browser, on the fixture site. */
 
@@ -154,6 +155,38 @@ describe.runIf(hasChromium)('sponsorship banner', () => {
     });
     expect(await page.locator('#banner').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Close banner' }).isVisible()).toBe(false);
+  });
+});
+
+describe.runIf(hasChromium)('notification bar', () => {
+  it('shows the announcement with its link and dismisses it under its own key and version', async () => {
+    const page = await open('/guides/first/');
+    const bar = page.locator('#notification');
+    expect(await bar.textContent()).toContain('Version 2 of the fixture is out.');
+    expect(await bar.locator('a').getAttribute('href')).toBe('/guides/second/');
+    await page.getByRole('button', { name: 'Dismiss announcement' }).click();
+    expect(await page.evaluate(() => localStorage.getItem('announcement-dismissed'))).toBe('v2');
+    expect(await page.evaluate(() => localStorage.getItem('notification-dismissed'))).toBeNull();
+    await page.reload();
+    expect(await page.locator('#notification').isVisible()).toBe(false);
+    expect(await page.locator('#banner').isVisible()).toBe(true);
+  });
+
+  it('is not rendered when the config has none', async () => {
+    const dir = fixtureSite();
+    try {
+      editFile(join(dir, 'site.config.yaml'), /notification:\n(  .*\n|    .*\n)+/, '');
+      const plain = await builtSite(dir);
+      try {
+        const html = readFileSync(join(plain.dir, 'guides/first/index.html'), 'utf8');
+        expect(html).not.toContain('class="notification"');
+        expect(html).not.toContain('announcement-dismissed');
+      } finally {
+        await plain.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -192,3 +192,17 @@ describe.runIf(hasChromium)('behaviour in the browser', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 });
+
+describe.runIf(hasChromium)('print', () => {
+  it('prints the content without the chrome', async () => {
+    const page = await open('/guides/first/');
+    await page.emulateMedia({ media: 'print' });
+    for (const selector of ['.banner', '.header', '#sidebar', '.footer', '#chat-button', '.article-tools', '.pagination']) {
+      expect(await page.locator(selector).first().isVisible(), selector).toBe(false);
+    }
+    expect(await page.locator('h1').isVisible()).toBe(true);
+    expect(await page.locator('.markdown pre.code').first().isVisible()).toBe(true);
+    const pdf = await page.pdf({ format: 'A4' });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});

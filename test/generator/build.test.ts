@@ -61,6 +61,14 @@ describe('docs build', () => {
     expect(err).toContain('3 problems found');
   });
 
+  it('rejects a redirect to a page that does not exist', async () => {
+    const dir = site();
+    editFile(join(dir, 'site.config.yaml'), '/old-first/: /guides/first/', '/old-first/: /guides/third/');
+    const { code, err } = await runDocs(['build', '--root', dir]);
+    expect(code).toBe(1);
+    expect(err).toMatch(/site\.config\.yaml:\d+:\d+ redirects\.\/old-first\/: redirect target "\/guides\/third\/" is not a page/);
+  });
+
   it('leaves the previous output byte-for-byte untouched when a build fails', async () => {
     const dir = site();
     expect((await runDocs(['build', '--root', dir, '--quiet'])).code).toBe(0);
