@@ -371,6 +371,8 @@ async function runWebApp(origins: Record<string, string>, scripts: string[], glo
     const origin = Object.keys(origins).find((o) => url.startsWith(o));
     if (!origin) throw new Error(`no origin for ${url}`);
     const file = join(origins[origin]!, url.slice(origin.length).replace(/\?.*$/, ''));
+    // like a browser, document.currentScript is the script being run (webpack's publicPath: 'auto' reads it)
+    (context.document as Record<string, unknown>).currentScript = { tagName: 'SCRIPT', src: url };
     vm.runInContext(readFileSync(file, 'utf8'), context, { filename: file });
   };
   const element = (tag: string) => {
@@ -385,7 +387,8 @@ async function runWebApp(origins: Record<string, string>, scripts: string[], glo
   context.self = context;
   context.window = context;
   context.document = {
-    currentScript: { tagName: 'SCRIPT', src: `${Object.keys(origins)[0]}${scripts[0]}` },
+    ...(globals.document as object | undefined),
+    currentScript: null,
     baseURI: Object.keys(origins)[0],
     getElementsByTagName: () => [],
     createElement: element,
@@ -1344,6 +1347,363 @@ describe('NoEmitOnErrorsPlugin examples', () => {
     const warned = await build('noemit-warning', { 'src/index.js': "const name = globalThis.n || './x';\nrequire(name);\n" }, configOf('no-emit-on-errors-plugin', 0));
     expect(warned.warnings.length).toBeGreaterThan(0);
     expect(Object.keys(warned.outputs)).toEqual(['main.js']);
+  });
+});
+
+describe('NormalModuleReplacementPlugin examples', () => {
+  const files = () => ({ ...fixture('nmr'), 'src/index.js': blockTitled('normal-module-replacement-plugin', 'src/index.js'), 'src/theme.js': blockTitled('normal-module-replacement-plugin', 'src/theme.js') });
+
+  it('Usage: the mock client replaces the real one, which is not bundled', async () => {
+    const b = await build('nmr-usage', files(), configOf('normal-module-replacement-plugin', 0));
+    expect(b.outputs['main.js']).not.toContain('api.example.com');
+    expect(await runWebApp({ 'http://localhost/': b.outDir }, ['main.js'])).toEqual(['Espresso cup, Milk jug']);
+  });
+
+  it('a relative replacement that matches the request is resolved from the importing folder (the quoted error)', async () => {
+    const b = await build('nmr-relative', files(), () => ({
+      mode: 'production',
+      entry: './src/index.js',
+      plugins: [new webpack.NormalModuleReplacementPlugin(/[\\/]api[\\/]client\.js$/, './client.mock.js')],
+    }), { allowErrors: true });
+    expect(b.errors.map((e) => e.replace(b.dir, '/app'))).toContain("Module not found: Error: Can't resolve './client.mock.js' in '/app/src'");
+  });
+
+  it('brands: --env brand=globex uses the globex colours and writes to dist/globex', async () => {
+    const globex = await build('nmr-globex', files(), configOf('normal-module-replacement-plugin', 1), { env: { brand: 'globex' } });
+    expect(globex.outDir).toBe(join(globex.dir, 'dist', 'globex'));
+    expect(runInBrowserLikeContext([globex.outputs['main.js']!])).toEqual(['primary colour: #00798c']);
+    const acme = await build('nmr-acme', files(), configOf('normal-module-replacement-plugin', 1));
+    expect(acme.outDir).toBe(join(acme.dir, 'dist', 'acme'));
+    expect(moduleNames(acme.stats)).toContain('./src/brand/acme.js');
+    expect(moduleNames(acme.stats)).not.toContain('./src/brand/default.js');
+  });
+});
+
+describe('PrefetchPlugin examples', () => {
+  const reasonsOf = (stats: Stats, name: string) =>
+    (stats.toJson({ all: false, modules: true, reasons: true, orphanModules: true }).modules ?? []).find((m) => m.name === name)?.reasons?.map((r) => r.type);
+
+  it('Usage: the chart module is built with the reason prefetch and still emitted in the lazy chunk', async () => {
+    const b = await build('prefetch-usage', fixture('prefetch'), configOf('prefetch-plugin', 0));
+    expect(reasonsOf(b.stats, './src/reports/chart.js')).toContain('prefetch');
+    expect(Object.values(b.outputs).some((code) => code.includes("'#'.repeat") || code.includes('"#".repeat'))).toBe(true);
+  });
+
+  it('a prefetched module that nothing imports is built but not emitted', async () => {
+    const files = { ...fixture('prefetch'), 'src/reports/page.js': "export function showReports() { console.log('no chart'); }\n" };
+    const b = await build('prefetch-orphan', files, configOf('prefetch-plugin', 0));
+    expect(moduleNames(b.stats)).toContain('./src/reports/chart.js');
+    expect(Object.values(b.outputs).some((code) => code.includes('repeat'))).toBe(false);
+  });
+
+  it('with a context, the package is resolved from the sub-folder', async () => {
+    const b = await build('prefetch-context', fixture('prefetch'), configOf('prefetch-plugin', 1));
+    expect(reasonsOf(b.stats, './src/reports/node_modules/chart-kit/index.js')).toContain('prefetch');
+  });
+});
+
+describe('ProfilingPlugin examples', () => {
+  it('Usage: profiling/events.json is a trace with one event per plugin call and a CPU profile', async () => {
+    const b = await build('profiling-usage', fixture('app'), configOf('profiling-plugin', 0));
+    const events = JSON.parse(readFileSync(join(b.dir, 'profiling', 'events.json'), 'utf8')) as { name: string; ph: string }[];
+    const names = new Set(events.map((e) => e.name));
+    for (const name of ['TracingStartedInBrowser', 'SplitChunksPlugin', 'MinimizerPlugin', 'CpuProfile']) expect(names).toContain(name);
+    expect(events.some((e) => e.name === 'MinimizerPlugin' && e.ph === 'B')).toBe(true);
+  });
+
+  it('on demand: nothing is profiled without WEBPACK_PROFILE, a timestamped file with it', async () => {
+    const off = await build('profiling-off', fixture('app'), configOf('profiling-plugin', 1));
+    expect(existsSync(join(off.dir, 'profiling'))).toBe(false);
+    process.env.WEBPACK_PROFILE = '1';
+    try {
+      const on = await build('profiling-on', fixture('app'), configOf('profiling-plugin', 1));
+      expect(readdirSync(join(on.dir, 'profiling'))).toEqual([expect.stringMatching(/^build-\d+\.json$/)]);
+    } finally {
+      delete process.env.WEBPACK_PROFILE;
+    }
+  });
+});
+
+describe('ProgressPlugin examples', () => {
+  /** Runs a page config with the infrastructure log captured. */
+  async function withLog(name: string, index: number) {
+    const { PassThrough } = await import('node:stream');
+    const stream = new PassThrough();
+    let log = '';
+    stream.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const b = await build(name, fixture('app'), (dir) => ({
+      ...loadConfig(configOf('progress-plugin', index), dir),
+      infrastructureLogging: { level: 'info', stream: stream as unknown as NodeJS.WritableStream, colors: false, appendOnly: true },
+    }));
+    return { b, lines: log.split('\n') };
+  }
+
+  it('Usage: the quoted status lines appear in the infrastructure log', async () => {
+    const { lines } = await withLog('progress-usage', 0);
+    const quoted = readPage('plugins/progress-plugin').blocks.find((b) => b.lang === 'text' && b.code.includes('[webpack.Progress]'))!.code.split('\n');
+    for (const line of quoted) expect(lines.map((l) => l.trimEnd())).toContain(line);
+  });
+
+  it('CI log: one line per ten percent, from 0% to 100%', async () => {
+    const logged: string[] = [];
+    const original = console.log;
+    console.log = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
+    try {
+      await build('progress-ci', fixture('app'), configOf('progress-plugin', 1));
+    } finally {
+      console.log = original;
+    }
+    expect(logged[0]).toBe('build 0%');
+    expect(logged.at(-1)).toBe('build 100%');
+    const percents = logged.map((l) => Number(/^build (\d+)%/.exec(l)![1]));
+    expect(percents).toEqual([...percents].sort((x, y) => x - y));
+    expect(new Set(percents).size).toBe(percents.length);
+    expect(logged.some((l) => /^build \d+% building$/.test(l))).toBe(true);
+  });
+
+  it('bar with timings: in a log that is not a terminal, percentage lines, ETA and the phase breakdown', async () => {
+    const { lines } = await withLog('progress-bar', 2);
+    expect(lines.some((l) => /\[webpack\.Progress\] \d+% .*ETA: /.test(l))).toBe(true);
+    expect(lines).toContain('<i> [webpack.Progress] Phase breakdown:');
+    expect(lines.some((l) => /^<i> \[webpack\.Progress\]   sealing: \d+m?s \(\d+%\)$/.test(l))).toBe(true);
+  });
+});
+
+describe('ProvidePlugin examples', () => {
+  const files = () => ({ ...fixture('provide'), 'src/index.js': blockTitled('provide-plugin', 'src/index.js'), 'src/labels.js': blockTitled('provide-plugin', 'src/labels.js') });
+
+  it('Usage: join and formatPrice are provided without imports', async () => {
+    const b = await build('provide-usage', files(), configOf('provide-plugin', 0));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['$19.99 + $4.50']);
+    expect(moduleNames(b.stats).some((m) => m.includes('node_modules/lodash/join.js'))).toBe(true);
+  });
+
+  it('a module that declares its own join keeps it', async () => {
+    const b = await build('provide-shadow', files(), (dir) => ({ ...loadConfig(configOf('provide-plugin', 0), dir), entry: './src/shadow.js' }));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['$19.99 + $4.50', 'own join of 2 parts']);
+  });
+
+  it('a relative request only resolves from the folder it is relative to', async () => {
+    const nested = { ...files(), 'src/pages/cart.js': "console.log(formatPrice(100));\n", 'src/entry.js': "import './index.js';\nimport './pages/cart.js';\n" };
+    const b = await build('provide-relative', nested, () => ({
+      mode: 'production',
+      entry: './src/entry.js',
+      plugins: [new webpack.ProvidePlugin({ join: 'lodash/join', formatPrice: ['./utils/format.js', 'formatPrice'] })],
+    }), { allowErrors: true });
+    // (webpack 5.112 also reports a follow-up "Cannot read properties of undefined" error for the unresolved module)
+    expect(b.errors.map((e) => e.replace(b.dir, '/app'))).toContain("Module not found: Error: Can't resolve './utils/format.js' in '/app/src/pages'");
+  });
+
+  it('the default export of an ECMAScript module is provided with the array form', async () => {
+    const b = await build('provide-default', files(), configOf('provide-plugin', 1));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['Proceed to checkout']);
+    const namespace = await build('provide-namespace', files(), (dir) => ({
+      ...loadConfig(configOf('provide-plugin', 1), dir),
+      plugins: [new webpack.ProvidePlugin({ i18n: join(dir, 'src/i18n.js') })],
+    }));
+    expect(() => runInBrowserLikeContext([namespace.outputs['main.js']!])).toThrow(/is not a function/);
+  });
+});
+
+describe('SplitChunksPlugin examples', () => {
+  /** A package large enough (> 20,000 bytes) for the default minSize. */
+  const chartKit = () => {
+    const palette = Array.from({ length: 2000 }, (_, i) => `  '#${(i * 2654435761 % 0xffffff).toString(16).padStart(6, '0')}',`).join('\n');
+    return {
+      'node_modules/chart-kit/package.json': '{ "name": "chart-kit", "version": "1.0.0", "main": "index.js", "sideEffects": false }\n',
+      'node_modules/chart-kit/index.js': `const palette = [\n${palette}\n];\n\nexport function renderChart(values) {\n  return values.map((v, i) => palette[i % palette.length] + ':' + v).join(' ');\n}\n`,
+    };
+  };
+  const files = () => ({ ...fixture('split'), ...chartKit() });
+  const entryFiles = (stats: Stats, name: string) => (stats.toJson({ all: false, entrypoints: true }).entrypoints![name]!.assets ?? []).map((a) => a.name);
+  const run = (b: Build, entry: string) => runWebApp({ 'http://localhost/': b.outDir }, entryFiles(b.stats, entry));
+
+  it('Usage: chunks: all moves the shared package into a chunk both entries load', async () => {
+    const b = await build('split-usage', files(), configOf('split-chunks-plugin', 0));
+    const js = jsFiles(b.outputs);
+    expect(js).toHaveLength(3);
+    const vendor = js.find((f) => f !== 'home.js' && f !== 'product.js')!;
+    expect(b.outputs[vendor]).toContain('#');
+    expect(entryFiles(b.stats, 'home')).toEqual([vendor, 'home.js']);
+    expect(entryFiles(b.stats, 'product')).toEqual([vendor, 'product.js']);
+    expect((await run(b, 'home'))[0]).toMatch(/^home: #[0-9a-f]{6}:3 .* from \$19\.99$/);
+    expect((await run(b, 'product'))[0]).toMatch(/^product: .* for \$4\.50$/);
+    // the default, chunks: 'async', leaves the entries alone
+    const plain = await build('split-async', files(), (dir) => {
+      const config = loadConfig(configOf('split-chunks-plugin', 0), dir);
+      delete config.optimization;
+      return config;
+    });
+    expect(jsFiles(plain.outputs)).toEqual(['home.js', 'product.js']);
+  });
+
+  it('the small shared module alone is not split with the default minSize', async () => {
+    const b = await build('split-small', fixture('split'), (dir) => ({ ...loadConfig(configOf('split-chunks-plugin', 0), dir), externals: { 'chart-kit': 'globalThis.chartKit' } }));
+    expect(jsFiles(b.outputs)).toEqual(['home.js', 'product.js']);
+  });
+
+  it('named vendors and shared chunks plus a runtime chunk', async () => {
+    const b = await build('split-named', files(), configOf('split-chunks-plugin', 1));
+    const names = jsFiles(b.outputs).map((f) => f.replace(/\.[0-9a-f]{8}\.js$/, ''));
+    expect(names.sort()).toEqual(['home', 'product', 'runtime', 'shared', 'vendors']);
+    const home = entryFiles(b.stats, 'home').map((f) => f.replace(/\.[0-9a-f]{8}\.js$/, ''));
+    expect(home).toEqual(['runtime', 'vendors', 'shared', 'home']);
+    expect((await run(b, 'home'))[0]).toMatch(/^home: .* from \$19\.99$/);
+  });
+
+  it('the class with explicit options emits vendors.js; without maxInitialRequests nothing is split', async () => {
+    const b = await build('split-class', files(), configOf('split-chunks-plugin', 2));
+    expect(jsFiles(b.outputs)).toEqual(['home.js', 'product.js', 'vendors.js']);
+    expect((await run(b, 'product'))[0]).toMatch(/^product: .* for \$4\.50$/);
+    const strict = await build('split-class-strict', files(), (dir) => {
+      const config = loadConfig(configOf('split-chunks-plugin', 2), dir);
+      return {
+        ...config,
+        plugins: [new webpack.optimize.SplitChunksPlugin({ chunks: 'all', minSize: 20000, maxAsyncRequests: 30, cacheGroups: { vendors: { test: /[\\/]node_modules[\\/]/, name: 'vendors' } } })],
+      };
+    });
+    expect(jsFiles(strict.outputs)).toEqual(['home.js', 'product.js']);
+  });
+
+  it('a plugin created without options has the restrictive defaults the page lists', () => {
+    const plugin = new webpack.optimize.SplitChunksPlugin();
+    const options = plugin.options as unknown as Record<string, unknown>;
+    expect(options.maxInitialRequests).toBe(1);
+    expect(options.maxAsyncRequests).toBe(1);
+    expect(options.minSize).toEqual({});
+    expect(options.defaultSizeTypes).toEqual(['javascript', 'unknown']);
+    expect(options.automaticNameDelimiter).toBe('-');
+    expect(options.hidePathInfo).toBe(false);
+    expect(options.usedExports).toBe(false);
+  });
+
+  it('optimization.splitChunks gets the production defaults the page lists', () => {
+    const options = webpack.config.getNormalizedWebpackOptions({ mode: 'production' });
+    webpack.config.applyWebpackOptionsDefaults(options);
+    const splitChunks = options.optimization.splitChunks as Record<string, unknown>;
+    expect(splitChunks).toMatchObject({
+      chunks: 'async',
+      minSize: 20000,
+      enforceSizeThreshold: 50000,
+      maxAsyncRequests: 30,
+      maxInitialRequests: 30,
+      hidePathInfo: true,
+      dedupDepth: 0,
+      automaticNameDelimiter: '-',
+      defaultSizeTypes: ['javascript', 'css', 'unknown'],
+    });
+    expect(splitChunks.cacheGroups).toMatchObject({
+      default: { minChunks: 2, priority: -20, reuseExistingChunk: true, idHint: '' },
+      defaultVendors: { priority: -10, reuseExistingChunk: true, idHint: 'vendors' },
+    });
+  });
+});
+
+describe('WatchIgnorePlugin examples', () => {
+  /** Starts watching with the page's config and returns the files handed to the real watcher. */
+  async function watchedFiles(name: string, config: (dir: string) => Configuration): Promise<string[]> {
+    const dir = scratchDir(`plugins-${name}`);
+    cleanups.push(() => removeDir(dir));
+    writeFiles(dir, { 'package.json': '{ "private": true }\n', ...fixture('watch') });
+    const compiler = webpack({ ...config(dir), context: dir, infrastructureLogging: { level: 'error' } });
+    const ignoring = compiler.watchFileSystem as unknown as { wfs: unknown; constructor: { name: string } };
+    expect(ignoring.constructor.name).toBe('IgnoringWatchFileSystem');
+    let seen: string[] = [];
+    ignoring.wfs = {
+      watch(files: Iterable<string>) {
+        seen = [...files];
+        return { close() {}, pause() {}, getFileTimeInfoEntries: () => new Map(), getContextTimeInfoEntries: () => new Map() };
+      },
+    };
+    await new Promise<void>((resolve, reject) => {
+      // the watcher is started right after the handler returns, so close a moment later
+      const watching = compiler.watch({}, (err) => (err ? reject(err) : setTimeout(() => watching.close(() => resolve()), 20)));
+    });
+    await closeCompiler(compiler);
+    return seen
+      .filter((p) => p.startsWith(join(dir, 'src') + '/') && p.endsWith('.js'))
+      .map((p) => relative(dir, p).split('\\').join('/'))
+      .sort();
+  }
+
+  it('Usage: nothing in src/generated/ is handed to the watcher, the rest is', async () => {
+    const files = await watchedFiles('watchignore-usage', (dir) => loadConfig(configOf('watch-ignore-plugin', 0), dir));
+    expect(files).toEqual(['src/__snapshots__/expected.js', 'src/index.js', 'src/labels.generated.js']);
+  });
+
+  it('regular expressions leave out generated files and snapshot folders', async () => {
+    const files = await watchedFiles('watchignore-patterns', (dir) => loadConfig(configOf('watch-ignore-plugin', 1), dir));
+    expect(files).toEqual(['src/generated/build-info.js', 'src/index.js']);
+  });
+
+  it('a relative glob never matches below a folder whose name starts with a dot (the caveat on the page)', async () => {
+    // scratch projects live in test/.tmp/, so the glob cannot match here
+    const files = await watchedFiles('watchignore-glob', (dir) => ({
+      ...loadConfig(configOf('watch-ignore-plugin', 1), dir),
+      plugins: [new webpack.WatchIgnorePlugin({ paths: ['*.generated.js'] })],
+    }));
+    expect(files).toContain('src/labels.generated.js');
+  });
+
+  it('a normal build still bundles the ignored folder', async () => {
+    const b = await build('watchignore-build', fixture('watch'), configOf('watch-ignore-plugin', 0));
+    expect(b.outputs['main.js']).toContain('abc1234');
+  });
+});
+
+describe('ModuleFederationPlugin examples', () => {
+  const page = 'module-federation-plugin';
+
+  it('Usage: the shop emits remoteEntry.js, the storefront loads the button from it at run time', async () => {
+    const shop = await build('mf-shop', { ...fixture('federation/shop'), 'src/Button.js': blockTitled(page, 'shop/src/Button.js') }, configOf(page, 0));
+    expect(shop.outputs['remoteEntry.js']).toMatch(/^var shop;/);
+    expect(Object.keys(shop.outputs)).toContain('main.js');
+    const storefront = await build(
+      'mf-storefront',
+      { 'src/index.js': blockTitled(page, 'storefront/src/index.js'), 'src/bootstrap.js': blockTitled(page, 'storefront/src/bootstrap.js') },
+      configOf(page, 1),
+    );
+    const all = Object.values(storefront.outputs).join('\n');
+    expect(all).toContain('http://localhost:3001/remoteEntry.js');
+    expect(all).not.toContain('shop-button');
+
+    const buy: Record<string, string> = {};
+    await runWebApp({ 'http://localhost/': storefront.outDir, 'http://localhost:3001/': shop.outDir }, ['main.js'], {
+      document: { querySelector: (selector: string) => (selector === '#buy' ? buy : null) },
+    });
+    expect(buy.innerHTML).toBe('<button class="shop-button">Buy now</button>');
+  });
+
+  it('without the asynchronous boundary, a shared module fails with the quoted error', async () => {
+    const files = { 'src/index.js': "import React from 'react';\nconsole.log(typeof React.createElement);\n" };
+    const b = await build('mf-eager', files, configOf(page, 2));
+    const failure = await runWebApp({ 'http://localhost/': b.outDir }, ['main.js']).then(
+      (logs) => logs.join('\n'),
+      (error: Error) => error.message,
+    );
+    expect(failure).toContain('Shared module is not available for eager consumption');
+  });
+
+  it('shared React: a separate chunk, no warning with requiredVersion, the quoted warning without', async () => {
+    const files = { 'src/index.js': "import('./bootstrap.js');\n", 'src/bootstrap.js': "import React from 'react';\nconsole.log(typeof React.createElement);\n" };
+    const b = await build('mf-shared', files, configOf(page, 2));
+    expect(b.warnings).toEqual([]);
+    const reactChunks = Object.entries(b.outputs).filter(([, code]) => code.includes('react.transitional.element'));
+    expect(reactChunks.map(([file]) => file)).not.toContain('main.js');
+    expect(reactChunks).toHaveLength(1);
+    expect(await runWebApp({ 'http://localhost/': b.outDir }, ['main.js'])).toEqual(['function']);
+    // react is listed in this repository's package.json, so the warning is shown with a package no package.json lists
+    const unlisted = {
+      'src/index.js': "import('./bootstrap.js');\n",
+      'src/bootstrap.js': "import { label } from 'price-tags';\nconsole.log(label);\n",
+      'node_modules/price-tags/package.json': '{ "name": "price-tags", "version": "1.2.0", "main": "index.js" }\n',
+      'node_modules/price-tags/index.js': "exports.label = 'price tag';\n",
+    };
+    const loose = await build('mf-shared-loose', unlisted, (dir) => ({
+      ...loadConfig(configOf(page, 2), dir),
+      plugins: [new webpack.container.ModuleFederationPlugin({ name: 'storefront', shared: { 'price-tags': { singleton: true } } })],
+    }));
+    expect(loose.warnings.some((w) => w.startsWith('No required version specified and unable to automatically determine one.'))).toBe(true);
   });
 });
 

@@ -359,6 +359,11 @@ const EXAMPLES: Record<Package, Example[]> = {
         expect(warning).toContain("'greeting' is assigned a value but never used");
         expect(warning).toContain('no-unused-vars');
         expect(b.has('main.js')).toBe(true);
+        const shownLines = section('plugins/eslint-webpack-plugin', 'Usage');
+        const positions = warning.split('\n').filter((l) => /^\s+\d+:\d+/.test(l));
+        expect(positions).toHaveLength(1);
+        expect(shownLines).toContain(positions[0]!.trim());
+        expect(warning).toContain(`${b.dir}/src/index.js`);
       },
     },
     {
