@@ -10,11 +10,11 @@ import type { RenderedMarkdown } from './markdown.js';
  * ids, links, token classes), keyed by a hash of its source and of the
  * pipeline's own code, in node_modules/.cache/docs. It only saves work: a
  * cached build writes the same bytes as an uncached one, and the folder is
- * safe to delete at any time. DOCS_CACHE=0 turns it off.
+ * safe to delete at any time. DOCS_CACHE=0 turns it off; DOCS_CACHE_DIR moves it.
  */
 
 const TOOL_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CACHE_DIR = join(TOOL_ROOT, 'node_modules', '.cache', 'docs', 'pages');
+const cacheDir = () => join(process.env.DOCS_CACHE_DIR ?? join(TOOL_ROOT, 'node_modules', '.cache', 'docs'), 'pages');
 
 export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems'> & { ids: string[]; tokenClasses: Record<string, TokenClass> };
 
@@ -48,7 +48,7 @@ export function cacheKey(file: string, lineOffset: number, body: string): string
 export function readCache(key: string): CachedMarkdown | undefined {
   if (!enabled()) return undefined;
   try {
-    return JSON.parse(readFileSync(join(CACHE_DIR, key.slice(0, 2), `${key}.json`), 'utf8')) as CachedMarkdown;
+    return JSON.parse(readFileSync(join(cacheDir(), key.slice(0, 2), `${key}.json`), 'utf8')) as CachedMarkdown;
   } catch {
     return undefined;
   }
@@ -57,7 +57,7 @@ export function readCache(key: string): CachedMarkdown | undefined {
 export function writeCache(key: string, value: CachedMarkdown): void {
   if (!enabled()) return;
   try {
-    const dir = join(CACHE_DIR, key.slice(0, 2));
+    const dir = join(cacheDir(), key.slice(0, 2));
     mkdirSync(dir, { recursive: true });
     // Written under a temporary name and renamed, so a reader never sees half a file.
     const temp = join(dir, `${key}.${process.pid}.tmp`);

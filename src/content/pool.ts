@@ -10,7 +10,7 @@ import type { CachedMarkdown } from './cache.js';
  * pipeline) is more than it saves. DOCS_WORKERS sets the number of workers.
  */
 
-const DEFAULT_MIN_PAGES = 150;
+const DEFAULT_MIN_PAGES = 60;
 export let PARALLEL_MIN_PAGES = DEFAULT_MIN_PAGES;
 
 /** Lets tests run the worker path on a small site (no argument restores the default). */
