@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Element, ElementContent } from 'hast';
-import { bundledLanguagesInfo, createHighlighter, createJavaScriptRegexEngine, type Highlighter } from 'shiki';
+import { bundledLanguagesInfo, createHighlighter, createOnigurumaEngine, type Highlighter } from 'shiki';
 
 /*
  * Build-time syntax highlighting. One highlighter per process with a fixed
@@ -34,7 +34,7 @@ export function loadHighlighter(): Promise<Highlighter> {
   highlighterPromise ??= createHighlighter({
     themes: [THEMES.light, THEMES.dark],
     langs: [],
-    engine: createJavaScriptRegexEngine({ forgiving: true }),
+    engine: createOnigurumaEngine(import('shiki/wasm')),
   });
   return highlighterPromise;
 }
