@@ -524,7 +524,9 @@ const EXAMPLES: Record<Package, Example[]> = {
         expect(b.errors.join('\n')).toContain('color-no-invalid-hex');
         expect(b.has('main.js')).toBe(true);
         const output = section('plugins/stylelint-webpack-plugin', 'Usage');
-        for (const line of [...b.warnings, ...b.errors].join('\n').split('\n').filter((l) => /\d+:\d+/.test(l))) {
+        // Stylelint colours its report when it thinks a terminal or CI wants colours; the page shows plain text.
+        const plain = [...b.warnings, ...b.errors].join('\n').replace(/\u001b\[[0-9;]*m/g, '');
+        for (const line of plain.split('\n').filter((l) => /\d+:\d+/.test(l))) {
           expect(output).toContain(line.trim());
         }
       },
