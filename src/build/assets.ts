@@ -14,10 +14,10 @@ export function contentHash(contents: string | Buffer): string {
   return createHash('sha256').update(contents).digest('hex').slice(0, 10);
 }
 
-/** Bundles and minifies the interaction script (plain TypeScript, no framework). */
-export async function bundleClient(templatesDir: string, define: Record<string, string> = {}): Promise<Asset> {
+/** Bundles and minifies one browser script (plain TypeScript, no framework) into a self-contained file. */
+export async function bundleBrowserScript(entry: string, define: Record<string, string> = {}): Promise<string> {
   const result = await esbuild({
-    entryPoints: [join(templatesDir, 'client', 'main.ts')],
+    entryPoints: [entry],
     bundle: true,
     minify: true,
     format: 'iife',
@@ -27,7 +27,12 @@ export async function bundleClient(templatesDir: string, define: Record<string, 
     define,
     logLevel: 'silent',
   });
-  const contents = result.outputFiles[0]!.text;
+  return result.outputFiles[0]!.text;
+}
+
+/** The interaction script of the pages. */
+export async function bundleClient(templatesDir: string, define: Record<string, string> = {}): Promise<Asset> {
+  const contents = await bundleBrowserScript(join(templatesDir, 'client', 'main.ts'), define);
   return { url: `/assets/main.${contentHash(contents)}.js`, contents };
 }
 

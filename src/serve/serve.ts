@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build as esbuild } from 'esbuild';
+import { bundleBrowserScript } from '../build/assets.js';
 import { type BuildState, EventHub } from './events.js';
 import { FileStore, makeEntry, RELOAD_SCRIPT_URL, RELOAD_TAG, type Entry } from './files.js';
 import { headersFor, parseHeadersFile, parseTarget, resolveFile, sendEntry, sendText, type HeaderRule } from './http.js';
@@ -491,18 +491,8 @@ class PreviewServer implements Preview {
 }
 
 /** The browser script, bundled once per server start. */
-async function bundleReloadScript(): Promise<string> {
-  const result = await esbuild({
-    entryPoints: [fileURLToPath(new URL('./client/reload.ts', import.meta.url))],
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: ['es2020'],
-    write: false,
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
+function bundleReloadScript(): Promise<string> {
+  return bundleBrowserScript(fileURLToPath(new URL('./client/reload.ts', import.meta.url)));
 }
 
 /** Locations ("file:line:column") in a compile error, as overlay lines relative to the site root. */
