@@ -54,7 +54,7 @@ async function measure(label, siteRoot, words) {
     'index on disk MB': Number((du(join(out, 'pagefind')) / 1024 / 1024).toFixed(1)),
     'first query KB': Number((firstBytes / 1024).toFixed(1)),
     'first query ms': first,
-    'typed word ms (median, incl. 60 ms debounce)': later[Math.floor(later.length / 2)],
+    'typed word ms (median, incl. 40 ms debounce)': later[Math.floor(later.length / 2)],
   };
   rmSync(out, { recursive: true, force: true });
   return row;

@@ -7,7 +7,7 @@ import { correctQuery, fromHosted, fromLocal, moveActive, type SearchResult } fr
  * service answers as the reader types.
  */
 
-type Backend = (query: string) => Promise<SearchResult[]>;
+type Backend = ((query: string) => Promise<SearchResult[]>) & { preload?(query: string): void };
 
 const MAX_RESULTS = 8;
 
@@ -17,6 +17,7 @@ function localBackend(input: HTMLInputElement): () => Promise<Backend> {
     const specifier = input.dataset.index!;
     const pagefind = (await import(/* webpackIgnore: true */ specifier)) as {
       init(): Promise<void>;
+      preload(q: string): Promise<void>;
       search(q: string): Promise<{ results: Array<{ data(): Promise<Parameters<typeof fromLocal>[0]> }> }>;
     };
     await pagefind.init();
@@ -33,7 +34,8 @@ function localBackend(input: HTMLInputElement): () => Promise<Backend> {
       if (!corrected) return results;
       return Object.assign(await run(corrected), { corrected });
     };
-    return backend;
+    // Index chunks for the words typed so far start loading at once, during the typing debounce.
+    return Object.assign(backend, { preload: (query: string) => void pagefind.preload(query).catch(() => undefined) });
   };
 }
 
@@ -160,7 +162,9 @@ export function initSearch(): void {
   input.addEventListener('focus', () => void ready(), { once: true });
   input.addEventListener('input', () => {
     clearTimeout(timer);
-    timer = setTimeout(runSearch, 60);
+    const query = input.value.trim();
+    if (query) void ready().then((b) => b.preload?.(query));
+    timer = setTimeout(runSearch, 40);
   });
   input.addEventListener('keydown', (e) => {
     const next = moveActive(e.key, active, options().length);
