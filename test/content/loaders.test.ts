@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Configuration, Stats } from 'webpack';
 import { describe, expect, it } from 'vitest';
-import { headingsOf, listFiles, readPage, removeDir, ROOT, scratchDir, type CodeBlock } from '../helpers/content.js';
+import { configBlocks, headingsOf, listFiles, readPage, removeDir, repositoryOf, ROOT, scratchDir, section, subsections, type CodeBlock } from '../helpers/content.js';
 import { fakeBrowser, type FakeBrowser, type FakeNode } from '../helpers/guides.js';
 import { evaluateConfig, validate, webpack } from '../helpers/webpack.js';
 
@@ -86,48 +86,12 @@ function optionsOf(name: Loader): string[] {
   return Object.keys(readSchema(SCHEMAS[name]).properties).sort();
 }
 
-function repositoryOf(name: string): string {
-  const pkg = require(`${name}/package.json`) as { repository: string | { url: string } };
-  const raw = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository.url;
-  const path = raw
-    .replace(/^git\+/, '')
-    .replace(/^(https?|git):\/\/github\.com\//, '')
-    .replace(/^github:/, '')
-    .replace(/\.git$/, '');
-  return `https://github.com/${path}`;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Page structure                                                           */
 /* ------------------------------------------------------------------------ */
 
-function section(id: string, title: string): string {
-  const lines = readPage(id).body.split('\n');
-  const start = lines.findIndex((l) => l === `## ${title}`);
-  if (start < 0) throw new Error(`${id}: no "## ${title}"`);
-  const rest = lines.slice(start + 1);
-  const end = rest.findIndex((l) => /^## /.test(l));
-  return (end < 0 ? rest : rest.slice(0, end)).join('\n');
-}
 
-function subsections(text: string, level: '###' | '####' = '###'): Map<string, string> {
-  const result = new Map<string, string>();
-  let current: string | undefined;
-  let inFence = false;
-  const heading = new RegExp(`^${level} (.+)$`);
-  for (const line of text.split('\n')) {
-    if (/^```/.test(line)) inFence = !inFence;
-    const m = !inFence ? heading.exec(line) : null;
-    if (m) {
-      current = m[1]!.replace(/`/g, '');
-      result.set(current, '');
-    } else if (current !== undefined) {
-      if (!inFence && /^#{2,3} /.test(line) && level === '####') current = undefined;
-      else result.set(current, `${result.get(current)!}${line}\n`);
-    }
-  }
-  return result;
-}
 
 async function headingsUnder(id: string, h2: string, depth: number): Promise<string[]> {
   const headings = await headingsOf(id);
@@ -167,9 +131,6 @@ interface Example {
   check(build: Build): void | Promise<void>;
 }
 
-function configBlocks(id: string): CodeBlock[] {
-  return readPage(id).blocks.filter((b) => b.title === 'webpack.config.js');
-}
 
 /** A fake browser with the few DOM APIs the examples use on top of the shared helper. */
 function browserFor(out: string): FakeBrowser {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Configuration, Stats } from 'webpack';
 import { describe, expect, it } from 'vitest';
-import { headingsOf, listFiles, readPage, removeDir, ROOT, scratchDir, type CodeBlock } from '../helpers/content.js';
+import { configBlocks, headingsOf, listFiles, readPage, removeDir, repositoryOf, ROOT, scratchDir, section, subsections, type CodeBlock } from '../helpers/content.js';
 import { evaluateConfig, validate, webpack } from '../helpers/webpack.js';
 
 /*
@@ -89,49 +89,12 @@ const OPTION_SOURCES: Record<Package, { options: () => string[]; loaderOptions?:
   'terser-webpack-plugin': { options: () => schemaKeys('terser-webpack-plugin/dist/options.json') },
 };
 
-/** The repository of a package, from its package.json, as an https URL without ".git". */
-function repositoryOf(name: string): string {
-  const pkg = require(`${name}/package.json`) as { repository: string | { url: string } };
-  const raw = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository.url;
-  const path = raw
-    .replace(/^git\+/, '')
-    .replace(/^(https?|git):\/\/github\.com\//, '')
-    .replace(/^github:/, '')
-    .replace(/\.git$/, '');
-  return `https://github.com/${path}`;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Page structure                                                           */
 /* ------------------------------------------------------------------------ */
 
-/** The lines of a page's body between the h2 `title` and the next h2. */
-function section(id: string, title: string): string {
-  const lines = readPage(id).body.split('\n');
-  const start = lines.findIndex((l) => l === `## ${title}`);
-  if (start < 0) throw new Error(`${id}: no "## ${title}"`);
-  const rest = lines.slice(start + 1);
-  const end = rest.findIndex((l) => /^## /.test(l));
-  return (end < 0 ? rest : rest.slice(0, end)).join('\n');
-}
 
-/** The text under each `### name` of a section, keyed by name. */
-function subsections(text: string): Map<string, string> {
-  const result = new Map<string, string>();
-  let current: string | undefined;
-  let inFence = false;
-  for (const line of text.split('\n')) {
-    if (/^```/.test(line)) inFence = !inFence;
-    const m = !inFence ? /^### (.+)$/.exec(line) : null;
-    if (m) {
-      current = m[1]!.replace(/`/g, '');
-      result.set(current, '');
-    } else if (current !== undefined) {
-      result.set(current, `${result.get(current)!}${line}\n`);
-    }
-  }
-  return result;
-}
 
 async function h3Under(id: string, h2: string): Promise<string[]> {
   const headings = await headingsOf(id);
@@ -173,9 +136,6 @@ interface Example {
   check(build: Build): void | Promise<void>;
 }
 
-function configBlocks(id: string): CodeBlock[] {
-  return readPage(id).blocks.filter((b) => b.title === 'webpack.config.js');
-}
 
 /**
  * Copies the fixture into a scratch project, writes the page's webpack.config.js there, evaluates

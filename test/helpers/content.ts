@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Code, Root } from 'mdast';
@@ -121,4 +122,51 @@ export function listFiles(dir: string): string[] {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The code blocks titled webpack.config.js on a page. */
+export function configBlocks(id: string): CodeBlock[] {
+  return readPage(id).blocks.filter((b) => b.title === 'webpack.config.js');
+}
+
+/** The Markdown of a page's body between the h2 `title` and the next h2. */
+export function section(id: string, title: string): string {
+  const lines = readPage(id).body.split('\n');
+  const start = lines.findIndex((l) => l === `## ${title}`);
+  if (start < 0) throw new Error(`${id}: no "## ${title}"`);
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((l) => /^## /.test(l));
+  return (end < 0 ? rest : rest.slice(0, end)).join('\n');
+}
+
+/** The text under each heading of `level` (### or ####) in a piece of Markdown, by heading text without backticks. */
+export function subsections(text: string, level: '###' | '####' = '###'): Map<string, string> {
+  const result = new Map<string, string>();
+  let current: string | undefined;
+  let inFence = false;
+  const heading = new RegExp(`^${level} (.+)$`);
+  for (const line of text.split('\n')) {
+    if (/^```/.test(line)) inFence = !inFence;
+    const m = !inFence ? heading.exec(line) : null;
+    if (m) {
+      current = m[1]!.replace(/`/g, '');
+      result.set(current, '');
+    } else if (current !== undefined) {
+      if (!inFence && /^#{2,3} /.test(line) && level === '####') current = undefined;
+      else result.set(current, `${result.get(current)!}${line}\n`);
+    }
+  }
+  return result;
+}
+
+/** The repository of an installed package, from its package.json, as an https URL without ".git". */
+export function repositoryOf(name: string): string {
+  const pkg = createRequire(import.meta.url)(`${name}/package.json`) as { repository: string | { url: string } };
+  const raw = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository.url;
+  const path = raw
+    .replace(/^git\+/, '')
+    .replace(/^(https?|git):\/\/github\.com\//, '')
+    .replace(/^github:/, '')
+    .replace(/\.git$/, '');
+  return `https://github.com/${path}`;
 }
