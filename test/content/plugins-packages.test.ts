@@ -1,5 +1,4 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Configuration, Stats } from 'webpack';
@@ -20,7 +19,6 @@ import { evaluateConfig, validate, webpack } from '../helpers/webpack.js';
  * - every other titled file the page shows is compared with the fixture the examples are built from.
  */
 
-const require = createRequire(import.meta.url);
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'plugins-packages');
 const NODE_MODULES = join(ROOT, 'node_modules');
 
