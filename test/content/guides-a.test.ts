@@ -554,8 +554,9 @@ describe('guides (writer A): the projects build and do what the pages say', () =
 
       const edit = onlyBlock('guides/hot-module-replacement', (b) => /\bdiff\b/.test(b.meta), 'the edit');
       expect(normalizeText(diffBefore(edit.code))).toBe(normalizeText(readFileSync(join(dir, 'src/counter-view.js'), 'utf8')));
-      const next = server.nextBuild();
-      writeFileSync(join(dir, 'src/counter-view.js'), diffAfter(edit.code));
+      const edited = join(dir, 'src/counter-view.js');
+      const next = server.nextBuild((stats) => stats.compilation.compiler.modifiedFiles?.has(edited) ?? false);
+      writeFileSync(edited, diffAfter(edit.code));
       const stats = await next;
       const assets = stats.toJson({ all: false, assets: true }).assets!.map((a) => a.name);
       const manifest = assets.find((a) => /^main\.[0-9a-f]+\.hot-update\.json$/.test(a));

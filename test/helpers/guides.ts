@@ -327,8 +327,13 @@ export interface DevServerHandle {
   fetchText(path: string): Promise<string>;
   /** Stats of the first compilation (resolved once the server is ready). */
   firstBuild: Stats;
-  /** Resolves with the stats of the next compilation that finishes after this call. */
-  nextBuild(): Promise<Stats>;
+  /**
+   * Resolves with the stats of the next compilation that finishes after this
+   * call and passes `accept` (by default any). A watcher may rebuild once on
+   * its own (noticing the files it has just written); `accept` lets a test
+   * wait for the rebuild its edit caused instead.
+   */
+  nextBuild(accept?: (stats: Stats) => boolean): Promise<Stats>;
   stop(): Promise<void>;
 }
 
@@ -354,7 +359,7 @@ export async function startDevServer(dir: string, loaded: Configuration): Promis
   // The middleware would print every build's stats; the caller reads them from the handle instead.
   devServer.devMiddleware = { stats: 'none', ...(devServer.devMiddleware as object | undefined) };
   const compiler = webpack(config);
-  const waiting: Array<(stats: Stats) => void> = [];
+  let waiting: Array<{ accept: (stats: Stats) => boolean; resolve: (stats: Stats) => void }> = [];
   let first: Stats | undefined;
   let firstResolve: ((stats: Stats) => void) | undefined;
   const firstBuild = new Promise<Stats>((r) => (firstResolve = r));
@@ -364,7 +369,9 @@ export async function startDevServer(dir: string, loaded: Configuration): Promis
       firstResolve?.(stats);
       return;
     }
-    for (const resolveWaiter of waiting.splice(0)) resolveWaiter(stats);
+    const ready = waiting.filter((w) => w.accept(stats));
+    waiting = waiting.filter((w) => !ready.includes(w));
+    for (const w of ready) w.resolve(stats);
   });
   const server = new Server(
     { ...devServer, host: '127.0.0.1', port: 0, open: false, setupExitSignals: false },
@@ -384,7 +391,7 @@ export async function startDevServer(dir: string, loaded: Configuration): Promis
       if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status}`);
       return response.text();
     },
-    nextBuild: () => new Promise<Stats>((r) => waiting.push(r)),
+    nextBuild: (accept = () => true) => new Promise<Stats>((resolve) => waiting.push({ accept, resolve })),
     stop: () => server.stop(),
   };
 }
