@@ -555,8 +555,14 @@ describe('guides (writer A): the projects build and do what the pages say', () =
       const edit = onlyBlock('guides/hot-module-replacement', (b) => /\bdiff\b/.test(b.meta), 'the edit');
       expect(normalizeText(diffBefore(edit.code))).toBe(normalizeText(readFileSync(join(dir, 'src/counter-view.js'), 'utf8')));
       const edited = join(dir, 'src/counter-view.js');
-      const next = server.nextBuild((stats) => stats.compilation.compiler.modifiedFiles?.has(edited) ?? false);
-      writeFileSync(edited, diffAfter(edit.code));
+      const after = diffAfter(edit.code);
+      // The build that compiled the edited file (a watcher may first rebuild on its own, with the old text).
+      const sawEdit = (stats: Stats) =>
+        [...stats.compilation.modules].some(
+          (m) => (m as { resource?: string }).resource === edited && m.originalSource()?.source().toString() === after,
+        );
+      const next = server.nextBuild(sawEdit);
+      writeFileSync(edited, after);
       const stats = await next;
       const assets = stats.toJson({ all: false, assets: true }).assets!.map((a) => a.name);
       const manifest = assets.find((a) => /^main\.[0-9a-f]+\.hot-update\.json$/.test(a));
