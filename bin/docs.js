@@ -1,11 +1,87 @@
 #!/usr/bin/env node
-// Entry point of the `docs` command: loads the TypeScript sources and hands over argv.
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+// Entry point of the `docs` command: loads the generator and hands over argv.
+//
+// The generator is TypeScript. It runs from a bundle that esbuild makes once per
+// change of the sources (into node_modules/.cache/docs/cli/, well under a second)
+// and that starts twice as fast as compiling every module on import; with
+// DOCS_BUNDLE=0, or when bundling fails, the sources are compiled on import instead.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // React's server renderer is several times faster in its production build.
 process.env.NODE_ENV ??= 'production';
-// The project's tsconfig, whatever the current folder (it sets the JSX runtime of the templates).
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-const { main } = await import('../src/cli.ts');
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** A key that changes whenever a source file, the package manifest or the compiler changes. */
+function sourceKey() {
+  const hash = createHash('sha256').update(root).update(process.version);
+  for (const dir of ['src', 'templates']) {
+    for (const file of readdirSync(join(root, dir), { recursive: true }).sort()) {
+      const st = statSync(join(root, dir, file));
+      if (st.isFile()) hash.update(`${dir}/${file}:${st.size}:${st.mtimeMs}\n`);
+    }
+  }
+  for (const file of ['package.json', 'tsconfig.json', 'node_modules/esbuild/package.json']) {
+    const st = statSync(join(root, file));
+    hash.update(`${file}:${st.size}:${st.mtimeMs}\n`);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The folder of the bundle for the current sources, made if missing. */
+async function bundleDir() {
+  const cache = join(root, 'node_modules', '.cache', 'docs', 'cli');
+  const dir = join(cache, sourceKey());
+  try {
+    statSync(join(dir, 'cli.mjs'));
+    return dir;
+  } catch {
+    // Not built yet for these sources.
+  }
+  const { build } = await import('esbuild');
+  const temp = `${dir}.${process.pid}.tmp`;
+  await build({
+    entryPoints: { cli: join(root, 'src/cli.ts'), 'content-worker': join(root, 'src/content/worker.ts') },
+    outdir: temp,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    jsx: 'automatic',
+    logLevel: 'silent',
+    define: { __DOCS_TOOL_ROOT__: JSON.stringify(root), __DOCS_BUNDLE_DIR__: JSON.stringify(dir) },
+  });
+  try {
+    renameSync(temp, dir);
+  } catch {
+    // Another process made the same bundle first.
+    rmSync(temp, { recursive: true, force: true });
+  }
+  // Bundles of earlier sources, once nothing can still be starting from them.
+  for (const name of readdirSync(cache)) {
+    const path = join(cache, name);
+    if (path !== dir && Date.now() - statSync(path).mtimeMs > 10 * 60_000) rmSync(path, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+let cli;
+if (process.env.DOCS_BUNDLE !== '0') {
+  try {
+    cli = pathToFileURL(join(await bundleDir(), 'cli.mjs')).href;
+  } catch {
+    // A source that does not compile: the compile-on-import path below reports it with its location.
+  }
+}
+if (!cli) {
+  const { register } = await import('tsx/esm/api');
+  // The project's tsconfig, whatever the current folder (it sets the JSX runtime of the templates).
+  register({ tsconfig: join(root, 'tsconfig.json') });
+  cli = pathToFileURL(join(root, 'src/cli.ts')).href;
+}
+const { main } = await import(cli);
 process.exitCode = await main(process.argv);

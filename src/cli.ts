@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { build, stageTimes } from './build/build.js';
 import { InputError } from './errors.js';
+import { TOOL_ROOT } from './paths.js';
 
 export const EXIT = { ok: 0, input: 1, usage: 2 } as const;
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { version: string };
 
 interface Io {
   out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { headScript } from '../../templates/head-script.js';
 import { createNavCache } from '../../templates/nav.js';
 import type { RenderContext } from '../../templates/types.js';
@@ -10,6 +10,7 @@ import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
 import { loadPages } from '../content/load.js';
 import { InputError } from '../errors.js';
+import { TOOL_ROOT } from '../paths.js';
 import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { bundleClient, bundleCss, contentHash, type Asset } from './assets.js';
@@ -47,7 +48,7 @@ export interface BuildResult {
 }
 
 /** The templates shipped with the tool (top-level templates/ of this package). */
-export const TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
+export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
 
 /** Files the build always writes at the root, valid as link targets. */
 export const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers', '/llms.txt', '/llms-full.txt'];
@@ -101,10 +102,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const out = new OutputWriter(resolve(root, options.out ?? 'dist'));
   try {
     const files = await writeSite(site, base, root, templatesDir, out, options.onProgress);
-    out.commit();
+    await out.commit();
     return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started };
   } catch (e) {
-    out.abort();
+    await out.abort();
     throw e;
   }
 }
@@ -128,7 +129,7 @@ async function writeSite(
   for (const [path, contents] of assetFiles) write(path, contents);
 
   const total = site.pages.length;
-  site.pages.forEach((page, i) => {
+  for (const [i, page] of site.pages.entries()) {
     const html = timed('render', () => renderPage(ctx, page));
     timed('write', () => write(pageFile(page), html));
     if (page.id !== '404' && indexer) {
@@ -138,7 +139,9 @@ async function writeSite(
       });
     }
     onProgress?.(i + 1, total);
-  });
+    // Lets the writes started so far go on while the next pages render.
+    if (i % 4 === 3) await nextTurn();
+  }
   if (indexer) for (const file of await timed('search', () => indexer.files())) write(join('pagefind', file.path), Buffer.from(file.content));
   for (const [path, contents] of timed('extras', () => siteFiles(ctx, root, templatesDir))) write(path, contents);
   return files;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TOOL_ROOT } from '../paths.js';
 import type { TokenClass } from './highlight.js';
 import type { RenderedMarkdown } from './markdown.js';
 
@@ -13,7 +14,6 @@ import type { RenderedMarkdown } from './markdown.js';
  * safe to delete at any time. DOCS_CACHE=0 turns it off; DOCS_CACHE_DIR moves it.
  */
 
-const TOOL_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cacheDir = () => join(process.env.DOCS_CACHE_DIR ?? join(TOOL_ROOT, 'node_modules', '.cache', 'docs'), 'pages');
 
 export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems'> & { ids: string[]; tokenClasses: Record<string, TokenClass> };
@@ -54,16 +54,29 @@ export function readCache(key: string): CachedMarkdown | undefined {
   }
 }
 
+const pending = new Set<Promise<void>>();
+const folders = new Map<string, Promise<unknown>>();
+
+/** Stores a page's result in the background (see flushCacheWrites). */
 export function writeCache(key: string, value: CachedMarkdown): void {
   if (!enabled()) return;
-  try {
-    const dir = join(cacheDir(), key.slice(0, 2));
-    mkdirSync(dir, { recursive: true });
-    // Written under a temporary name and renamed, so a reader never sees half a file.
-    const temp = join(dir, `${key}.${process.pid}.tmp`);
-    writeFileSync(temp, JSON.stringify(value));
-    renameSync(temp, join(dir, `${key}.json`));
-  } catch {
+  const dir = join(cacheDir(), key.slice(0, 2));
+  // Written under a temporary name and renamed, so a reader never sees half a file.
+  const temp = join(dir, `${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  const write = (async () => {
+    let made = folders.get(dir);
+    if (!made) folders.set(dir, (made = mkdir(dir, { recursive: true })));
+    await made;
+    await writeFile(temp, JSON.stringify(value));
+    await rename(temp, join(dir, `${key}.json`));
+  })().catch(() => {
     // A cache that cannot be written only costs time.
-  }
+  });
+  pending.add(write);
+  void write.finally(() => pending.delete(write));
+}
+
+/** Waits for the cache writes started so far. */
+export async function flushCacheWrites(): Promise<void> {
+  await Promise.all([...pending]);
 }

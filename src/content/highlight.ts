@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Element, ElementContent } from 'hast';
-import { bundledLanguagesInfo, createHighlighter, createOnigurumaEngine, type Highlighter } from 'shiki';
+import { bundledLanguagesInfo, createHighlighter, createOnigurumaEngine, type Highlighter, type ThemeRegistration } from 'shiki';
+import githubDark from 'shiki/themes/github-dark.mjs';
+import githubLight from 'shiki/themes/github-light.mjs';
 
 /*
  * Build-time syntax highlighting. One highlighter per process with a fixed
@@ -27,12 +29,62 @@ for (const info of bundledLanguagesInfo) {
   for (const name of names) KNOWN.set(name, info.id);
 }
 
+/*
+ * Tokenizing is most of the cost of highlighting, and asking for two themes
+ * tokenizes every block twice. The light and dark GitHub themes have the same
+ * rules (same scopes, same font styles, same order), only other colours, so
+ * one pass with a theme of the same rules whose colours stand for (light,
+ * dark) pairs gives exactly the colours of both. Should a future version of
+ * the themes differ in their rules, the two passes are used instead.
+ */
+const COMBINED = 'docs-light-dark';
+type Theme = ThemeRegistration & { tokenColors?: Array<{ scope?: unknown; settings: { foreground?: string; fontStyle?: string } }> };
+
+function combineThemes(light: Theme, dark: Theme): { theme: ThemeRegistration; pairs: Map<string, [string, string]> } | null {
+  const [l, d] = [light.tokenColors ?? [], dark.tokenColors ?? []];
+  const same = l.length === d.length && l.every((rule, i) => {
+    const other = d[i]!;
+    return JSON.stringify(rule.scope) === JSON.stringify(other.scope) && rule.settings.fontStyle === other.settings.fontStyle && !rule.settings.foreground === !other.settings.foreground;
+  });
+  const fg = (t: Theme) => t.fg ?? t.colors?.['editor.foreground'];
+  if (!same || !fg(light) || !fg(dark)) return null;
+  const pairs = new Map<string, [string, string]>();
+  const byPair = new Map<string, string>();
+  const pair = (a: string, b: string) => {
+    // As the highlighter reports theme colours: upper case. One colour per pair, so that
+    // neighbouring tokens of the same pair merge as they do with two passes.
+    const [light, dark] = [a.toUpperCase(), b.toUpperCase()];
+    let color = byPair.get(`${light}|${dark}`);
+    if (!color) {
+      color = '#' + pairs.size.toString(16).padStart(6, '0');
+      pairs.set(color, [light, dark]);
+      byPair.set(`${light}|${dark}`, color);
+    }
+    return color;
+  };
+  const foreground = pair(fg(light)!, fg(dark)!);
+  const theme: Theme = {
+    name: COMBINED,
+    type: 'light',
+    fg: foreground,
+    bg: light.bg ?? light.colors?.['editor.background'] ?? '#ffffff',
+    colors: { 'editor.foreground': foreground, 'editor.background': light.colors?.['editor.background'] ?? '#ffffff' },
+    tokenColors: l.map((rule, i) => ({
+      ...rule,
+      settings: { ...rule.settings, ...(rule.settings.foreground ? { foreground: pair(rule.settings.foreground, d[i]!.settings.foreground!) } : {}) },
+    })),
+  };
+  return { theme, pairs };
+}
+
+const combined = combineThemes(githubLight as Theme, githubDark as Theme);
+
 let highlighterPromise: Promise<Highlighter> | undefined;
 
 /** The process's highlighter; grammars are loaded when a page first uses their language. */
 export function loadHighlighter(): Promise<Highlighter> {
   highlighterPromise ??= createHighlighter({
-    themes: [THEMES.light, THEMES.dark],
+    themes: combined ? [combined.theme] : [THEMES.light, THEMES.dark],
     langs: [],
     engine: createOnigurumaEngine(import('shiki/wasm')),
   });
@@ -81,7 +133,14 @@ export function highlightLines(h: Highlighter, code: string, lang: string): Elem
     return code.split('\n').map((line) => lineElement(line ? [{ type: 'text', value: line }] : []));
   }
   // No time limit per line: a slow (loaded) machine must not give different output.
-  const tokens = h.codeToTokensWithThemes(code, { lang: KNOWN.get(lang) as never, themes: THEMES, tokenizeTimeLimit: 0 });
+  const tokens = combined
+    ? h.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 }).map((line) =>
+        line.map((token) => {
+          const [light, dark] = combined.pairs.get(token.color!.toLowerCase()) ?? [token.color, token.color];
+          return { content: token.content, variants: { light: { color: light, fontStyle: token.fontStyle }, dark: { color: dark } } };
+        }),
+      )
+    : h.codeToTokensWithThemes(code, { lang: KNOWN.get(lang) as never, themes: THEMES, tokenizeTimeLimit: 0 });
   return tokens.map((line) =>
     lineElement(
       line.map((token): ElementContent => {

@@ -4,7 +4,8 @@ import type { Highlighter } from 'shiki';
 import { InputError, type SourceProblem } from '../errors.js';
 import { splitFrontmatter, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_PAGES, renderInWorkers, workerCount } from './pool.js';
-import { cacheKey, readCache, writeCache, type CachedMarkdown } from './cache.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { cacheKey, flushCacheWrites, readCache, writeCache, type CachedMarkdown } from './cache.js';
 import { registerTokenClasses, tokenClassesIn } from './highlight.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 
@@ -144,17 +145,22 @@ export async function loadPages(
   // Pass 2: render the rest, in worker threads when there are enough pages to pay for them.
   const misses = slots.filter((slot) => slot && !slot.rendered) as Array<{ prepared: Prepared; rendered?: CachedMarkdown }>;
   const results =
-    misses.length >= PARALLEL_MIN_PAGES && workerCount() > 1
-      ? await renderInWorkers(rootDir, contentDir, misses.map((m) => m.prepared.relPath))
+    misses.length >= PARALLEL_MIN_PAGES && workerCount() > 0
+      ? await renderInWorkers(rootDir, contentDir, misses.map((m) => m.prepared.relPath), (file) => renderForWorker(rootDir, contentDir, file, highlighter))
       : undefined;
   for (const [i, miss] of misses.entries()) {
-    const result = results ? results[i]! : await renderForWorker(rootDir, contentDir, miss.prepared.relPath, highlighter);
+    let result = results?.[i];
+    if (!result) {
+      result = await renderForWorker(rootDir, contentDir, miss.prepared.relPath, highlighter);
+      await nextTurn(); // lets the cache writes of the page go on
+    }
     if (result.ok) miss.rendered = result.rendered;
     else {
       problems.push(...result.problems);
       failed.add(pageIdOf(miss.prepared.relPath)!);
     }
   }
+  await flushCacheWrites();
   for (const slot of slots) if (slot?.rendered) pages.push(assemble(slot.prepared, slot.rendered));
   return { pages, problems, failed };
 }

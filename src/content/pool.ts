@@ -1,63 +1,95 @@
 import { availableParallelism } from 'node:os';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { SourceProblem } from '../errors.js';
 import type { CachedMarkdown } from './cache.js';
+import { workerEntry } from '../paths.js';
 
 /*
- * Markdown rendering in worker threads. Parsing and highlighting are pure CPU
- * work per page, so a cold build of many pages spreads them over the cores;
- * below PARALLEL_MIN_PAGES the cost of starting workers (each loads the
- * pipeline) is more than it saves. DOCS_WORKERS sets the number of workers.
+ * Markdown rendering across threads. Parsing and highlighting are pure CPU
+ * work per page, so a cold build of many pages spreads them over the cores:
+ * the main thread renders from the first moment, and worker threads join in
+ * as soon as they have loaded the pipeline (which takes them a few hundred
+ * milliseconds), taking pages in small batches until none are left. Below
+ * PARALLEL_MIN_PAGES starting a worker costs more than it saves.
+ * DOCS_WORKERS sets the number of worker threads (0: the main thread alone).
  */
 
-const DEFAULT_MIN_PAGES = 60;
+const DEFAULT_MIN_PAGES = 24;
 export let PARALLEL_MIN_PAGES = DEFAULT_MIN_PAGES;
+let mainThreadRenders = true;
 
-/** Lets tests run the worker path on a small site (no argument restores the default). */
-export function setParallelMinPages(value = DEFAULT_MIN_PAGES): void {
+/**
+ * Lets tests run the worker path on a small site: a lower threshold, and the
+ * main thread left out so that the workers render every page. No arguments
+ * restore the defaults.
+ */
+export function setParallelMinPages(value = DEFAULT_MIN_PAGES, mainThread = value === DEFAULT_MIN_PAGES): void {
   PARALLEL_MIN_PAGES = value;
+  mainThreadRenders = mainThread;
 }
 
+/** Worker threads to start besides the main thread: one per further core, at most 3. */
 export function workerCount(): number {
   const wanted = Number(process.env.DOCS_WORKERS);
-  return Number.isInteger(wanted) && wanted > 0 ? wanted : Math.min(availableParallelism(), 4);
+  if (process.env.DOCS_WORKERS !== undefined && Number.isInteger(wanted) && wanted >= 0) return wanted;
+  return Math.max(0, Math.min(availableParallelism() - 1, 3));
 }
 
 export type WorkerResult = { ok: true; rendered: CachedMarkdown } | { ok: false; problems: SourceProblem[] };
 
-/** Renders the pages in `files` (relative to contentDir), in order, across workers. */
-export async function renderInWorkers(rootDir: string, contentDir: string, files: string[]): Promise<WorkerResult[]> {
+/**
+ * Renders the pages in `files` (relative to contentDir) across the main
+ * thread (with `renderHere`) and worker threads; results come back in order.
+ */
+export async function renderInWorkers(
+  rootDir: string,
+  contentDir: string,
+  files: string[],
+  renderHere: (file: string) => Promise<WorkerResult>,
+): Promise<WorkerResult[]> {
   const results: WorkerResult[] = new Array(files.length);
-  const count = Math.min(workerCount(), files.length);
-  // Pages are dealt out in small batches as workers become free, so a slow page does not hold one worker's whole share.
   let next = 0;
-  const BATCH = 16;
-  await Promise.all(
-    Array.from({ length: count }, () => {
-      const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: { rootDir, contentDir } });
-      return new Promise<void>((resolve, reject) => {
-        let batch: number[] = [];
-        const send = () => {
-          batch = [];
-          while (batch.length < BATCH && next < files.length) batch.push(next++);
-          if (!batch.length) {
-            void worker.terminate().then(() => resolve());
-            return;
-          }
-          worker.postMessage(batch.map((i) => files[i]));
-        };
-        worker.on('message', (message: { ready?: true; results?: WorkerResult[]; error?: string }) => {
-          if (message.error) {
-            void worker.terminate();
-            reject(new Error(message.error));
-            return;
-          }
-          message.results?.forEach((result, j) => (results[batch[j]!] = result));
-          send();
-        });
-        worker.on('error', reject);
+  // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
+  const BATCH = 8;
+  const take = () => {
+    const batch: number[] = [];
+    while (batch.length < BATCH && next < files.length) batch.push(next++);
+    return batch;
+  };
+  const workers = Array.from({ length: Math.min(workerCount(), files.length) }, () => {
+    const worker = new Worker(workerEntry('content'), { workerData: { rootDir, contentDir } });
+    return new Promise<void>((resolve, reject) => {
+      let batch: number[] = [];
+      const send = () => {
+        batch = take();
+        if (!batch.length) {
+          void worker.terminate().then(() => resolve());
+          return;
+        }
+        worker.postMessage(batch.map((i) => files[i]));
+      };
+      worker.on('message', (message: { ready?: true; results?: WorkerResult[]; error?: string }) => {
+        if (message.error) {
+          void worker.terminate();
+          reject(new Error(message.error));
+          return;
+        }
+        message.results?.forEach((result, j) => (results[batch[j]!] = result));
+        send();
       });
-    }),
-  );
+      worker.on('error', reject);
+    });
+  });
+  const here = async () => {
+    if (!mainThreadRenders) return;
+    while (next < files.length) {
+      const i = next++;
+      results[i] = await renderHere(files[i]!);
+      // Lets the workers' messages in, so that none of them waits for its next batch.
+      await nextTurn();
+    }
+  };
+  await Promise.all([here(), ...workers]);
   return results;
 }

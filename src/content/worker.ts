@@ -1,4 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { flushCacheWrites } from './cache.js';
 import { loadHighlighter } from './highlight.js';
 import { renderForWorker } from './load.js';
 
@@ -8,7 +10,12 @@ const port = parentPort!;
 port.on('message', async (files: string[]) => {
   try {
     const results = [];
-    for (const file of files) results.push(await renderForWorker(rootDir, contentDir, file, loadHighlighter));
+    for (const file of files) {
+      results.push(await renderForWorker(rootDir, contentDir, file, loadHighlighter));
+      await nextTurn(); // lets the cache writes of the page go on
+    }
+    // The pool ends this thread once the pages are done: the cache must be written by then.
+    await flushCacheWrites();
     port.postMessage({ results });
   } catch (e) {
     port.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) });

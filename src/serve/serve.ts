@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bundleBrowserScript } from '../build/assets.js';
+import { TOOL_ROOT } from '../paths.js';
 import { type BuildState, EventHub } from './events.js';
 import { FileStore, makeEntry, RELOAD_SCRIPT_URL, RELOAD_TAG, type Entry } from './files.js';
 import { headersFor, parseHeadersFile, parseTarget, resolveFile, sendEntry, sendText, type HeaderRule } from './http.js';
@@ -42,7 +42,6 @@ export interface Io {
 }
 
 /** The tool's own folder (the templates shipped with it are TEMPLATES_DIR of src/build/build.ts). */
-const TOOL_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEBOUNCE_MS = 50;
 const PORT_ATTEMPTS = 20;
 /** Until the first good build, when no `_headers` file exists yet. */
@@ -492,7 +491,7 @@ class PreviewServer implements Preview {
 
 /** The browser script, bundled once per server start. */
 function bundleReloadScript(): Promise<string> {
-  return bundleBrowserScript(fileURLToPath(new URL('./client/reload.ts', import.meta.url)));
+  return bundleBrowserScript(join(TOOL_ROOT, 'src', 'serve', 'client', 'reload.ts'));
 }
 
 /** Locations ("file:line:column") in a compile error, as overlay lines relative to the site root. */

@@ -1,5 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TOOL_ROOT } from '../paths.js';
 import type { BuildResult, Change, FileList, FromWorker, ToWorker, WorkerData } from './protocol.js';
 
 export interface RenderWorkerEvents {
@@ -31,7 +34,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
 
   constructor(data: WorkerData) {
     super();
-    this.worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: data, execArgv: [] });
+    this.worker = new Worker(pathToFileURL(join(TOOL_ROOT, 'src', 'serve', 'worker-boot.mjs')), { workerData: data, execArgv: [] });
     let started = false;
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.on('message', (message: FromWorker) => {

@@ -112,13 +112,16 @@ describe('docs build', () => {
     const saved = { cache: process.env.DOCS_CACHE, workers: process.env.DOCS_WORKERS };
     try {
       process.env.DOCS_CACHE = '0';
-      process.env.DOCS_WORKERS = '1';
+      process.env.DOCS_WORKERS = '0';
       await runDocs(['build', '--root', dir, '--out', 'one', '--quiet']);
       process.env.DOCS_WORKERS = '2';
       const { setParallelMinPages } = await import('../../src/content/pool.js');
-      setParallelMinPages(1);
+      // Workers alone (the main thread left out), then workers and the main thread together.
+      setParallelMinPages(1, false);
       try {
         await runDocs(['build', '--root', dir, '--out', 'two', '--quiet']);
+        setParallelMinPages(1, true);
+        await runDocs(['build', '--root', dir, '--out', 'three', '--quiet']);
       } finally {
         setParallelMinPages();
       }
@@ -129,6 +132,7 @@ describe('docs build', () => {
       }
     }
     expect(snapshotDir(join(dir, 'two'))).toEqual(snapshotDir(join(dir, 'one')));
+    expect(snapshotDir(join(dir, 'three'))).toEqual(snapshotDir(join(dir, 'one')));
   });
 
   it('prefixes internal links and assets with --base', async () => {
