@@ -8,8 +8,8 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import type { Highlighter } from 'shiki';
 import { unified } from 'unified';
-import type { Position } from 'unist';
-import { visit } from 'unist-util-visit';
+import type { Node, Position } from 'unist';
+import { walk } from './walk.js';
 import { VFile } from 'vfile';
 import type { SourceProblem } from '../errors.js';
 import { EXTERNAL, SCHEME } from '../site/link-kinds.js';
@@ -71,7 +71,7 @@ export async function renderMarkdown(
 
   const ids = new Set<string>();
   const links: RawLink[] = [];
-  visit(hast, 'element', (node: Element) => {
+  walk<Element>(hast, 'element', (node) => {
     const id = node.properties.id;
     if (typeof id === 'string') ids.add(id);
     const href = node.properties.href;
@@ -86,7 +86,7 @@ export async function renderMarkdown(
     }
   });
   // Raw HTML written by the writer may carry ids too (for example <a id="legacy-name"></a>).
-  visit(hast, 'raw', (node: { value: string }) => {
+  walk<Node & { value: string }>(hast, 'raw', (node) => {
     for (const m of node.value.matchAll(/\sid=["']([^"']+)["']/g)) ids.add(m[1]!);
   });
   const html = toHtml(hast, { allowDangerousHtml: true, characterReferences: { useShortestReferences: true } });

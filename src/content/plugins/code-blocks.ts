@@ -1,6 +1,6 @@
 import type { Element, ElementContent } from 'hast';
 import type { Code, Root } from 'mdast';
-import { visit } from 'unist-util-visit';
+import { walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
 import { highlightLines, isKnownLanguage } from '../highlight.js';
@@ -48,8 +48,7 @@ export function parseCodeMeta(meta: string | null | undefined, lineCount: number
 export function remarkCodeBlocks() {
   return (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    visit(tree, 'code', (node: Code, index, parent) => {
-      if (!parent || index === undefined) return;
+    walk<Code>(tree, 'code', (node, index, parent) => {
       const lang = (node.lang ?? 'text').toLowerCase();
       if (!isKnownLanguage(lang)) {
         report(ctx, node.position, `unknown code language "${node.lang}"`);

@@ -1,6 +1,6 @@
 import type { Element, ElementContent, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
-import { visit } from 'unist-util-visit';
+import { walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
 
@@ -27,13 +27,13 @@ export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
     // A reference page with hundreds of h3s (one per CLI flag) keeps its h3 ids but
     // gives only its h2s a self-link: the links would be most of the page's weight.
     let h3Count = 0;
-    visit(tree, 'element', (node: Element) => {
+    walk<Element>(tree, 'element', (node) => {
       if (node.tagName === 'h3') h3Count++;
     });
     const selfLinkDepth = h3Count > SELF_LINK_H3_LIMIT ? 2 : 3;
-    visit(tree, 'element', (node: Element, index, parent) => {
+    walk<Element>(tree, 'element', (node, index, parent) => {
       const level = /^h([1-6])$/.exec(node.tagName)?.[1];
-      if (!level || !parent || index === undefined) return;
+      if (!level) return;
       const depth = Number(level);
       if (depth === 1) {
         report(ctx, node.position, 'the page title is its only h1: use "##" for sections (the title comes from the frontmatter)');
