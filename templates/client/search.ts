@@ -1,6 +1,9 @@
 import { setSearchMode } from './header.js';
 import { correctQuery, fromHosted, fromLocal, moveActive, type SearchResult } from './search-logic.js';
 
+/** The shortest time between two searches while typing (ms). */
+const SEARCH_INTERVAL_MS = 40;
+
 /*
  * The search box. Nothing is downloaded until the box is focused or "/" (or
  * Ctrl/Cmd+K) is pressed; then either the chunked local index or the hosted
@@ -34,7 +37,7 @@ function localBackend(input: HTMLInputElement): () => Promise<Backend> {
       if (!corrected) return results;
       return Object.assign(await run(corrected), { corrected });
     };
-    // Index chunks for the words typed so far start loading at once, during the typing debounce.
+    // Index chunks for the words typed so far start loading at once, even while a burst of typing waits.
     return Object.assign(backend, { preload: (query: string) => void pagefind.preload(query).catch(() => undefined) });
   };
 }
@@ -160,11 +163,20 @@ export function initSearch(): void {
   };
 
   input.addEventListener('focus', () => void ready(), { once: true });
+  // At most one search per SEARCH_INTERVAL_MS while typing: a keystroke after a pause searches at
+  // once, a fast burst searches again for its last text when the interval is over.
+  let lastRun = -Infinity;
+  const searchNow = () => {
+    lastRun = performance.now();
+    void runSearch();
+  };
   input.addEventListener('input', () => {
     clearTimeout(timer);
     const query = input.value.trim();
     if (query) void ready().then((b) => b.preload?.(query));
-    timer = setTimeout(runSearch, 40);
+    const wait = lastRun + SEARCH_INTERVAL_MS - performance.now();
+    if (wait <= 0) searchNow();
+    else timer = setTimeout(searchNow, wait);
   });
   input.addEventListener('keydown', (e) => {
     const next = moveActive(e.key, active, options().length);
