@@ -142,7 +142,7 @@ async function writeSite(
     // Lets the writes started so far go on while the next pages render.
     if (i % 4 === 3) await nextTurn();
   }
-  if (indexer) for (const file of await timed('search', () => indexer.files())) write(join('pagefind', file.path), Buffer.from(file.content));
+  if (indexer) files += await timed('search', () => indexer.writeTo(join(out.temp, 'pagefind')));
   for (const [path, contents] of timed('extras', () => siteFiles(ctx, root, templatesDir))) write(path, contents);
   return files;
 }

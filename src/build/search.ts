@@ -1,3 +1,5 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import type { Site } from '../site/model.js';
 
@@ -15,6 +17,12 @@ export interface SearchIndexer {
   add(url: string, html: string): void;
   /** The index files (paths relative to the pagefind/ folder), once every page is added. */
   files(): Promise<Array<{ path: string; content: Uint8Array }>>;
+  /**
+   * Writes the index files into `dir` (the same files as `files`), once every
+   * page is added; returns how many. The indexer writes them itself, which
+   * saves passing megabytes through its pipe.
+   */
+  writeTo(dir: string): Promise<number>;
 }
 
 const UNUSED = /^pagefind-(component-ui|modular-ui|ui|highlight)\./;
@@ -29,15 +37,30 @@ export async function createSearchIndexer(site: Site): Promise<SearchIndexer> {
   });
   if (!index) throw new Error(`search index: ${errors.join('; ')}`);
   const pending: Array<Promise<unknown>> = [];
+  const allAdded = async () => {
+    for (const result of (await Promise.all(pending)) as Array<{ errors: string[] }>) {
+      if (result.errors.length) throw new Error(`search index: ${result.errors.join('; ')}`);
+    }
+  };
   return {
     add(url, html) {
       pending.push(index.addHTMLFile({ url, content: html }));
     },
-    async files() {
-      const added = await Promise.all(pending);
-      for (const result of added as Array<{ errors: string[] }>) {
-        if (result.errors.length) throw new Error(`search index: ${result.errors.join('; ')}`);
+    async writeTo(dir) {
+      await allAdded();
+      const { errors: writeErrors } = await index.writeFiles({ outputPath: dir });
+      if (writeErrors.length) throw new Error(`search index: ${writeErrors.join('; ')}`);
+      await pagefind.close();
+      let count = 0;
+      for (const file of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+        if (!file.isFile()) continue;
+        if (UNUSED.test(file.name) && file.parentPath === dir) rmSync(join(dir, file.name));
+        else count++;
       }
+      return count;
+    },
+    async files() {
+      await allAdded();
       const { files, errors: fileErrors } = await index.getFiles();
       if (fileErrors.length) throw new Error(`search index: ${fileErrors.join('; ')}`);
       await pagefind.close();
