@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import type { Highlighter } from 'shiki';
 import { InputError, type SourceProblem } from '../errors.js';
 import { splitFrontmatter, type Frontmatter, type SplitSource } from './frontmatter.js';
-import { PARALLEL_MIN_PAGES, renderInWorkers, workerCount } from './pool.js';
+import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount } from './pool.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { cacheKey, flushCacheWrites, readCache, writeCache, type CachedMarkdown } from './cache.js';
 import { registerTokenClasses, tokenClassesIn } from './highlight.js';
@@ -142,10 +142,10 @@ export async function loadPages(
       failed.add(id);
     }
   }
-  // Pass 2: render the rest, in worker threads when there are enough pages to pay for them.
+  // Pass 2: render the rest, with worker threads when there is enough Markdown to pay for them.
   const misses = slots.filter((slot) => slot && !slot.rendered) as Array<{ prepared: Prepared; rendered?: CachedMarkdown }>;
   const results =
-    misses.length >= PARALLEL_MIN_PAGES && workerCount() > 0
+    misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0
       ? await renderInWorkers(rootDir, contentDir, misses.map((m) => m.prepared.relPath), (file) => renderForWorker(rootDir, contentDir, file, highlighter))
       : undefined;
   for (const [i, miss] of misses.entries()) {

@@ -115,15 +115,15 @@ describe('docs build', () => {
       process.env.DOCS_WORKERS = '0';
       await runDocs(['build', '--root', dir, '--out', 'one', '--quiet']);
       process.env.DOCS_WORKERS = '2';
-      const { setParallelMinPages } = await import('../../src/content/pool.js');
+      const { setParallelMinBytes } = await import('../../src/content/pool.js');
       // Workers alone (the main thread left out), then workers and the main thread together.
-      setParallelMinPages(1, false);
+      setParallelMinBytes(1, false);
       try {
         await runDocs(['build', '--root', dir, '--out', 'two', '--quiet']);
-        setParallelMinPages(1, true);
+        setParallelMinBytes(1, true);
         await runDocs(['build', '--root', dir, '--out', 'three', '--quiet']);
       } finally {
-        setParallelMinPages();
+        setParallelMinBytes();
       }
     } finally {
       for (const [key, value] of [['DOCS_CACHE', saved.cache], ['DOCS_WORKERS', saved.workers]] as const) {
