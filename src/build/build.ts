@@ -8,13 +8,13 @@ import type { RenderContext } from '../../templates/types.js';
 import { loadConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
-import { loadPages } from '../content/load.js';
+import { loadPages, type SourcePage } from '../content/load.js';
 import { InputError } from '../errors.js';
 import { TOOL_ROOT } from '../paths.js';
 import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { bundleClient, bundleCss, contentHash, type Asset } from './assets.js';
-import { createSearchIndexer, searchDocument, searchTerms } from './search.js';
+import { createSearchIndexer, searchDocument, searchTerms, type SearchIndexer } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
 import { OutputWriter } from './output.js';
@@ -72,16 +72,24 @@ export function timed<T>(stage: string, fn: () => T): T {
   return result;
 }
 
-/** Loads and checks everything; throws InputError listing every problem found. */
-export async function loadSite(options: BuildOptions): Promise<{ site: Site; base: string; root: string }> {
+/**
+ * Loads and checks everything; throws InputError listing every problem found.
+ * `onConfig` may return a function that gets each page as soon as its
+ * Markdown is rendered (see loadPages).
+ */
+export async function loadSite(
+  options: BuildOptions,
+  onConfig?: (config: SiteConfig, base: string) => ((page: SourcePage) => void) | undefined,
+): Promise<{ site: Site; base: string; root: string }> {
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
   const loaded = timed('config', () => loadConfig(configPath, relative(root, configPath)));
+  const onPage = onConfig?.(loaded.config, base);
   const contentDir = join(root, 'content');
   // Loaded on first use: when every page comes from the render cache, never.
   const highlighter = () => timed('highlighter', () => loadHighlighter());
-  const { pages, problems: pageProblems, failed } = await timed('markdown', () => loadPages(root, contentDir, highlighter));
+  const { pages, problems: pageProblems, failed } = await timed('markdown', () => loadPages(root, contentDir, highlighter, undefined, onPage));
   const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
   const targets: LinkTargets = {
     files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]),
@@ -95,13 +103,36 @@ export async function loadSite(options: BuildOptions): Promise<{ site: Site; bas
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
-  const { site, base, root } = await loadSite(options);
+  // The search indexer (its own process) starts with the config and indexes each page as soon as
+  // its Markdown is rendered, on another core while the next pages render.
+  let indexer: Promise<SearchIndexer> | undefined;
+  // An indexer that failed to start fails the build when its files are asked for, not before.
+  const failedIndexer = (e: unknown): SearchIndexer => ({ add() {}, files: () => Promise.reject(e), writeTo: () => Promise.reject(e), close: async () => {} });
+  const searchFeed = (config: SiteConfig, base: string) => {
+    if (options.checkOnly || config.search.provider !== 'local') return undefined;
+    indexer = timed('search', () => createSearchIndexer(config.site.language)).catch(failedIndexer);
+    const sectionOf = new Map<string, string>();
+    for (const section of config.sections) for (const id of [section.url, ...section.pages]) sectionOf.set(id, section.title);
+    return (page: SourcePage) => {
+      if (page.id === '404') return;
+      const content = searchDocument(config.site.language, page.frontmatter.title, sectionOf.get(page.id), page.html);
+      void indexer!.then((i) => i.add(withBase(base, routeOf(page.id)), content));
+    };
+  };
+  let loadedSite: Awaited<ReturnType<typeof loadSite>>;
+  try {
+    loadedSite = await loadSite(options, searchFeed);
+  } catch (e) {
+    await indexer?.then((i) => i.close());
+    throw e;
+  }
+  const { site, base, root } = loadedSite;
   if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started };
 
   const templatesDir = options.templates ?? TEMPLATES_DIR;
   const out = new OutputWriter(resolve(root, options.out ?? 'dist'));
   try {
-    const files = await writeSite(site, base, root, templatesDir, out, options.onProgress);
+    const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexer && (await indexer));
     await out.commit();
     return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started };
   } catch (e) {
@@ -117,14 +148,16 @@ async function writeSite(
   templatesDir: string,
   out: OutputWriter,
   onProgress?: (done: number, total: number) => void,
+  indexer?: SearchIndexer,
 ): Promise<number> {
   let files = 0;
   const write = (path: string, contents: string | Buffer) => {
     out.write(path, contents);
     files++;
   };
-  const local = site.config.search.provider === 'local';
-  const indexer = local ? await timed('search', () => createSearchIndexer(site)) : undefined;
+  // Every page is in the indexer by now: it builds and writes the index while the pages render.
+  const searchFiles = indexer && timed('search', () => indexer.writeTo(join(out.temp, 'pagefind')));
+  searchFiles?.catch(() => undefined); // awaited below; a render error must not leave it unhandled
   const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
   for (const [path, contents] of assetFiles) write(path, contents);
 
@@ -132,17 +165,11 @@ async function writeSite(
   for (const [i, page] of site.pages.entries()) {
     const html = timed('render', () => renderPage(ctx, page));
     timed('write', () => write(pageFile(page), html));
-    if (page.id !== '404' && indexer) {
-      timed('search', () => {
-        const input = searchInput(site, base, page)!;
-        indexer.add(input.url, input.content);
-      });
-    }
     onProgress?.(i + 1, total);
     // Lets the writes started so far go on while the next pages render.
     if (i % 4 === 3) await nextTurn();
   }
-  if (indexer) files += await timed('search', () => indexer.writeTo(join(out.temp, 'pagefind')));
+  if (searchFiles) files += await searchFiles;
   for (const [path, contents] of timed('extras', () => siteFiles(ctx, root, templatesDir))) write(path, contents);
   return files;
 }

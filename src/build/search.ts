@@ -23,13 +23,15 @@ export interface SearchIndexer {
    * saves passing megabytes through its pipe.
    */
   writeTo(dir: string): Promise<number>;
+  /** Stops the indexer without writing anything (a build that failed). */
+  close(): Promise<void>;
 }
 
 const UNUSED = /^pagefind-(component-ui|modular-ui|ui|highlight)\./;
 
-export async function createSearchIndexer(site: Site): Promise<SearchIndexer> {
+export async function createSearchIndexer(language: string): Promise<SearchIndexer> {
   const { index, errors } = await pagefind.createIndex({
-    forceLanguage: site.config.site.language,
+    forceLanguage: language,
     // Option names and other identifiers are written with dots and underscores.
     includeCharacters: '._$',
     // Heading self-links ("#") and copy buttons are not content.
@@ -45,6 +47,10 @@ export async function createSearchIndexer(site: Site): Promise<SearchIndexer> {
   return {
     add(url, html) {
       pending.push(index.addHTMLFile({ url, content: html }));
+    },
+    async close() {
+      await Promise.allSettled(pending);
+      await pagefind.close();
     },
     async writeTo(dir) {
       await allAdded();

@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import type { Highlighter } from 'shiki';
 import { InputError, type SourceProblem } from '../errors.js';
 import { splitFrontmatter, type Frontmatter, type SplitSource } from './frontmatter.js';
-import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount } from './pool.js';
+import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { cacheKey, flushCacheWrites, readCache, writeCache, type CachedMarkdown } from './cache.js';
 import { registerTokenClasses, tokenClassesIn } from './highlight.js';
@@ -112,19 +112,26 @@ export interface LoadedPages {
   failed: Set<string>;
 }
 
-/** Loads every page, collecting the problems of all files (nothing stops at the first). */
+/**
+ * Loads every page, collecting the problems of all files (nothing stops at the
+ * first). `onPage` gets each page that loaded as soon as it and every page
+ * before it (in file order) are done, so that later work (the search index)
+ * can start while the rest still renders.
+ */
 export async function loadPages(
   rootDir: string,
   contentDir: string,
   highlighter: HighlighterSource,
   files = listContentFiles(contentDir),
+  onPage?: (page: SourcePage) => void,
 ): Promise<LoadedPages> {
   const failed = new Set<string>();
   const problems: SourceProblem[] = [];
   const pages: SourcePage[] = [];
   const seen = new Map<string, string>();
   // Pass 1: read every file, check its frontmatter, and take what the cache has.
-  const slots: Array<{ prepared: Prepared; rendered?: CachedMarkdown } | null> = [];
+  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; failed?: true; page?: SourcePage };
+  const slots: Slot[] = [];
   for (const file of files) {
     const id = pageIdOf(file)!;
     const displayPath = relative(rootDir, join(contentDir, file)).split(sep).join('/');
@@ -142,25 +149,44 @@ export async function loadPages(
       failed.add(id);
     }
   }
-  // Pass 2: render the rest, with worker threads when there is enough Markdown to pay for them.
-  const misses = slots.filter((slot) => slot && !slot.rendered) as Array<{ prepared: Prepared; rendered?: CachedMarkdown }>;
-  const results =
-    misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0
-      ? await renderInWorkers(rootDir, contentDir, misses.map((m) => m.prepared.relPath), (file) => renderForWorker(rootDir, contentDir, file, highlighter))
-      : undefined;
-  for (const [i, miss] of misses.entries()) {
-    let result = results?.[i];
-    if (!result) {
-      result = await renderForWorker(rootDir, contentDir, miss.prepared.relPath, highlighter);
-      await nextTurn(); // lets the cache writes of the page go on
+  // Pages are handed to onPage in file order, each once every page before it is done.
+  let next = 0;
+  const emit = () => {
+    for (; next < slots.length; next++) {
+      const slot = slots[next]!;
+      if (slot.failed) continue;
+      if (!slot.rendered) return;
+      slot.page = assemble(slot.prepared, slot.rendered);
+      onPage?.(slot.page);
     }
-    if (result.ok) miss.rendered = result.rendered;
+  };
+  emit();
+  const settle = (slot: Slot, result: WorkerResult) => {
+    if (result.ok) slot.rendered = result.rendered;
     else {
       problems.push(...result.problems);
-      failed.add(pageIdOf(miss.prepared.relPath)!);
+      failed.add(pageIdOf(slot.prepared.relPath)!);
+      slot.failed = true;
+    }
+    emit();
+  };
+  // Pass 2: render the rest, with worker threads when there is enough Markdown to pay for them.
+  const misses = slots.filter((slot) => !slot.rendered);
+  if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0) {
+    await renderInWorkers(
+      rootDir,
+      contentDir,
+      misses.map((m) => m.prepared.relPath),
+      (file) => renderForWorker(rootDir, contentDir, file, highlighter),
+      (i, result) => settle(misses[i]!, result),
+    );
+  } else {
+    for (const miss of misses) {
+      settle(miss, await renderForWorker(rootDir, contentDir, miss.prepared.relPath, highlighter));
+      await nextTurn(); // lets the cache writes of the page (and the work onPage started) go on
     }
   }
   await flushCacheWrites();
-  for (const slot of slots) if (slot?.rendered) pages.push(assemble(slot.prepared, slot.rendered));
+  for (const slot of slots) if (slot.page) pages.push(slot.page);
   return { pages, problems, failed };
 }

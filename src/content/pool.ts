@@ -49,6 +49,7 @@ export async function renderInWorkers(
   contentDir: string,
   files: string[],
   renderHere: (file: string) => Promise<WorkerResult>,
+  onResult?: (index: number, result: WorkerResult) => void,
 ): Promise<WorkerResult[]> {
   const results: WorkerResult[] = new Array(files.length);
   let next = 0;
@@ -77,7 +78,10 @@ export async function renderInWorkers(
           reject(new Error(message.error));
           return;
         }
-        message.results?.forEach((result, j) => (results[batch[j]!] = result));
+        message.results?.forEach((result, j) => {
+          results[batch[j]!] = result;
+          onResult?.(batch[j]!, result);
+        });
         send();
       });
       worker.on('error', reject);
@@ -88,6 +92,7 @@ export async function renderInWorkers(
     while (next < files.length) {
       const i = next++;
       results[i] = await renderHere(files[i]!);
+      onResult?.(i, results[i]!);
       // Lets the workers' messages in, so that none of them waits for its next batch.
       await nextTurn();
     }

@@ -421,7 +421,7 @@ export class SiteBuilder {
     if (site.config.search.provider !== 'local') return [];
     // One index at a time: the indexer closes the shared index service when it finishes.
     const run = this.indexing.then(async () => {
-      const indexer = await createSearchIndexer(site);
+      const indexer = await createSearchIndexer(site.config.site.language);
       for (const page of site.pages) {
         const input = searchInput(site, BASE, page);
         if (input) indexer.add(input.url, input.content);
