@@ -186,6 +186,14 @@ export function searchInput(site: Site, base: string, page: SitePage): { url: st
   return { url: withBase(base, page.url), content: searchDocument(site.config.site.language, page.title, section, bodyHtml(page)) };
 }
 
+/**
+ * The order pages go into the search index (its bytes depend on it): the
+ * order of their files, in which `docs build` hands them over as they render.
+ */
+export function searchOrder(site: Site): SitePage[] {
+  return [...site.pages].sort((a, b) => (a.sourcePath < b.sourcePath ? -1 : a.sourcePath > b.sourcePath ? 1 : 0));
+}
+
 /** Where a page is written, relative to the output folder. */
 export function pageFile(page: SitePage): string {
   return page.id === '404' ? '404.html' : join(page.id, 'index.html');
