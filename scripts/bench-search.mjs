@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Search benchmark: npm run bench:search [-- --sizes=1000,10000 --no-real --files]
 // Builds the synthetic corpus (and the real site), serves it, and in Chromium
-// measures what the first query downloads, how long typed words take to show
-// results, and the index size on disk. The first query's transfer counts the bytes
-// on the wire from a server that gzips like static hosts do (--files lists them).
+// measures what a first query downloads (each word of a list as the first query
+// of a fresh page: median and largest), how long words typed one after another
+// take to show results, and the index size on disk. Transfers are bytes on the
+// wire from a server that gzips like static hosts do (--files lists them).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -23,47 +24,62 @@ const du = (dir) => readdirSync(dir).reduce((n, f) => {
   return n + (st.isDirectory() ? du(p) : st.size);
 }, 0);
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 async function measure(label, siteRoot, words) {
   const out = join(work, `${label}-search-dist`);
   const built = spawnSync(process.execPath, [join(root, 'bin/docs.js'), 'build', '--root', siteRoot, '--out', out, '--quiet'], { encoding: 'utf8' });
   if (built.status !== 0) throw new Error(built.stderr);
   const server = await serveStatic(out);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
-  const page = await browser.newPage();
-  await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => r.fulfill({ status: 204, body: '' }));
-  // Bytes on the wire (compressed bodies), as Chromium counts them.
-  let bytes = 0;
-  const files = [];
-  page.on('requestfinished', async (request) => {
-    if (!/\/pagefind\/|\/assets\/terms\./.test(request.url())) return;
-    const { responseBodySize } = await request.sizes();
-    bytes += responseBodySize;
-    files.push(`${request.url().replace(/^.*?\/\/[^/]+/, '')} ${(responseBodySize / 1024).toFixed(1)} KB`);
-  });
-  await page.goto(server.url + '/');
-  const search = async (q) => {
-    const started = Date.now();
-    await page.fill('#search-input', q);
-    await page.waitForFunction((query) => document.getElementById('search-results')?.dataset.query === query, q);
-    return Date.now() - started;
+  /** A fresh page (empty cache) on the home page, counting the search's bytes on the wire (compressed bodies) as Chromium does. */
+  const open = async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => r.fulfill({ status: 204, body: '' }));
+    const meter = { bytes: 0, files: [] };
+    page.on('requestfinished', async (request) => {
+      if (!/\/pagefind\/|\/assets\/terms\./.test(request.url())) return;
+      const { responseBodySize } = await request.sizes();
+      meter.bytes += responseBodySize;
+      meter.files.push(`${request.url().replace(/^.*?\/\/[^/]+/, '')} ${(responseBodySize / 1024).toFixed(1)} KB`);
+    });
+    await page.goto(server.url + '/');
+    await page.focus('#search-input');
+    const search = async (q) => {
+      const started = Date.now();
+      await page.fill('#search-input', q);
+      await page.waitForFunction((query) => document.getElementById('search-results')?.dataset.query === query, q);
+      return Date.now() - started;
+    };
+    return { context, meter, search };
   };
-  await page.focus('#search-input');
-  const first = await search(words[0]);
-  // Finished requests report their sizes a moment later.
-  await page.waitForTimeout(200);
-  const firstBytes = bytes;
-  if (args.files) console.error(`${label}, first query "${words[0]}":\n  ${files.join('\n  ')}`);
+  // Each word as the first query of a fresh page: what it downloads.
+  const firstBytes = [];
+  const firstMs = [];
+  for (const word of words) {
+    const { context, meter, search } = await open();
+    firstMs.push(await search(word));
+    await new Promise((r) => setTimeout(r, 200)); // finished requests report their sizes a moment later
+    firstBytes.push(meter.bytes);
+    if (args.files) console.error(`${label}, first query "${word}": ${(meter.bytes / 1024).toFixed(1)} KB\n  ${meter.files.join('\n  ')}`);
+    await context.close();
+  }
+  // Then words typed one after another in one page: how long until their results show.
+  const { context, search } = await open();
+  await search(words[0]);
   const later = [];
   for (const w of words.slice(1)) later.push(await search(w));
-  later.sort((a, b) => a - b);
+  await context.close();
   await browser.close();
   await server.close();
+  const kb = (b) => Number((b / 1024).toFixed(1));
   const row = {
     site: label,
     'index on disk MB': Number((du(join(out, 'pagefind')) / 1024 / 1024).toFixed(1)),
-    'first query KB': Number((firstBytes / 1024).toFixed(1)),
-    'first query ms': first,
-    'typed word ms (median)': later[Math.floor(later.length / 2)],
+    'first query KB (median / max of the words)': `${kb(median(firstBytes))} / ${kb(Math.max(...firstBytes))}`,
+    'first query ms (median)': median(firstMs),
+    'typed word ms (median)': median(later),
   };
   rmSync(out, { recursive: true, force: true });
   return row;

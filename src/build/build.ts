@@ -8,7 +8,7 @@ import type { RenderContext } from '../../templates/types.js';
 import { loadConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
-import { loadPages, type SourcePage } from '../content/load.js';
+import { loadPages, type PageHooks, type SourcePage } from '../content/load.js';
 import { InputError } from '../errors.js';
 import { TOOL_ROOT } from '../paths.js';
 import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
@@ -74,22 +74,22 @@ export function timed<T>(stage: string, fn: () => T): T {
 
 /**
  * Loads and checks everything; throws InputError listing every problem found.
- * `onConfig` may return a function that gets each page as soon as its
- * Markdown is rendered (see loadPages).
+ * `onConfig` may return hooks that get each page as soon as its Markdown is
+ * rendered (see loadPages).
  */
 export async function loadSite(
   options: BuildOptions,
-  onConfig?: (config: SiteConfig, base: string) => ((page: SourcePage) => void) | undefined,
+  onConfig?: (config: SiteConfig, base: string) => PageHooks | undefined,
 ): Promise<{ site: Site; base: string; root: string }> {
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
   const loaded = timed('config', () => loadConfig(configPath, relative(root, configPath)));
-  const onPage = onConfig?.(loaded.config, base);
+  const hooks = onConfig?.(loaded.config, base);
   const contentDir = join(root, 'content');
   // Loaded on first use: when every page comes from the render cache, never.
   const highlighter = () => timed('highlighter', () => loadHighlighter());
-  const { pages, problems: pageProblems, failed } = await timed('markdown', () => loadPages(root, contentDir, highlighter, undefined, onPage));
+  const { pages, problems: pageProblems, failed } = await timed('markdown', () => loadPages(root, contentDir, highlighter, undefined, hooks));
   const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
   const targets: LinkTargets = {
     files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]),
@@ -107,16 +107,20 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // its Markdown is rendered, on another core while the next pages render.
   let indexer: Promise<SearchIndexer> | undefined;
   // An indexer that failed to start fails the build when its files are asked for, not before.
-  const failedIndexer = (e: unknown): SearchIndexer => ({ add() {}, files: () => Promise.reject(e), writeTo: () => Promise.reject(e), close: async () => {} });
+  const failedIndexer = (e: unknown): SearchIndexer => ({ add() {}, sendNow() {}, files: () => Promise.reject(e), writeTo: () => Promise.reject(e), close: async () => {} });
   const searchFeed = (config: SiteConfig, base: string) => {
     if (options.checkOnly || config.search.provider !== 'local') return undefined;
     indexer = timed('search', () => createSearchIndexer(config.site.language)).catch(failedIndexer);
     const sectionOf = new Map<string, string>();
     for (const section of config.sections) for (const id of [section.url, ...section.pages]) sectionOf.set(id, section.title);
-    return (page: SourcePage) => {
-      if (page.id === '404') return;
-      const content = searchDocument(config.site.language, page.frontmatter.title, sectionOf.get(page.id), page.html);
-      void indexer!.then((i) => i.add(withBase(base, routeOf(page.id)), content));
+    return {
+      page(page: SourcePage) {
+        if (page.id === '404') return;
+        const content = searchDocument(config.site.language, page.frontmatter.title, sectionOf.get(page.id), page.html);
+        void indexer!.then((i) => i.add(withBase(base, routeOf(page.id)), content));
+      },
+      // Pages have to be rendered, so the index will change: indexing starts now, beside the rendering.
+      rendering: () => void indexer!.then((i) => i.sendNow()),
     };
   };
   let loadedSite: Awaited<ReturnType<typeof loadSite>>;

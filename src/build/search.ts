@@ -1,6 +1,9 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
+import { cacheFolder } from '../content/cache.js';
+import { TOOL_ROOT } from '../paths.js';
 import type { Site } from '../site/model.js';
 
 /*
@@ -23,49 +26,100 @@ export interface SearchIndexer {
    * saves passing megabytes through its pipe.
    */
   writeTo(dir: string): Promise<number>;
+  /** Starts indexing the pages added so far and each one added later (by default they wait for writeTo). */
+  sendNow(): void;
   /** Stops the indexer without writing anything (a build that failed). */
   close(): Promise<void>;
 }
 
 const UNUSED = /^pagefind-(component-ui|modular-ui|ui|highlight)\./;
 
+/** Index folders kept in the cache (the newest ones): a 10,000-page index is about 60 MB. */
+const CACHED_INDEXES = 3;
+
+function pagefindVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(TOOL_ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function countFiles(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).length;
+}
+
 export async function createSearchIndexer(language: string): Promise<SearchIndexer> {
-  const { index, errors } = await pagefind.createIndex({
+  const options = {
     forceLanguage: language,
     // Option names and other identifiers are written with dots and underscores.
     includeCharacters: '._$',
     // Heading self-links ("#") and copy buttons are not content.
     excludeSelectors: ['.anchor', '.copy'],
-  });
-  if (!index) throw new Error(`search index: ${errors.join('; ')}`);
-  const pending: Array<Promise<unknown>> = [];
+  };
+  // The index depends only on the indexer's version, its options and the documents in order:
+  // when none of them changed (a rebuild, a template or style change), the last index is reused.
+  const key = createHash('sha256').update(pagefindVersion()).update(JSON.stringify(options));
+  // The indexer process starts with the first page sent to it; until sendNow, pages are only held
+  // (a build whose pages all come from the cache may need no indexing at all).
+  let starting: Promise<pagefind.PagefindIndex> | undefined;
+  const start = () =>
+    (starting ??= pagefind.createIndex(options).then(({ index, errors }) => {
+      if (!index) throw new Error(`search index: ${errors.join('; ')}`);
+      return index;
+    }));
+  const held: Array<[string, string]> = [];
+  let eager = false;
+  const pending: Array<Promise<{ errors: string[] }>> = [];
+  const send = (url: string, html: string) => {
+    const added = start().then((index) => index.addHTMLFile({ url, content: html }));
+    added.catch(() => undefined); // awaited in writeTo and files
+    pending.push(added);
+  };
+  const sendNow = () => {
+    eager = true;
+    for (const [url, html] of held.splice(0)) send(url, html);
+  };
   const allAdded = async () => {
-    for (const result of (await Promise.all(pending)) as Array<{ errors: string[] }>) {
+    for (const result of await Promise.all(pending)) {
       if (result.errors.length) throw new Error(`search index: ${result.errors.join('; ')}`);
     }
   };
+  const stop = async () => {
+    await Promise.allSettled(pending);
+    if (starting) await pagefind.close();
+  };
   return {
     add(url, html) {
-      pending.push(index.addHTMLFile({ url, content: html }));
+      key.update(url).update('\0').update(html).update('\0');
+      if (eager) send(url, html);
+      else held.push([url, html]);
     },
-    async close() {
-      await Promise.allSettled(pending);
-      await pagefind.close();
-    },
+    sendNow,
+    close: stop,
     async writeTo(dir) {
+      const cache = cacheFolder('search');
+      const cached = cache && join(cache, key.digest('hex'));
+      if (cached && existsSync(join(cached, 'pagefind-entry.json'))) {
+        await stop();
+        cpSync(cached, dir, { recursive: true });
+        const now = new Date();
+        utimesSync(cached, now, now); // the newest indexes are the ones kept
+        return countFiles(dir);
+      }
+      sendNow();
+      const index = await start();
       await allAdded();
       const { errors: writeErrors } = await index.writeFiles({ outputPath: dir });
       if (writeErrors.length) throw new Error(`search index: ${writeErrors.join('; ')}`);
       await pagefind.close();
-      let count = 0;
-      for (const file of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-        if (!file.isFile()) continue;
-        if (UNUSED.test(file.name) && file.parentPath === dir) rmSync(join(dir, file.name));
-        else count++;
-      }
-      return count;
+      for (const name of readdirSync(dir)) if (UNUSED.test(name)) rmSync(join(dir, name));
+      if (cached) storeIndex(cache, cached, dir);
+      return countFiles(dir);
     },
     async files() {
+      sendNow();
+      const index = await start();
       await allAdded();
       const { files, errors: fileErrors } = await index.getFiles();
       if (fileErrors.length) throw new Error(`search index: ${fileErrors.join('; ')}`);
@@ -74,6 +128,22 @@ export async function createSearchIndexer(language: string): Promise<SearchIndex
       return files.filter((f) => !UNUSED.test(f.path)).map((f) => ({ path: f.path, content: f.content }));
     },
   };
+}
+
+/** Copies a written index into the cache (complete or not at all), keeping the newest few. */
+function storeIndex(cache: string, target: string, dir: string): void {
+  try {
+    mkdirSync(cache, { recursive: true });
+    const temp = `${target}.${process.pid}.tmp`;
+    cpSync(dir, temp, { recursive: true });
+    renameSync(temp, target);
+    const entries = readdirSync(cache)
+      .map((name) => ({ path: join(cache, name), time: statSync(join(cache, name)).mtimeMs }))
+      .sort((a, b) => b.time - a.time);
+    for (const old of entries.slice(CACHED_INDEXES)) rmSync(old.path, { recursive: true, force: true });
+  } catch {
+    // A cache that cannot be written only costs time.
+  }
 }
 
 /**

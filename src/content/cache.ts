@@ -14,7 +14,13 @@ import type { RenderedMarkdown } from './markdown.js';
  * safe to delete at any time. DOCS_CACHE=0 turns it off; DOCS_CACHE_DIR moves it.
  */
 
-const cacheDir = () => join(process.env.DOCS_CACHE_DIR ?? join(TOOL_ROOT, 'node_modules', '.cache', 'docs'), 'pages');
+const cacheRootDir = () => process.env.DOCS_CACHE_DIR ?? join(TOOL_ROOT, 'node_modules', '.cache', 'docs');
+const cacheDir = () => join(cacheRootDir(), 'pages');
+
+/** The folder for a kind of cached results, or undefined when caching is off (DOCS_CACHE=0). */
+export function cacheFolder(kind: string): string | undefined {
+  return enabled() ? join(cacheRootDir(), kind) : undefined;
+}
 
 export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems'> & { ids: string[]; tokenClasses: Record<string, TokenClass> };
 

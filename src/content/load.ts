@@ -105,6 +105,11 @@ export async function renderForWorker(rootDir: string, contentDir: string, relPa
   }
 }
 
+export interface PageHooks {
+  page(page: SourcePage): void;
+  rendering?(): void;
+}
+
 export interface LoadedPages {
   pages: SourcePage[];
   problems: SourceProblem[];
@@ -114,16 +119,17 @@ export interface LoadedPages {
 
 /**
  * Loads every page, collecting the problems of all files (nothing stops at the
- * first). `onPage` gets each page that loaded as soon as it and every page
- * before it (in file order) are done, so that later work (the search index)
- * can start while the rest still renders.
+ * first). `hooks.page` gets each page that loaded as soon as it and every
+ * page before it (in file order) are done, so that later work (the search
+ * index) can start while the rest still renders; `hooks.rendering` is called
+ * once if any page has to be rendered (is not in the cache).
  */
 export async function loadPages(
   rootDir: string,
   contentDir: string,
   highlighter: HighlighterSource,
   files = listContentFiles(contentDir),
-  onPage?: (page: SourcePage) => void,
+  hooks?: PageHooks,
 ): Promise<LoadedPages> {
   const failed = new Set<string>();
   const problems: SourceProblem[] = [];
@@ -157,7 +163,7 @@ export async function loadPages(
       if (slot.failed) continue;
       if (!slot.rendered) return;
       slot.page = assemble(slot.prepared, slot.rendered);
-      onPage?.(slot.page);
+      hooks?.page(slot.page);
     }
   };
   emit();
@@ -172,6 +178,7 @@ export async function loadPages(
   };
   // Pass 2: render the rest, with worker threads when there is enough Markdown to pay for them.
   const misses = slots.filter((slot) => !slot.rendered);
+  if (misses.length) hooks?.rendering?.();
   if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0) {
     await renderInWorkers(
       rootDir,
