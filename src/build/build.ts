@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { headScript } from '../../templates/head-script.js';
 import { createNavCache } from '../../templates/nav.js';
 import type { RenderContext } from '../../templates/types.js';
@@ -106,11 +106,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // The search indexer (its own process) starts with the config and indexes each page as soon as
   // its Markdown is rendered, on another core while the next pages render.
   let indexer: Promise<SearchIndexer> | undefined;
-  // An indexer that failed to start fails the build when its files are asked for, not before.
-  const failedIndexer = (e: unknown): SearchIndexer => ({ add() {}, sendNow() {}, files: () => Promise.reject(e), writeTo: () => Promise.reject(e), close: async () => {} });
   const searchFeed = (config: SiteConfig, base: string) => {
     if (options.checkOnly || config.search.provider !== 'local') return undefined;
-    indexer = timed('search', () => createSearchIndexer(config.site.language)).catch(failedIndexer);
+    // Its process starts with the first page it has to index; a failure to start fails writeTo.
+    indexer = createSearchIndexer(config.site.language);
     const sectionOf = new Map<string, string>();
     for (const section of config.sections) for (const id of [section.url, ...section.pages]) sectionOf.set(id, section.title);
     return {

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Highlighter } from 'shiki';
 import { InputError, type SourceProblem } from '../errors.js';
 import { splitFrontmatter, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { cacheKey, flushCacheWrites, readCache, writeCache, type CachedMarkdown } from './cache.js';
 import { registerTokenClasses, tokenClassesIn } from './highlight.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
@@ -155,7 +155,7 @@ export async function loadPages(
       failed.add(id);
     }
   }
-  // Pages are handed to onPage in file order, each once every page before it is done.
+  // Pages go to hooks.page in file order, each once every page before it is done.
   let next = 0;
   const emit = () => {
     for (; next < slots.length; next++) {
@@ -190,7 +190,7 @@ export async function loadPages(
   } else {
     for (const miss of misses) {
       settle(miss, await renderForWorker(rootDir, contentDir, miss.prepared.relPath, highlighter));
-      await nextTurn(); // lets the cache writes of the page (and the work onPage started) go on
+      await nextTurn(); // lets the cache writes of the page (and the work hooks.page started) go on
     }
   }
   await flushCacheWrites();
