@@ -115,7 +115,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     return {
       page(page: SourcePage) {
         if (page.id === '404') return;
-        const content = searchDocument(config.site.language, page.frontmatter.title, sectionOf.get(page.id), page.html);
+        const content = () => searchDocument(config.site.language, page.frontmatter.title, sectionOf.get(page.id), page.html);
         void indexer!.then((i) => i.add(withBase(base, routeOf(page.id)), content));
       },
       // Pages have to be rendered, so the index will change: indexing starts now, beside the rendering.

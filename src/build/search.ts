@@ -16,8 +16,12 @@ import type { Site } from '../site/model.js';
  */
 
 export interface SearchIndexer {
-  /** Adds a page; `html` needs only its searchable part (see searchDocument). */
-  add(url: string, html: string): void;
+  /**
+   * Adds a page; `html` needs only its searchable part (see searchDocument).
+   * A function instead of the text is called when the text is needed, so that
+   * pages waiting to be sent do not hold a copy of their text meanwhile.
+   */
+  add(url: string, html: string | (() => string)): void;
   /** The index files (paths relative to the pagefind/ folder), once every page is added. */
   files(): Promise<Array<{ path: string; content: Uint8Array }>>;
   /**
@@ -68,11 +72,12 @@ export async function createSearchIndexer(language: string): Promise<SearchIndex
       if (!index) throw new Error(`search index: ${errors.join('; ')}`);
       return index;
     }));
-  const held: Array<[string, string]> = [];
+  const held: Array<[string, string | (() => string)]> = [];
   let eager = false;
   const pending: Array<Promise<{ errors: string[] }>> = [];
-  const send = (url: string, html: string) => {
-    const added = start().then((index) => index.addHTMLFile({ url, content: html }));
+  const send = (url: string, html: string | (() => string)) => {
+    const content = typeof html === 'string' ? html : html();
+    const added = start().then((index) => index.addHTMLFile({ url, content }));
     added.catch(() => undefined); // awaited in writeTo and files
     pending.push(added);
   };
@@ -91,7 +96,7 @@ export async function createSearchIndexer(language: string): Promise<SearchIndex
   };
   return {
     add(url, html) {
-      key.update(url).update('\0').update(html).update('\0');
+      key.update(url).update('\0').update(typeof html === 'string' ? html : html()).update('\0');
       if (eager) send(url, html);
       else held.push([url, html]);
     },
