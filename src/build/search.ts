@@ -179,9 +179,15 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
  * The part of a page the index reads, as a small document: title, section and
  * body. It holds exactly what the page's data-pagefind-body element holds,
  * without the navigation around it, so indexing does not parse every page's
- * menus again.
+ * menus again. Code blocks go without their highlighting: a span per token
+ * is most of a code-heavy page's markup and none of its text.
  */
 export function searchDocument(language: string, title: string, section: string | undefined, body: string): string {
   const meta = section ? ` data-pagefind-meta="section:${escapeHtml(section)}"` : '';
-  return `<!DOCTYPE html><html lang="${escapeHtml(language)}"><head><title>${escapeHtml(title)}</title></head><body><div data-pagefind-body=""${meta}><h1>${escapeHtml(title)}</h1><div class="markdown">${body}</div></div></body></html>`;
+  const plain = body.replace(CODE_BLOCK, (block) => block.replace(SPAN_TAG, ''));
+  return `<!DOCTYPE html><html lang="${escapeHtml(language)}"><head><title>${escapeHtml(title)}</title></head><body><div data-pagefind-body=""${meta}><h1>${escapeHtml(title)}</h1><div class="markdown">${plain}</div></div></body></html>`;
 }
+
+/** A highlighted code block of the body (it holds only line and token spans, see highlight.ts). */
+const CODE_BLOCK = /<pre class="code"[^>]*><code>[\s\S]*?<\/code><\/pre>/g;
+const SPAN_TAG = /<\/?span[^>]*>/g;
