@@ -160,21 +160,26 @@ async function writeSite(
   };
   // Every page is in the indexer by now: it builds and writes the index while the pages render.
   const searchFiles = indexer && timed('search', () => indexer.writeTo(join(out.temp, 'pagefind')));
-  searchFiles?.catch(() => undefined); // awaited below; a render error must not leave it unhandled
-  const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
-  for (const [path, contents] of assetFiles) write(path, contents);
+  try {
+    const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
+    for (const [path, contents] of assetFiles) write(path, contents);
 
-  const total = site.pages.length;
-  for (const [i, page] of site.pages.entries()) {
-    const html = timed('render', () => renderPage(ctx, page));
-    timed('write', () => write(pageFile(page), html));
-    onProgress?.(i + 1, total);
-    // Lets the writes started so far go on while the next pages render.
-    if (i % 4 === 3) await nextTurn();
+    const total = site.pages.length;
+    for (const [i, page] of site.pages.entries()) {
+      const html = timed('render', () => renderPage(ctx, page));
+      timed('write', () => write(pageFile(page), html));
+      onProgress?.(i + 1, total);
+      // Lets the writes started so far go on while the next pages render.
+      if (i % 4 === 3) await nextTurn();
+    }
+    if (searchFiles) files += await searchFiles;
+    for (const [path, contents] of timed('extras', () => siteFiles(ctx, root, templatesDir))) write(path, contents);
+    return files;
+  } catch (e) {
+    // The indexer writes into the temporary output folder: it must be done before that folder goes.
+    await searchFiles?.catch(() => undefined);
+    throw e;
   }
-  if (searchFiles) files += await searchFiles;
-  for (const [path, contents] of timed('extras', () => siteFiles(ctx, root, templatesDir))) write(path, contents);
-  return files;
 }
 
 /*
