@@ -11,7 +11,8 @@ import { anchorHref, groupHeadingFor } from './logic.js';
  * 10,000-page site listing every page on every page writes gigabytes), so:
  * the phone menu lists the pages of every section while the site has at most
  * MENU_FULL_LIMIT listed pages, and otherwise only those of the current
- * section (every section header stays); the sidebar lists the anchors of
+ * section (every section header stays), and of a section of more than
+ * SIDEBAR_FULL_LIMIT pages the same window as the sidebar; the sidebar lists the anchors of
  * every item while a section has at most ANCHORS_FULL_LIMIT anchors in all,
  * and otherwise those of the current page only; a section of more than
  * SIDEBAR_FULL_LIMIT pages shows the SIDEBAR_WINDOW pages before and after
@@ -89,15 +90,33 @@ export function createNavCache(site: Site, link: (url: string) => string): NavCa
 
   const listed = site.sections.reduce((n, s) => n + s.pages.length, 0);
   const menuFull = listed <= MENU_FULL_LIMIT;
-  const pageLinks = (section: SidebarSection) =>
-    section.pages
+  const blocks = site.sections.map((section) => {
+    const items = section.pages
       .filter((p: SidebarPage) => p.url !== section.url)
-      .map((p) => `<li><a href="${esc(link(p.url))}">${esc(p.title)}</a></li>`)
-      .join('');
-  const blocks = site.sections.map((section) => ({
-    header: `<p class="mobile-section-title"><a href="${esc(link(section.url))}">${esc(section.title)}</a></p>`,
-    pages: `<ul>${pageLinks(section)}</ul>`,
-  }));
+      .map((p) => ({ url: p.url, html: `<li><a href="${esc(link(p.url))}">${esc(p.title)}</a></li>` }));
+    return {
+      header: `<p class="mobile-section-title"><a href="${esc(link(section.url))}">${esc(section.title)}</a></p>`,
+      items,
+      pages: `<ul>${items.map((item) => item.html).join('')}</ul>`,
+    };
+  });
+  const menuMore = (section: SidebarSection, count: number) =>
+    `<li class="mobile-more"><a href="${esc(link(section.url))}">${count} more page${count === 1 ? '' : 's'} in ${esc(section.title)}</a></li>`;
+  /** The current section's list: all of it, or a window around the current page in a very large section. */
+  const currentPages = (section: SidebarSection, block: (typeof blocks)[number], currentUrl: string) => {
+    const { items } = block;
+    if (items.length <= SIDEBAR_FULL_LIMIT) return block.pages;
+    const center = Math.max(0, items.findIndex((item) => item.url === currentUrl));
+    const from = Math.max(0, center - SIDEBAR_WINDOW);
+    const to = Math.min(items.length, center + SIDEBAR_WINDOW + 1);
+    return (
+      '<ul>' +
+      (from > 0 ? menuMore(section, from) : '') +
+      items.slice(from, to).map((item) => item.html).join('') +
+      (to < items.length ? menuMore(section, items.length - to) : '') +
+      '</ul>'
+    );
+  };
   const menu = (s: number, currentUrl: string) => {
     let html = '';
     site.sections.forEach((section, i) => {
@@ -105,7 +124,7 @@ export function createNavCache(site: Site, link: (url: string) => string): NavCa
       let header = block.header;
       const sectionCurrent = section.url === currentUrl ? 'page' : i === s && section.url !== '/' ? 'true' : null;
       if (sectionCurrent) header = header.replace('<a ', `<a aria-current="${sectionCurrent}" class="active" `);
-      let pages = menuFull || i === s ? block.pages : '';
+      let pages = i === s ? currentPages(section, block, currentUrl) : menuFull ? block.pages : '';
       if (i === s && section.url !== currentUrl) {
         pages = pages.replace(`<a href="${esc(link(currentUrl))}">`, `<a href="${esc(link(currentUrl))}" aria-current="page" class="active">`);
       }

@@ -59,4 +59,20 @@ describe('navigation lists', () => {
     expect(count(big, '<li>')).toBe(3);
     expect(big).toContain('href="/a/">Section 0</a>');
   });
+
+  it('shows the same window as the sidebar in the phone menu of a very large section', () => {
+    const pages = SIDEBAR_FULL_LIMIT + 100;
+    const nav = createNavCache(fakeSite([{ url: '/a/', pages, anchors: 0 }, { url: '/b/', pages: 3, anchors: 0 }]), identity);
+    const html = nav.menu(0, '/a/p200/');
+    // The window, and the 3 pages of the other section (the site is small enough to list them).
+    expect(count(html, '<li>')).toBe(SIDEBAR_WINDOW * 2 + 1 + 3);
+    expect(html).toContain('<a href="/a/p200/" aria-current="page" class="active">Page 0.200</a>');
+    expect(html).toContain(`<li class="mobile-more"><a href="/a/">${200 - SIDEBAR_WINDOW} more pages in Section 0</a></li>`);
+    expect(html).toContain(`<li class="mobile-more"><a href="/a/">${pages - 201 - SIDEBAR_WINDOW} more pages in Section 0</a></li>`);
+    // On the section's own index page the window starts at its first page.
+    const index = nav.menu(0, '/a/');
+    expect(index).toContain('<a href="/a/p0/">Page 0.0</a>');
+    expect(count(index, '<li>')).toBe(SIDEBAR_WINDOW + 1 + 3);
+    expect(index).toContain(`${pages - SIDEBAR_WINDOW - 1} more pages in Section 0`);
+  });
 });
