@@ -17,6 +17,7 @@ import type { PageContext } from './context.js';
 import { loadLanguagesOf } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
+import { mayHoldAutolinks, remarkGfmWithoutAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
 
 export interface RawLink {
@@ -50,6 +51,8 @@ export interface RenderedMarkdown {
 // The plugin list, in order, as one declarative pipeline. Parsing and the mdast
 // stage are shared; the hast stage runs per page with that page's collectors.
 const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
+// The same for pages that cannot hold an autolink literal, without the costly search for them.
+const parserWithoutAutolinks = unified().use(remarkParse).use(remarkGfmWithoutAutolinks).use(remarkDirective);
 const mdastTransforms = unified().use(remarkDirectives).use(remarkCodeBlocks);
 
 export async function renderMarkdown(
@@ -59,7 +62,7 @@ export async function renderMarkdown(
   await loadLanguagesOf(options.highlighter, body);
   const ctx: PageContext = { file: options.file, lineOffset: options.lineOffset, highlighter: options.highlighter, problems: [], tabGroups: 0 };
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
-  const mdast = parser.parse(vfile) as MdastRoot;
+  const mdast = (mayHoldAutolinks(body) ? parser : parserWithoutAutolinks).parse(vfile) as MdastRoot;
   await mdastTransforms.run(mdast, vfile);
   const anchors: Anchor[] = [];
   const headings: string[] = [];

@@ -182,3 +182,26 @@ describe('code colours', () => {
     expect(readable('#24292e', 'light')).toBe('#24292e'); // already readable: unchanged
   });
 });
+
+describe('GFM autolink literals', () => {
+  it('still links bare URLs and e-mail addresses, whatever their case', async () => {
+    const out = await html('See www.example.org, HTTPS://example.com/a and team@example.org.\n');
+    expect(out).toContain('<a href="http://www.example.org" target="_blank" rel="noopener noreferrer">www.example.org</a>');
+    expect(out).toContain('<a href="HTTPS://example.com/a" target="_blank" rel="noopener noreferrer">HTTPS://example.com/a</a>');
+    expect(out).toContain('<a href="mailto:team@example.org">team@example.org</a>');
+  });
+
+  it('renders GFM the same on a page that cannot hold one (parsed without looking for them)', async () => {
+    const { mayHoldAutolinks } = await import('../../src/content/plugins/gfm-without-autolinks.js');
+    const body = '| a | b |\n| - | - |\n| ~~c~~ | d[^1] |\n\n- [x] done\n\n[^1]: A note.\n';
+    expect(mayHoldAutolinks(body)).toBe(false);
+    expect(mayHoldAutolinks(body + 'Mail a@b.co')).toBe(true);
+    // A trailing URL makes the full parser run; the rest of the page must come out the same.
+    const plain = await html(body);
+    const full = await html(body + '\nhttps://example.com\n');
+    expect(plain).toContain('<del>c</del>');
+    expect(plain).toContain('<input type="checkbox" checked disabled>');
+    expect(plain).toContain('<section data-footnotes');
+    expect(full.replace(/<p><a href="https:\/\/example\.com"[^]*?<\/p>\n?/, '')).toBe(plain);
+  });
+});
