@@ -18,7 +18,7 @@ import { createSearchIndexer, searchDocument, searchTerms, type SearchIndexer } 
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
 import { OutputWriter } from './output.js';
-import { bodyHtml, renderPage, renderPrintable } from './render.js';
+import { renderPage, renderPrintable } from './render.js';
 import { llmsFullTxt, llmsTxt } from './llms.js';
 
 export interface BuildOptions {
@@ -110,13 +110,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (options.checkOnly || config.search.provider !== 'local') return undefined;
     // Its process starts with the first page it has to index; a failure to start fails writeTo.
     indexer = createSearchIndexer(config.site.language);
-    const sectionOf = new Map<string, string>();
-    for (const section of config.sections) for (const id of [section.url, ...section.pages]) sectionOf.set(id, section.title);
+    const inputOf = searchInputs(config, base);
     return {
       page(page: SourcePage) {
-        if (page.id === '404') return;
-        const content = () => searchDocument(config.site.language, page.frontmatter.title, sectionOf.get(page.id), page.html);
-        void indexer!.then((i) => i.add(withBase(base, routeOf(page.id)), content));
+        const input = inputOf(page);
+        if (input) void indexer!.then((i) => i.add(input.url, input.content));
       },
       // Pages have to be rendered, so the index will change: indexing starts now, beside the rendering.
       rendering: () => void indexer!.then((i) => i.sendNow()),
@@ -187,11 +185,22 @@ async function writeSite(
  * `docs build` writes while re-rendering only the pages a change affects.
  */
 
-/** What the search index gets for a page: its URL and a small document (nothing for the 404 page). */
-export function searchInput(site: Site, base: string, page: SitePage): { url: string; content: string } | null {
-  if (page.id === '404') return null;
-  const section = page.section >= 0 ? site.sections[page.section]!.title : undefined;
-  return { url: withBase(base, page.url), content: searchDocument(site.config.site.language, page.title, section, bodyHtml(page)) };
+/**
+ * What the search index gets for a page: its URL and a small document made
+ * when asked (nothing for the 404 page). It needs only the config, so pages
+ * can be indexed before the site model exists; the body keeps its link
+ * placeholders, since the index holds text, not links.
+ */
+export function searchInputs(config: SiteConfig, base: string): (page: SourcePage) => { url: string; content: () => string } | null {
+  const sectionOf = new Map<string, string>();
+  for (const section of config.sections) for (const id of [section.url, ...section.pages]) sectionOf.set(id, section.title);
+  return (page) =>
+    page.id === '404'
+      ? null
+      : {
+          url: withBase(base, routeOf(page.id)),
+          content: () => searchDocument(config.site.language, page.frontmatter.title, sectionOf.get(page.id), page.html),
+        };
 }
 
 /**

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset } from '../build/assets.js';
-import { GENERATED, listStatic, pageFile, renderContext, searchInput, searchOrder, siteFiles } from '../build/build.js';
+import { GENERATED, listStatic, pageFile, renderContext, searchInputs, searchOrder, siteFiles } from '../build/build.js';
 import { lastUpdated } from '../build/git.js';
 import { createSearchIndexer } from '../build/search.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
@@ -422,8 +422,9 @@ export class SiteBuilder {
     // One index at a time: the indexer closes the shared index service when it finishes.
     const run = this.indexing.then(async () => {
       const indexer = await createSearchIndexer(site.config.site.language);
+      const inputOf = searchInputs(site.config, BASE);
       for (const page of searchOrder(site)) {
-        const input = searchInput(site, BASE, page);
+        const input = inputOf(page);
         if (input) indexer.add(input.url, input.content);
       }
       const files = await indexer.files();
