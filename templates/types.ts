@@ -14,6 +14,8 @@ export interface RenderContext {
     csp: string;
     /** Title and heading words for correcting typos in local search queries. */
     searchTerms?: string;
+    /** The search engine of the local index (a module the interaction script imports when needed). */
+    searchEngine?: string;
   };
   /** Last change of each source file, from git (ISO date), when known. */
   lastUpdated: Map<string, string>;

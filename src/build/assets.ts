@@ -14,13 +14,16 @@ export function contentHash(contents: string | Buffer): string {
   return createHash('sha256').update(contents).digest('hex').slice(0, 10);
 }
 
-/** Bundles and minifies one browser script (plain TypeScript, no framework) into a self-contained file. */
-export async function bundleBrowserScript(entry: string, define: Record<string, string> = {}): Promise<string> {
+/**
+ * Bundles and minifies one browser script (plain TypeScript, no framework) into a self-contained file:
+ * a classic script, or a module whose exports another script imports.
+ */
+export async function bundleBrowserScript(entry: string, define: Record<string, string> = {}, format: 'iife' | 'esm' = 'iife'): Promise<string> {
   const result = await esbuild({
     entryPoints: [entry],
     bundle: true,
     minify: true,
-    format: 'iife',
+    format,
     target: ['es2020'],
     write: false,
     legalComments: 'none',
@@ -30,10 +33,19 @@ export async function bundleBrowserScript(entry: string, define: Record<string, 
   return result.outputFiles[0]!.text;
 }
 
-/** The interaction script of the pages. */
-export async function bundleClient(templatesDir: string, define: Record<string, string> = {}): Promise<Asset> {
-  const contents = await bundleBrowserScript(join(templatesDir, 'client', 'main.ts'), define);
-  return { url: `/assets/main.${contentHash(contents)}.js`, contents };
+/** The interaction script of the pages, and the search engine it loads when the search box is first used. */
+export type ClientAsset = Asset & { engine: Asset };
+
+export async function bundleClient(templatesDir: string, define: Record<string, string> = {}): Promise<ClientAsset> {
+  const [contents, engine] = await Promise.all([
+    bundleBrowserScript(join(templatesDir, 'client', 'main.ts'), define),
+    bundleBrowserScript(join(templatesDir, 'client', 'search-engine.ts'), define, 'esm'),
+  ]);
+  return {
+    url: `/assets/main.${contentHash(contents)}.js`,
+    contents,
+    engine: { url: `/assets/search.${contentHash(engine)}.js`, contents: engine },
+  };
 }
 
 /** Concatenates the stylesheets (in name order) and the highlighting classes, minified. */

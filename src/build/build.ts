@@ -13,8 +13,8 @@ import { InputError } from '../errors.js';
 import { TOOL_ROOT } from '../paths.js';
 import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
-import { bundleClient, bundleCss, contentHash, type Asset } from './assets.js';
-import { createSearchIndexer, searchDocument, searchTerms, type SearchIndexer } from './search.js';
+import { bundleClient, bundleCss, contentHash, type Asset, type ClientAsset } from './assets.js';
+import { createSearchIndexer, searchTerms, type SearchIndexer, type SearchInput } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
 import { OutputWriter } from './output.js';
@@ -103,37 +103,26 @@ export async function loadSite(
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
-  // The search indexer (its own process) starts with the config and indexes each page as soon as
-  // its Markdown is rendered, on another core while the next pages render.
-  let indexer: Promise<SearchIndexer> | undefined;
+  // Each page goes into the search index as soon as its Markdown is rendered (or read from the cache).
+  let indexer: SearchIndexer | undefined;
   const searchFeed = (config: SiteConfig, base: string) => {
     if (options.checkOnly || config.search.provider !== 'local') return undefined;
-    // Its process starts with the first page it has to index; a failure to start fails writeTo.
-    indexer = createSearchIndexer(config.site.language);
+    const index = (indexer = createSearchIndexer());
     const inputOf = searchInputs(config, base);
     return {
       page(page: SourcePage) {
         const input = inputOf(page);
-        if (input) void indexer!.then((i) => i.add(input.url, input.content));
+        if (input) timed('search', () => index.add(input));
       },
-      // Pages have to be rendered, so the index will change: indexing starts now, beside the rendering.
-      rendering: () => void indexer!.then((i) => i.sendNow()),
     };
   };
-  let loadedSite: Awaited<ReturnType<typeof loadSite>>;
-  try {
-    loadedSite = await loadSite(options, searchFeed);
-  } catch (e) {
-    await indexer?.then((i) => i.close());
-    throw e;
-  }
-  const { site, base, root } = loadedSite;
+  const { site, base, root } = await loadSite(options, searchFeed);
   if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started };
 
   const templatesDir = options.templates ?? TEMPLATES_DIR;
   const out = new OutputWriter(resolve(root, options.out ?? 'dist'));
   try {
-    const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexer && (await indexer));
+    const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexer);
     await out.commit();
     return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started };
   } catch (e) {
@@ -156,8 +145,8 @@ async function writeSite(
     out.write(path, contents);
     files++;
   };
-  // Every page is in the indexer by now: it builds and writes the index while the pages render.
-  const searchFiles = indexer && timed('search', () => indexer.writeTo(join(out.temp, 'pagefind')));
+  // Every page is in the index by now: its files are written while the pages render.
+  const searchFiles = indexer && timed('search', () => indexer.writeTo(join(out.temp, 'search')));
   try {
     const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
     for (const [path, contents] of assetFiles) write(path, contents);
@@ -186,12 +175,11 @@ async function writeSite(
  */
 
 /**
- * What the search index gets for a page: its URL and a small document made
- * when asked (nothing for the 404 page). It needs only the config, so pages
- * can be indexed before the site model exists; the body keeps its link
- * placeholders, since the index holds text, not links.
+ * What the search index gets for a page (nothing for the 404 page). It needs
+ * only the config, so pages can be indexed before the site model exists; the
+ * body keeps its link placeholders, since the index holds text, not links.
  */
-export function searchInputs(config: SiteConfig, base: string): (page: SourcePage) => { url: string; content: () => string } | null {
+export function searchInputs(config: SiteConfig, base: string): (page: SourcePage) => SearchInput | null {
   const sectionOf = new Map<string, string>();
   for (const section of config.sections) for (const id of [section.url, ...section.pages]) sectionOf.set(id, section.title);
   return (page) =>
@@ -199,7 +187,10 @@ export function searchInputs(config: SiteConfig, base: string): (page: SourcePag
       ? null
       : {
           url: withBase(base, routeOf(page.id)),
-          content: () => searchDocument(config.site.language, page.frontmatter.title, sectionOf.get(page.id), page.html),
+          title: page.frontmatter.title,
+          section: sectionOf.get(page.id),
+          slug: page.id.slice(page.id.lastIndexOf('/') + 1),
+          html: page.html,
         };
 }
 
@@ -217,7 +208,7 @@ export function pageFile(page: SitePage): string {
 }
 
 /** The interaction script and the stylesheet, bundled from the templates folder. */
-export async function bundleAssets(templatesDir: string): Promise<{ js: Asset; css: Asset }> {
+export async function bundleAssets(templatesDir: string): Promise<{ js: ClientAsset; css: Asset }> {
   const [js, css] = await Promise.all([bundleClient(templatesDir), bundleCss(templatesDir)]);
   return { js, css };
 }
@@ -229,7 +220,7 @@ export async function bundleAssets(templatesDir: string): Promise<{ js: Asset; c
 export function renderContext(
   site: Site,
   base: string,
-  assets: { js: Asset; css: Asset },
+  assets: { js: ClientAsset; css: Asset },
   updated: Map<string, string>,
 ): { ctx: RenderContext; files: Array<[string, string]> } {
   const { js, css } = assets;
@@ -239,6 +230,7 @@ export function renderContext(
   ];
   let terms: string | undefined;
   if (site.config.search.provider === 'local') {
+    files.push([js.engine.url, js.engine.contents]);
     const json = JSON.stringify(searchTerms(site));
     terms = `/assets/terms.${contentHash(json)}.json`;
     files.push([terms, json]);
@@ -247,7 +239,7 @@ export function renderContext(
   const ctx: RenderContext = {
     site,
     base,
-    assets: { css: css.url, js: js.url, headScript: head, csp: contentSecurityPolicy(site.config, head, false), searchTerms: terms },
+    assets: { css: css.url, js: js.url, headScript: head, csp: contentSecurityPolicy(site.config, head, false), searchTerms: terms, searchEngine: js.engine.url },
     lastUpdated: updated,
     nav: createNavCache(site, (url) => withBase(base, url)),
   };

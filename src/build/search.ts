@@ -1,167 +1,240 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
-import * as pagefind from 'pagefind';
-import { cacheFolder } from '../content/cache.js';
-import { TOOL_ROOT } from '../paths.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { MAX_TERM, termsOf, words, writeVarint } from '../../templates/client/search-text.js';
 import type { Site } from '../site/model.js';
 
 /*
- * The local search index. Pagefind indexes the rendered HTML (only the
- * elements marked data-pagefind-body: the article, not the chrome) and writes
- * a chunked index: a reader downloads the small entry file plus the chunks
- * their words fall in, never the whole index. Pages are fed from memory while
- * they are rendered, so indexing overlaps rendering instead of re-reading the
- * written files.
+ * The local search index, written by the build and read by the search engine
+ * in the browser (templates/client/search-engine.ts). It is cut so that a
+ * query downloads little whatever the size of the site:
+ *
+ *   search/index.json          the entry: the index's key, page count and the
+ *                              first term of each term shard (a few KB)
+ *   search/{key}/s{i}.bin      term shards: the sorted terms from one first
+ *                              term to the next, each with its pages and a
+ *                              score per page (about SHARD_BYTES before gzip)
+ *   search/{key}/p{n}.bin      one document per page: URL, title, section and
+ *                              the text of each heading's part, for the result
+ *                              line, the matching heading and the excerpt
+ *
+ * A query fetches index.json, the shard of each of its words and the documents
+ * of the few pages it shows. Shards and documents are gzipped by the build and
+ * unpacked in the browser, so any static host serves them small. Every file
+ * other than the entry lives under the key (a hash of the whole index), so a
+ * reader's cached files never mix two builds.
+ *
+ * Scores: per page and term, BM25 over the body with heading words counted
+ * HEADING_WEIGHT times, plus a bonus when the term is in the page's title or
+ * URL slug; quantised to a byte. The engine multiplies by the term's IDF.
  */
 
+/** A page as the index gets it. */
+export interface SearchInput {
+  url: string;
+  title: string;
+  /** The title of the page's section, shown beside the result. */
+  section?: string;
+  /** The last segment of the page's path ("csp" for /guides/csp/), searched like the title. */
+  slug: string;
+  /** The rendered Markdown body (HTML; headings carry their ids). */
+  html: string;
+}
+
 export interface SearchIndexer {
-  /**
-   * Adds a page; `html` needs only its searchable part (see searchDocument).
-   * A function instead of the text is called when the text is needed, so that
-   * pages waiting to be sent do not hold a copy of their text meanwhile.
-   */
-  add(url: string, html: string | (() => string)): void;
-  /** The index files (paths relative to the pagefind/ folder), once every page is added. */
-  files(): Promise<Array<{ path: string; content: Uint8Array }>>;
-  /**
-   * Writes the index files into `dir` (the same files as `files`), once every
-   * page is added; returns how many. The indexer writes them itself, which
-   * saves passing megabytes through its pipe.
-   */
+  /** Adds a page; pages are numbered in the order they are added. */
+  add(page: SearchInput): void;
+  /** The index files (paths relative to the search/ folder), once every page is added. */
+  files(): Array<{ path: string; content: Uint8Array }>;
+  /** Writes the index files into `dir`; returns how many. */
   writeTo(dir: string): Promise<number>;
-  /** Starts indexing the pages added so far and each one added later (by default they wait for writeTo). */
-  sendNow(): void;
-  /** Stops the indexer without writing anything (a build that failed). */
-  close(): Promise<void>;
 }
 
-const UNUSED = /^pagefind-(component-ui|modular-ui|ui|highlight)\./;
+/** Raw size a term shard grows to before the next one starts. */
+const SHARD_BYTES = 48 * 1024;
+/** How much more a word of a heading counts than a word of the body. */
+const HEADING_WEIGHT = 3;
+/** Score bonus of a term that is (part of) the title or slug, shared out over the title's terms. */
+const TITLE_BONUS = 3;
+/** Longest text kept per heading's part in a page document (its excerpt comes from there). */
+const SECTION_TEXT = 6000;
+const K1 = 1.2;
+const B = 0.75;
+/** The highest score a posting can have (title bonus included), the top of the quantised byte. */
+const MAX_SCORE = K1 + 1 + TITLE_BONUS;
 
-/** Index folders kept in the cache (the newest ones): a 10,000-page index is about 60 MB. */
-const CACHED_INDEXES = 3;
+export const SEARCH_FORMAT = 1;
 
-function pagefindVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(join(TOOL_ROOT, 'node_modules', 'pagefind', 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
+/** One part of a page under a heading: the anchor ('' for the text before the first heading), the heading and the text. */
+export type SearchSection = [anchor: string, heading: string, text: string];
+
+interface Posting {
+  pages: number[];
+  /** Per page: body count + HEADING_WEIGHT × heading count. */
+  counts: number[];
+  /** Per page: title bonus (0 when the term is not in the title). */
+  title: number[];
 }
 
-function countFiles(dir: string): number {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).length;
-}
+export function createSearchIndexer(): SearchIndexer {
+  const postings = new Map<string, Posting>();
+  const lengths: number[] = [];
+  const documents: Buffer[] = [];
+  let built: Array<{ path: string; content: Uint8Array }> | undefined;
 
-export async function createSearchIndexer(language: string): Promise<SearchIndexer> {
-  const options = {
-    forceLanguage: language,
-    // Option names and other identifiers are written with dots and underscores.
-    includeCharacters: '._$',
-    // Heading self-links ("#") and copy buttons are not content.
-    excludeSelectors: ['.anchor', '.copy'],
-  };
-  // The index depends only on the indexer's version, its options and the documents in order:
-  // when none of them changed (a rebuild, a template or style change), the last index is reused.
-  const key = createHash('sha256').update(pagefindVersion()).update(JSON.stringify(options));
-  // The indexer process starts with the first page sent to it; until sendNow, pages are only held
-  // (a build whose pages all come from the cache may need no indexing at all).
-  let starting: Promise<pagefind.PagefindIndex> | undefined;
-  const start = () =>
-    (starting ??= pagefind.createIndex(options).then(({ index, errors }) => {
-      if (!index) throw new Error(`search index: ${errors.join('; ')}`);
-      return index;
-    }));
-  const held: Array<[string, string | (() => string)]> = [];
-  let eager = false;
-  const pending: Array<Promise<{ errors: string[] }>> = [];
-  const send = (url: string, html: string | (() => string)) => {
-    const content = typeof html === 'string' ? html : html();
-    const added = start().then((index) => index.addHTMLFile({ url, content }));
-    added.catch(() => undefined); // awaited in writeTo and files
-    pending.push(added);
-  };
-  const sendNow = () => {
-    eager = true;
-    for (const [url, html] of held.splice(0)) send(url, html);
-  };
-  const allAdded = async () => {
-    for (const result of await Promise.all(pending)) {
-      if (result.errors.length) throw new Error(`search index: ${result.errors.join('; ')}`);
-    }
-  };
-  const stop = async () => {
-    await Promise.allSettled(pending);
-    if (starting) await pagefind.close();
-  };
-  return {
-    add(url, html) {
-      key.update(url).update('\0').update(typeof html === 'string' ? html : html()).update('\0');
-      if (eager) send(url, html);
-      else held.push([url, html]);
-    },
-    sendNow,
-    close: stop,
-    async writeTo(dir) {
-      const cache = cacheFolder('search');
-      const cached = cache && join(cache, key.digest('hex'));
-      if (cached && existsSync(join(cached, 'pagefind-entry.json'))) {
-        await stop();
-        cpSync(cached, dir, { recursive: true });
-        const now = new Date();
-        utimesSync(cached, now, now); // the newest indexes are the ones kept
-        return countFiles(dir);
+  const add = (input: SearchInput) => {
+    built = undefined;
+    const page = lengths.length;
+    const sections = sectionsOf(input.html);
+    const counts = new Map<string, number>();
+    let length = 0;
+    for (const [, heading, text] of sections) {
+      for (const word of words(heading)) termsOf(word, (term) => counts.set(term, (counts.get(term) ?? 0) + HEADING_WEIGHT));
+      for (const word of words(text)) {
+        length++;
+        termsOf(word, (term) => counts.set(term, (counts.get(term) ?? 0) + 1));
       }
-      sendNow();
-      const index = await start();
-      await allAdded();
-      const { errors: writeErrors } = await index.writeFiles({ outputPath: dir });
-      if (writeErrors.length) throw new Error(`search index: ${writeErrors.join('; ')}`);
-      await pagefind.close();
-      for (const name of readdirSync(dir)) if (UNUSED.test(name)) rmSync(join(dir, name));
-      if (cached) storeIndex(cache, cached, dir);
-      return countFiles(dir);
-    },
-    async files() {
-      sendNow();
-      const index = await start();
-      await allAdded();
-      const { files, errors: fileErrors } = await index.getFiles();
-      if (fileErrors.length) throw new Error(`search index: ${fileErrors.join('; ')}`);
-      await pagefind.close();
-      // Pagefind also ships ready-made UIs; the site has its own, so only the index and its runtime are kept.
-      return files.filter((f) => !UNUSED.test(f.path)).map((f) => ({ path: f.path, content: f.content }));
+    }
+    // The title's terms share the bonus: a one-word title matching the query is the strongest signal.
+    const titleTerms = new Map<string, number>();
+    for (const word of [...words(input.title), ...words(input.slug)]) termsOf(word, (term, part) => titleTerms.set(term, Math.max(titleTerms.get(term) ?? 0, part ? 0.5 : 1)));
+    const share = TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 1).length));
+    for (const term of titleTerms.keys()) if (!counts.has(term)) counts.set(term, 0);
+    for (const [term, count] of counts) {
+      let posting = postings.get(term);
+      if (!posting) postings.set(term, (posting = { pages: [], counts: [], title: [] }));
+      posting.pages.push(page);
+      posting.counts.push(count);
+      posting.title.push((titleTerms.get(term) ?? 0) * share);
+    }
+    lengths.push(length);
+    const shown = sections.map(([anchor, heading, text]): SearchSection => [anchor, heading, text.length > SECTION_TEXT ? text.slice(0, text.lastIndexOf(' ', SECTION_TEXT)) : text]);
+    const doc = { url: input.url, title: input.title, section: input.section ?? '', sections: shown };
+    documents.push(gzipSync(JSON.stringify(doc), { level: 9 }));
+  };
+
+  const build = () => {
+    if (built) return built;
+    const average = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length) || 1;
+    const shards: Buffer[] = [];
+    const firstTerms: string[] = [];
+    let bytes: number[] = [];
+    let count = 0;
+    let previous = '';
+    const flush = () => {
+      if (!count) return;
+      const head: number[] = [];
+      writeVarint(head, count);
+      shards.push(gzipSync(Buffer.concat([Buffer.from(head), Buffer.from(bytes)]), { level: 9 }));
+      bytes = [];
+      count = 0;
+      previous = '';
+    };
+    const encoder = new TextEncoder();
+    for (const term of [...postings.keys()].sort()) {
+      if (bytes.length >= SHARD_BYTES) flush();
+      if (!count) firstTerms.push(term);
+      const posting = postings.get(term)!;
+      // Front coding: the length shared with the previous term, then the rest.
+      let shared = 0;
+      while (shared < term.length && shared < previous.length && term.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
+      // Never split a surrogate pair.
+      if (shared > 0 && /[\uD800-\uDBFF]/.test(term[shared - 1]!)) shared--;
+      const rest = encoder.encode(term.slice(shared));
+      writeVarint(bytes, shared);
+      writeVarint(bytes, rest.length);
+      for (const byte of rest) bytes.push(byte);
+      writeVarint(bytes, posting.pages.length);
+      let last = 0;
+      for (let i = 0; i < posting.pages.length; i++) {
+        const page = posting.pages[i]!;
+        const count = posting.counts[i]!;
+        const norm = 1 - B + (B * lengths[page]!) / average;
+        const score = (count * (K1 + 1)) / (count + K1 * norm) + posting.title[i]!;
+        writeVarint(bytes, page - last);
+        bytes.push(Math.max(1, Math.min(255, Math.round((score / MAX_SCORE) * 255))));
+        last = page;
+      }
+      count++;
+      previous = term;
+    }
+    flush();
+    const hash = createHash('sha256').update(String(SEARCH_FORMAT));
+    for (const file of [...shards, ...documents]) hash.update(file);
+    const key = hash.digest('hex').slice(0, 12);
+    const entry = { format: SEARCH_FORMAT, key, pages: lengths.length, maxScore: MAX_SCORE, shards: firstTerms };
+    built = [
+      { path: 'index.json', content: Buffer.from(JSON.stringify(entry)) },
+      ...shards.map((content, i) => ({ path: `${key}/s${i}.bin`, content })),
+      ...documents.map((content, n) => ({ path: `${key}/p${n}.bin`, content })),
+    ];
+    return built;
+  };
+
+  return {
+    add,
+    files: build,
+    async writeTo(dir) {
+      const files = build();
+      await mkdir(join(dir, files[1]?.path ? dirname(files[1].path) : ''), { recursive: true });
+      await Promise.all(files.map((file) => writeFile(join(dir, file.path), file.content)));
+      return files.length;
     },
   };
 }
 
-/** Copies a written index into the cache (complete or not at all), keeping the newest few. */
-function storeIndex(cache: string, target: string, dir: string): void {
-  try {
-    mkdirSync(cache, { recursive: true });
-    const temp = `${target}.${process.pid}.tmp`;
-    cpSync(dir, temp, { recursive: true });
-    renameSync(temp, target);
-    const entries = readdirSync(cache)
-      .map((name) => ({ path: join(cache, name), time: statSync(join(cache, name)).mtimeMs }))
-      .sort((a, b) => b.time - a.time);
-    for (const old of entries.slice(CACHED_INDEXES)) rmSync(old.path, { recursive: true, force: true });
-  } catch {
-    // A cache that cannot be written only costs time.
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const decode = (text: string) =>
+  text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
+    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+
+/** Heading self-links, copy and tab buttons and the tab labels repeated for print: not content. */
+const NOT_CONTENT = /<a class="anchor"[^>]*>[\s\S]*?<\/a>|<button[^>]*>[\s\S]*?<\/button>|<p class="tab-label">[\s\S]*?<\/p>/g;
+/** Tags inside a word's run (highlighting spans, inline code, emphasis, links) join their text; the others separate it. */
+const INLINE = /^<\/?(?:span|code|a|strong|em|b|i|mark|kbd|sub|sup|del|s|abbr|small)\b/i;
+const HEADING = /<h([23]) id="([^"]*)"[^>]*>([\s\S]*?)<\/h\1>/g;
+
+const textOf = (html: string) =>
+  decode(html.replace(/<[^>]*>/g, (tag) => (INLINE.test(tag) ? '' : ' ')))
+    .replace(/[ \t\r\n]+/g, ' ')
+    .trim();
+
+/** The text of a page body cut at its h2 and h3 headings. */
+export function sectionsOf(html: string): SearchSection[] {
+  const body = html.replace(NOT_CONTENT, '');
+  const sections: SearchSection[] = [];
+  let anchor = '';
+  let heading = '';
+  let from = 0;
+  const push = (to: number) => {
+    const text = textOf(body.slice(from, to));
+    if (text || anchor) sections.push([anchor, heading, text]);
+  };
+  for (const m of body.matchAll(HEADING)) {
+    push(m.index);
+    anchor = decode(m[2]!);
+    heading = textOf(m[3]!);
+    from = m.index + m[0].length;
   }
+  push(body.length);
+  return sections;
 }
 
 /**
  * The words of every title and heading, for correcting typos in queries
- * ("splitchuncks" → "splitchunks"): the chunked index only matches words and
- * prefixes, so the client finds the closest known word when a query finds nothing.
+ * ("splitchuncks" → "splitchunks"): the index matches words and prefixes,
+ * so the engine finds the closest known word when a query finds nothing.
  */
 export function searchTerms(site: Site): string[] {
   const terms = new Set<string>();
   const add = (text: string) => {
     for (const word of text.toLowerCase().split(/[^a-z0-9._$-]+/)) {
       const clean = word.replace(/^[._-]+|[._-]+$/g, '');
-      if (clean.length >= 4 && clean.length <= 40) terms.add(clean);
+      if (clean.length >= 4 && clean.length <= MAX_TERM) terms.add(clean);
       for (const part of clean.split(/[._-]/)) if (part.length >= 4) terms.add(part);
     }
   };
@@ -172,22 +245,3 @@ export function searchTerms(site: Site): string[] {
   }
   return [...terms].sort();
 }
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/**
- * The part of a page the index reads, as a small document: title, section and
- * body. It holds exactly what the page's data-pagefind-body element holds,
- * without the navigation around it, so indexing does not parse every page's
- * menus again. Code blocks go without their highlighting: a span per token
- * is most of a code-heavy page's markup and none of its text.
- */
-export function searchDocument(language: string, title: string, section: string | undefined, body: string): string {
-  const meta = section ? ` data-pagefind-meta="section:${escapeHtml(section)}"` : '';
-  const plain = body.replace(CODE_BLOCK, (block) => block.replace(SPAN_TAG, ''));
-  return `<!DOCTYPE html><html lang="${escapeHtml(language)}"><head><title>${escapeHtml(title)}</title></head><body><div data-pagefind-body=""${meta}><h1>${escapeHtml(title)}</h1><div class="markdown">${plain}</div></div></body></html>`;
-}
-
-/** A highlighted code block of the body (it holds only line and token spans, see highlight.ts). */
-const CODE_BLOCK = /<pre class="code"[^>]*><code>[\s\S]*?<\/code><\/pre>/g;
-const SPAN_TAG = /<\/?span[^>]*>/g;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
-import { bundleClient, bundleCss, type Asset } from '../build/assets.js';
+import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
 import { GENERATED, listStatic, pageFile, renderContext, searchInputs, searchOrder, siteFiles } from '../build/build.js';
 import { lastUpdated } from '../build/git.js';
 import { createSearchIndexer } from '../build/search.js';
@@ -93,7 +93,7 @@ export class SiteBuilder {
   private config?: LoadedConfig;
   private configProblems: SourceProblem[] = [];
   private readonly sources = new Map<string, Source>();
-  private js?: Asset;
+  private js?: ClientAsset;
   private css?: Asset;
   private tokenCss = '';
   private readonly assetProblems: { js: SourceProblem[]; css: SourceProblem[] } = { js: [], css: [] };
@@ -105,7 +105,6 @@ export class SiteBuilder {
   private current?: Current;
   /** Counts builds; background work started for an older build is dropped. */
   private generation = 0;
-  private indexing: Promise<unknown> = Promise.resolve();
   /** Files parsed since the last build (some ahead of it, see prefetch). */
   private parsed = 0;
   private started = false;
@@ -136,7 +135,7 @@ export class SiteBuilder {
     if (change.known) {
       // A new worker: the server holds files of the previous one; compare against nothing, remove what is gone.
       for (const path of change.known) if (!this.output.has(path)) this.output.set(path, UNKNOWN);
-      this.search = change.known.filter((p) => p.startsWith('/pagefind/')).map((p) => [p, UNKNOWN]);
+      this.search = change.known.filter((p) => p.startsWith('/search/')).map((p) => [p, UNKNOWN]);
     }
 
     if (full || change.content?.length || change.contentTree) {
@@ -419,19 +418,13 @@ export class SiteBuilder {
   /** The search index of the pages, as `docs build` writes it (no files when search is hosted). */
   private async searchIndex(site: Site): Promise<FileList> {
     if (site.config.search.provider !== 'local') return [];
-    // One index at a time: the indexer closes the shared index service when it finishes.
-    const run = this.indexing.then(async () => {
-      const indexer = await createSearchIndexer(site.config.site.language);
-      const inputOf = searchInputs(site.config, BASE);
-      for (const page of searchOrder(site)) {
-        const input = inputOf(page);
-        if (input) indexer.add(input.url, input.content);
-      }
-      const files = await indexer.files();
-      return files.map(({ path, content }): [string, Uint8Array] => [urlPath(join('pagefind', path)), content]);
-    });
-    this.indexing = run.catch(() => undefined);
-    return run;
+    const indexer = createSearchIndexer();
+    const inputOf = searchInputs(site.config, BASE);
+    for (const page of searchOrder(site)) {
+      const input = inputOf(page);
+      if (input) indexer.add(input);
+    }
+    return indexer.files().map(({ path, content }): [string, Uint8Array] => [urlPath(join('search', path)), content]);
   }
 }
 

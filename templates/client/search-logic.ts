@@ -10,24 +10,6 @@ export interface SearchResult {
   excerpt: string;
 }
 
-/** The page a local (chunked index) result points at: its best-matching heading when there is one. */
-export function fromLocal(data: {
-  url: string;
-  excerpt: string;
-  meta: { title?: string; section?: string };
-  sub_results?: Array<{ title: string; url: string; excerpt: string }>;
-}): SearchResult {
-  const title = data.meta.title ?? data.url;
-  const sub = data.sub_results?.find((s) => s.url.includes('#'));
-  return {
-    url: sub?.url ?? data.url,
-    title,
-    section: data.meta.section,
-    heading: sub && sub.title !== title ? sub.title : undefined,
-    excerpt: sub?.excerpt ?? data.excerpt,
-  };
-}
-
 /** A hosted-service hit (DocSearch record shape) as a result. */
 export function fromHosted(hit: {
   url: string;

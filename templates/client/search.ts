@@ -1,5 +1,5 @@
 import { setSearchMode } from './header.js';
-import { correctQuery, fromHosted, fromLocal, moveActive, type SearchResult } from './search-logic.js';
+import { correctQuery, fromHosted, moveActive, type SearchResult } from './search-logic.js';
 
 /** The shortest time between two searches while typing (ms). */
 const SEARCH_INTERVAL_MS = 40;
@@ -16,29 +16,27 @@ const MAX_RESULTS = 8;
 
 function localBackend(input: HTMLInputElement): () => Promise<Backend> {
   return async () => {
-    // A computed specifier keeps the bundler from trying to include the index.
-    const specifier = input.dataset.index!;
-    const pagefind = (await import(/* webpackIgnore: true */ specifier)) as {
-      init(): Promise<void>;
-      preload(q: string): Promise<void>;
-      search(q: string): Promise<{ results: Array<{ data(): Promise<Parameters<typeof fromLocal>[0]> }> }>;
-    };
-    await pagefind.init();
+    // A computed specifier keeps the bundler from trying to include the engine.
+    const specifier = input.dataset.engine!;
+    const { createSearchEngine } = (await import(/* webpackIgnore: true */ specifier)) as typeof import('./search-engine.js');
+    const folder = new URL(input.dataset.index!, window.location.href);
+    const engine = createSearchEngine(async (path, fresh) => {
+      const response = await fetch(new URL(path, folder), fresh ? { cache: 'reload' } : undefined);
+      if (!response.ok) throw new Error(`search index: ${response.status} for ${path}`);
+      return new Uint8Array(await response.arrayBuffer());
+    });
     let terms: Promise<string[]> | undefined;
-    const run = async (query: string) => {
-      const found = await pagefind.search(query);
-      return Promise.all(found.results.slice(0, MAX_RESULTS).map(async (r) => fromLocal(await r.data())));
-    };
     const backend = async (query: string): Promise<SearchResult[] & { corrected?: string }> => {
-      const results = await run(query);
+      const results = await engine.search(query, MAX_RESULTS);
       if (results.length) return results;
       terms ??= fetch(input.dataset.terms!).then((r) => r.json() as Promise<string[]>);
       const corrected = correctQuery(query, await terms);
       if (!corrected) return results;
-      return Object.assign(await run(corrected), { corrected });
+      return Object.assign(await engine.search(corrected, MAX_RESULTS), { corrected });
     };
-    // Index chunks for the words typed so far start loading at once, even while a burst of typing waits.
-    return Object.assign(backend, { preload: (query: string) => void pagefind.preload(query).catch(() => undefined) });
+    // The index entry is fetched at once; the shards of the words typed so far start loading even while a burst of typing waits.
+    void engine.preload('').catch(() => undefined);
+    return Object.assign(backend, { preload: (query: string) => void engine.preload(query).catch(() => undefined) });
   };
 }
 

@@ -11,7 +11,12 @@ export function Search({ ctx }: { ctx: RenderContext }) {
   const search = ctx.site.config.search;
   const data: Record<string, string> =
     search.provider === 'local'
-      ? { 'data-provider': 'local', 'data-index': href(ctx, '/pagefind/pagefind.js'), 'data-terms': href(ctx, ctx.assets.searchTerms ?? '') }
+      ? {
+          'data-provider': 'local',
+          'data-engine': href(ctx, ctx.assets.searchEngine ?? ''),
+          'data-index': href(ctx, '/search/'),
+          'data-terms': href(ctx, ctx.assets.searchTerms ?? ''),
+        }
       : {
           'data-provider': 'algolia',
           'data-app-id': search.appId,

@@ -1,0 +1,301 @@
+import { stemmer } from 'stemmer';
+import { queryWords, readVarint, termsOf, wordStarts, words } from './search-text.js';
+
+/*
+ * The search engine of the local index (written by src/build/search.ts). It is
+ * its own small script, loaded when the search box is first used; it fetches
+ * the index entry, then per query only the term shards its words fall in and
+ * the documents of the pages it shows.
+ *
+ * A query word matches a term that is the word itself (full weight), a term of
+ * the same stem ("caching" → "cache", "cached"), or, less strongly, a term the
+ * word is the start of ("optimiz" → "optimization"). A page scores, per word,
+ * its best matching term's stored score times the term's IDF; pages matching
+ * every word come first.
+ */
+
+export interface SearchHit {
+  url: string;
+  title: string;
+  section?: string;
+  heading?: string;
+  /** Escaped text with the matched words in <mark>. */
+  excerpt: string;
+}
+
+interface Entry {
+  format: number;
+  key: string;
+  pages: number;
+  maxScore: number;
+  shards: string[];
+}
+
+interface TermData {
+  pages: Uint32Array;
+  scores: Uint8Array;
+}
+
+interface PageDocument {
+  url: string;
+  title: string;
+  section: string;
+  sections: Array<[anchor: string, heading: string, text: string]>;
+}
+
+/** Fetches a file of the index as bytes (relative to the folder of index.json); `fresh` skips the HTTP cache. */
+export type Fetcher = (path: string, fresh?: boolean) => Promise<Uint8Array>;
+
+const SAME_STEM = 0.9;
+const PREFIX = 0.5;
+/** Shards a word's prefix may reach into (a one- or two-letter prefix would reach into many). */
+const MAX_SHARDS_PER_WORD = 3;
+const EXCERPT_WORDS = 26;
+const EXCERPT_LEAD = 6;
+
+const textDecoder = new TextDecoder();
+
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  // A host that served the file with Content-Encoding: gzip has unpacked it already.
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+function decodeShard(bytes: Uint8Array): Map<string, TermData> {
+  const terms = new Map<string, TermData>();
+  const at = { pos: 0 };
+  const count = readVarint(bytes, at);
+  let previous = '';
+  for (let t = 0; t < count; t++) {
+    const shared = readVarint(bytes, at);
+    const length = readVarint(bytes, at);
+    const term = previous.slice(0, shared) + textDecoder.decode(bytes.subarray(at.pos, at.pos + length));
+    at.pos += length;
+    const df = readVarint(bytes, at);
+    const pages = new Uint32Array(df);
+    const scores = new Uint8Array(df);
+    let page = 0;
+    for (let i = 0; i < df; i++) {
+      page += readVarint(bytes, at);
+      pages[i] = page;
+      scores[i] = bytes[at.pos++]!;
+    }
+    terms.set(term, { pages, scores });
+    previous = term;
+  }
+  return terms;
+}
+
+/** The start every term matching `word` shares: the word and its stem's common part ("librari" also covers "library"). */
+function scanPrefix(word: string, stem: string): string {
+  let n = 0;
+  while (n < word.length && n < stem.length && word[n] === stem[n]) n++;
+  let prefix = word.slice(0, n);
+  if (prefix.length > 3 && prefix.endsWith('i')) prefix = prefix.slice(0, -1);
+  return prefix.length >= 2 ? prefix : word;
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export function createSearchEngine(fetchFile: Fetcher) {
+  let entry: Promise<Entry> | undefined;
+  const shards = new Map<number, Promise<Map<string, TermData>>>();
+  const documents = new Map<number, Promise<PageDocument>>();
+
+  const load = () =>
+    (entry ??= fetchFile('index.json').then((bytes) => JSON.parse(textDecoder.decode(bytes)) as Entry).catch((e: unknown) => {
+      entry = undefined;
+      throw e;
+    }));
+
+  /** A file of the current index; when it is gone (a newer build was deployed), the entry is fetched again. */
+  const indexFile = async (name: string): Promise<Uint8Array> => {
+    const { key } = await load();
+    try {
+      return await gunzip(await fetchFile(`${key}/${name}`));
+    } catch (e) {
+      entry = fetchFile('index.json', true).then((bytes) => JSON.parse(textDecoder.decode(bytes)) as Entry);
+      const fresh = await entry;
+      shards.clear();
+      documents.clear();
+      if (fresh.key === key) throw e;
+      return gunzip(await fetchFile(`${fresh.key}/${name}`));
+    }
+  };
+
+  const shard = (i: number) => {
+    let found = shards.get(i);
+    if (!found) {
+      found = indexFile(`s${i}.bin`).then(decodeShard);
+      found.catch(() => shards.delete(i));
+      shards.set(i, found);
+    }
+    return found;
+  };
+
+  const documentOf = (page: number) => {
+    let found = documents.get(page);
+    if (!found) {
+      found = indexFile(`p${page}.bin`).then((bytes) => JSON.parse(textDecoder.decode(bytes)) as PageDocument);
+      found.catch(() => documents.delete(page));
+      documents.set(page, found);
+    }
+    return found;
+  };
+
+  /** Indexes of the shards holding terms that start with `prefix`. */
+  const shardsFor = (first: string[], prefix: string): number[] => {
+    // The last shard starting at or before the prefix, then every later one whose first term still has it.
+    let lo = 0;
+    let hi = first.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (first[mid]! <= prefix) lo = mid;
+      else hi = mid - 1;
+    }
+    const found = [lo];
+    for (let i = lo + 1; i < first.length && first[i]!.startsWith(prefix) && found.length < MAX_SHARDS_PER_WORD; i++) found.push(i);
+    return found;
+  };
+
+  interface Candidate {
+    term: string;
+    factor: number;
+    data: TermData;
+  }
+
+  /** The terms a query word matches, with their weights. */
+  const candidates = async (word: string): Promise<Candidate[]> => {
+    const { shards: first } = await load();
+    if (!first.length) return [];
+    const stem = stemmer(word);
+    const prefix = scanPrefix(word, stem);
+    const found: Candidate[] = [];
+    for (const terms of await Promise.all(shardsFor(first, prefix).map(shard))) {
+      for (const [term, data] of terms) {
+        if (!term.startsWith(prefix)) continue;
+        const factor = term === word ? 1 : stemmer(term) === stem ? SAME_STEM : word.length >= 2 && term.startsWith(word) ? PREFIX : 0;
+        if (factor) found.push({ term, factor, data });
+      }
+    }
+    return found;
+  };
+
+  /** Starts fetching what a query needs (entry and shards), without searching. */
+  const preload = async (query: string) => {
+    const { shards: first } = await load();
+    for (const word of queryWords(query)) {
+      if (first.length) for (const i of shardsFor(first, scanPrefix(word, stemmer(word)))) void shard(i).catch(() => undefined);
+    }
+  };
+
+  const search = async (query: string, limit = 8): Promise<SearchHit[]> => {
+    const queryTerms = queryWords(query);
+    if (!queryTerms.length) return [];
+    const { pages: total } = await load();
+    const matched = await Promise.all(queryTerms.map(candidates));
+    const scores = new Map<number, { words: number; score: number }>();
+    matched.forEach((list) => {
+      // The word's terms count as one: the best of them per page, weighed by how rare the word is on
+      // the site (the pages any of them is on), so that a rare longer word sharing a typed prefix
+      // does not outweigh the word itself.
+      const best = new Map<number, number>();
+      for (const { factor, data } of list) {
+        for (let i = 0; i < data.pages.length; i++) {
+          const page = data.pages[i]!;
+          const score = factor * data.scores[i]!;
+          if (score > (best.get(page) ?? 0)) best.set(page, score);
+        }
+      }
+      const idf = Math.log(1 + (total - best.size + 0.5) / (best.size + 0.5));
+      for (const [page, score] of best) {
+        const sum = scores.get(page);
+        if (sum) {
+          sum.words++;
+          sum.score += idf * score;
+        } else scores.set(page, { words: 1, score: idf * score });
+      }
+    });
+    const ranked = [...scores]
+      .sort(([pa, a], [pb, b]) => b.words - a.words || b.score - a.score || pa - pb)
+      .slice(0, limit)
+      .map(([page]) => page);
+    const matchers = matched.map((list) => new Set(list.map((c) => c.term)));
+    return Promise.all(ranked.map(async (page) => hitOf(await documentOf(page), matchers)));
+  };
+
+  return { search, preload };
+}
+
+/** Which query words (by index) a text matches, and where: the word positions holding a match. */
+function matchesIn(text: string, matchers: Array<Set<string>>): { found: Set<number>; at: number[]; words: string[] } {
+  const list = words(text);
+  const found = new Set<number>();
+  const at: number[] = [];
+  list.forEach((word, position) => {
+    let hit = false;
+    termsOf(word, (term) => {
+      matchers.forEach((set, i) => {
+        if (set.has(term)) {
+          found.add(i);
+          hit = true;
+        }
+      });
+    });
+    if (hit) at.push(position);
+  });
+  return { found, at, words: list };
+}
+
+/** A result: the page, its best-matching part (heading) and an excerpt around the first match there. */
+function hitOf(doc: PageDocument, matchers: Array<Set<string>>): SearchHit {
+  let best = -1;
+  let bestScore = 0;
+  let bestMatch: ReturnType<typeof matchesIn> | undefined;
+  doc.sections.forEach(([anchor, heading, text], i) => {
+    // The text before the first heading stands under the page title.
+    const inHeading = matchesIn(anchor ? heading : doc.title, matchers).found;
+    const inText = matchesIn(text, matchers);
+    const covered = new Set([...inHeading, ...inText.found]).size;
+    // Ties go to the earlier part: the page's start before a later heading.
+    const score = covered * 10 + inHeading.size * 4 + Math.min(inText.at.length, 5) / 10;
+    if (score > bestScore) {
+      best = i;
+      bestScore = score;
+      bestMatch = inText;
+    }
+  });
+  const section = doc.sections[best] ?? doc.sections[0];
+  const match = bestMatch ?? matchesIn(section?.[2] ?? '', matchers);
+  return {
+    url: section?.[0] ? `${doc.url}#${section[0]}` : doc.url,
+    title: doc.title,
+    section: doc.section || undefined,
+    heading: section?.[0] ? section[1] : undefined,
+    excerpt: excerptOf(section?.[2] ?? '', match),
+  };
+}
+
+/** About EXCERPT_WORDS words of the text from a little before its first match, matches marked. */
+function excerptOf(text: string, match: ReturnType<typeof matchesIn>): string {
+  if (!text) return '';
+  const start = Math.max(0, (match.at[0] ?? 0) - EXCERPT_LEAD);
+  const end = Math.min(match.words.length, start + EXCERPT_WORDS);
+  if (!match.words.length) return escapeHtml(text.slice(0, 200));
+  // Cut the original text (punctuation and all) at word boundaries.
+  const positions = wordStarts(text);
+  const marked = new Set(match.at);
+  let html = start > 0 ? '…' : '';
+  let cursor = positions[start]!;
+  for (let i = start; i < end; i++) {
+    const from = positions[i]!;
+    const word = match.words[i]!;
+    html += escapeHtml(text.slice(cursor, from));
+    html += marked.has(i) ? `<mark>${escapeHtml(word)}</mark>` : escapeHtml(word);
+    cursor = from + word.length;
+  }
+  if (end < match.words.length) html += escapeHtml(text.slice(cursor, positions[end]!).replace(/\s+$/, '')) + ' …';
+  else html += escapeHtml(text.slice(cursor));
+  return html;
+}
