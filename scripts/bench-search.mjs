@@ -39,7 +39,7 @@ async function measure(label, siteRoot, words) {
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => r.fulfill({ status: 204, body: '' }));
     const meter = { bytes: 0, files: [] };
     page.on('requestfinished', async (request) => {
-      if (!/\/pagefind\/|\/assets\/terms\./.test(request.url())) return;
+      if (!/\/search-index\/|\/assets\/(search|terms)\./.test(request.url())) return;
       const { responseBodySize } = await request.sizes();
       meter.bytes += responseBodySize;
       meter.files.push(`${request.url().replace(/^.*?\/\/[^/]+/, '')} ${(responseBodySize / 1024).toFixed(1)} KB`);
@@ -76,7 +76,7 @@ async function measure(label, siteRoot, words) {
   const kb = (b) => Number((b / 1024).toFixed(1));
   const row = {
     site: label,
-    'index on disk MB': Number((du(join(out, 'pagefind')) / 1024 / 1024).toFixed(1)),
+    'index on disk MB': Number((du(join(out, 'search-index')) / 1024 / 1024).toFixed(1)),
     'first query KB (median / max of the words)': `${kb(median(firstBytes))} / ${kb(Math.max(...firstBytes))}`,
     'first query ms (median)': median(firstMs),
     'typed word ms (median)': median(later),

@@ -65,7 +65,7 @@ export function Layout(props: PageProps) {
         <div className={section ? 'page has-sidebar' : 'page'} id="page">
           {section ? <Sidebar ctx={ctx} section={page.section} currentUrl={page.url} /> : null}
           <main id="content" className="content" tabIndex={-1}>
-            <Article {...props} searchable={page.id !== '404'} sectionTitle={section?.title} />
+            <Article {...props} />
           </main>
         </div>
         <Footer ctx={ctx} />

@@ -146,7 +146,7 @@ async function writeSite(
     files++;
   };
   // Every page is in the index by now: its files are written while the pages render.
-  const searchFiles = indexer && timed('search', () => indexer.writeTo(join(out.temp, 'search')));
+  const searchFiles = indexer && timed('search-write', () => indexer.writeTo(join(out.temp, 'search-index')));
   try {
     const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
     for (const [path, contents] of assetFiles) write(path, contents);

@@ -10,12 +10,12 @@ import type { Site } from '../site/model.js';
  * in the browser (templates/client/search-engine.ts). It is cut so that a
  * query downloads little whatever the size of the site:
  *
- *   search/index.json          the entry: the index's key, page count and the
+ *   search-index/index.json    the entry: the index's key, page count and the
  *                              first term of each term shard (a few KB)
- *   search/{key}/s{i}.bin      term shards: the sorted terms from one first
+ *   search-index/{key}/s{i}.bin  term shards: the sorted terms from one first
  *                              term to the next, each with its pages and a
  *                              score per page (about SHARD_BYTES before gzip)
- *   search/{key}/p{n}.bin      one document per page: URL, title, section and
+ *   search-index/{key}/p{n}.bin  one document per page: URL, title, section and
  *                              the text of each heading's part, for the result
  *                              line, the matching heading and the excerpt
  *
@@ -45,7 +45,7 @@ export interface SearchInput {
 export interface SearchIndexer {
   /** Adds a page; pages are numbered in the order they are added. */
   add(page: SearchInput): void;
-  /** The index files (paths relative to the search/ folder), once every page is added. */
+  /** The index files (paths relative to the search-index/ folder), once every page is added. */
   files(): Array<{ path: string; content: Uint8Array }>;
   /** Writes the index files into `dir`; returns how many. */
   writeTo(dir: string): Promise<number>;
@@ -78,40 +78,78 @@ interface Posting {
 }
 
 export function createSearchIndexer(): SearchIndexer {
-  const postings = new Map<string, Posting>();
+  // Terms are numbered in the order first seen; a page's counts live in an array indexed by term.
+  const termIds = new Map<string, number>();
+  const postings: Posting[] = [];
   const lengths: number[] = [];
   const documents: Buffer[] = [];
   let built: Array<{ path: string; content: Uint8Array }> | undefined;
+  let counts = new Float64Array(1024);
+  const touched: number[] = [];
+
+  const idOf = (term: string) => {
+    let id = termIds.get(term);
+    if (id === undefined) {
+      termIds.set(term, (id = postings.length));
+      postings.push({ pages: [], counts: [], title: [] });
+      if (id >= counts.length) {
+        const grown = new Float64Array(counts.length * 2);
+        grown.set(counts);
+        counts = grown;
+      }
+    }
+    return id;
+  };
+  // Most words recur, on a page and across pages: their terms are worked out once.
+  const wordTerms = new Map<string, number[]>();
+  const termsOfWord = (word: string) => {
+    let ids = wordTerms.get(word);
+    if (!ids) {
+      ids = [];
+      termsOf(word, (term) => ids!.push(idOf(term)));
+      if (wordTerms.size < 500_000) wordTerms.set(word, ids);
+    }
+    return ids;
+  };
+  const count = (id: number, weight: number) => {
+    if (counts[id] === 0) touched.push(id);
+    counts[id]! += weight;
+  };
 
   const add = (input: SearchInput) => {
     built = undefined;
     const page = lengths.length;
     const sections = sectionsOf(input.html);
-    const counts = new Map<string, number>();
     let length = 0;
     for (const [, heading, text] of sections) {
-      for (const word of words(heading)) termsOf(word, (term) => counts.set(term, (counts.get(term) ?? 0) + HEADING_WEIGHT));
+      for (const word of words(heading)) for (const id of termsOfWord(word)) count(id, HEADING_WEIGHT);
       for (const word of words(text)) {
         length++;
-        termsOf(word, (term) => counts.set(term, (counts.get(term) ?? 0) + 1));
+        for (const id of termsOfWord(word)) count(id, 1);
       }
     }
     // The title's terms share the bonus: a one-word title matching the query is the strongest signal.
-    const titleTerms = new Map<string, number>();
-    for (const word of [...words(input.title), ...words(input.slug)]) termsOf(word, (term, part) => titleTerms.set(term, Math.max(titleTerms.get(term) ?? 0, part ? 0.5 : 1)));
-    const share = TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 1).length));
-    for (const term of titleTerms.keys()) if (!counts.has(term)) counts.set(term, 0);
-    for (const [term, count] of counts) {
-      let posting = postings.get(term);
-      if (!posting) postings.set(term, (posting = { pages: [], counts: [], title: [] }));
-      posting.pages.push(page);
-      posting.counts.push(count);
-      posting.title.push((titleTerms.get(term) ?? 0) * share);
+    const titleTerms = new Map<number, number>();
+    for (const word of [...words(input.title), ...words(input.slug)]) {
+      termsOf(word, (term, part) => {
+        const id = idOf(term);
+        titleTerms.set(id, Math.max(titleTerms.get(id) ?? 0, part ? 0.5 : 1));
+      });
     }
+    const share = TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 1).length));
+    for (const id of titleTerms.keys()) if (counts[id] === 0) touched.push(id);
+    for (const id of touched) {
+      const posting = postings[id]!;
+      posting.pages.push(page);
+      posting.counts.push(counts[id]!);
+      posting.title.push((titleTerms.get(id) ?? 0) * share);
+      counts[id] = 0;
+    }
+    touched.length = 0;
     lengths.push(length);
     const shown = sections.map(([anchor, heading, text]): SearchSection => [anchor, heading, text.length > SECTION_TEXT ? text.slice(0, text.lastIndexOf(' ', SECTION_TEXT)) : text]);
     const doc = { url: input.url, title: input.title, section: input.section ?? '', sections: shown };
-    documents.push(gzipSync(JSON.stringify(doc), { level: 9 }));
+    documents.push(gzipSync(JSON.stringify(doc)));
   };
 
   const build = () => {
@@ -120,22 +158,22 @@ export function createSearchIndexer(): SearchIndexer {
     const shards: Buffer[] = [];
     const firstTerms: string[] = [];
     let bytes: number[] = [];
-    let count = 0;
+    let inShard = 0;
     let previous = '';
     const flush = () => {
-      if (!count) return;
+      if (!inShard) return;
       const head: number[] = [];
-      writeVarint(head, count);
+      writeVarint(head, inShard);
       shards.push(gzipSync(Buffer.concat([Buffer.from(head), Buffer.from(bytes)]), { level: 9 }));
       bytes = [];
-      count = 0;
+      inShard = 0;
       previous = '';
     };
     const encoder = new TextEncoder();
-    for (const term of [...postings.keys()].sort()) {
+    for (const term of [...termIds.keys()].sort()) {
       if (bytes.length >= SHARD_BYTES) flush();
-      if (!count) firstTerms.push(term);
-      const posting = postings.get(term)!;
+      if (!inShard) firstTerms.push(term);
+      const posting = postings[termIds.get(term)!]!;
       // Front coding: the length shared with the previous term, then the rest.
       let shared = 0;
       while (shared < term.length && shared < previous.length && term.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
@@ -145,18 +183,23 @@ export function createSearchIndexer(): SearchIndexer {
       writeVarint(bytes, shared);
       writeVarint(bytes, rest.length);
       for (const byte of rest) bytes.push(byte);
-      writeVarint(bytes, posting.pages.length);
+      // The pages of the term (gaps between page numbers) and a score byte each, preceded by their
+      // count and byte length so that a reader can skip the terms it does not need.
+      const list: number[] = [];
       let last = 0;
       for (let i = 0; i < posting.pages.length; i++) {
         const page = posting.pages[i]!;
-        const count = posting.counts[i]!;
+        const tf = posting.counts[i]!;
         const norm = 1 - B + (B * lengths[page]!) / average;
-        const score = (count * (K1 + 1)) / (count + K1 * norm) + posting.title[i]!;
-        writeVarint(bytes, page - last);
-        bytes.push(Math.max(1, Math.min(255, Math.round((score / MAX_SCORE) * 255))));
+        const score = (tf * (K1 + 1)) / (tf + K1 * norm) + posting.title[i]!;
+        writeVarint(list, page - last);
+        list.push(Math.max(1, Math.min(255, Math.round((score / MAX_SCORE) * 255))));
         last = page;
       }
-      count++;
+      writeVarint(bytes, posting.pages.length);
+      writeVarint(bytes, list.length);
+      for (const byte of list) bytes.push(byte);
+      inShard++;
       previous = term;
     }
     flush();
@@ -199,7 +242,8 @@ const INLINE = /^<\/?(?:span|code|a|strong|em|b|i|mark|kbd|sub|sup|del|s|abbr|sm
 const HEADING = /<h([23]) id="([^"]*)"[^>]*>([\s\S]*?)<\/h\1>/g;
 
 const textOf = (html: string) =>
-  decode(html.replace(/<[^>]*>/g, (tag) => (INLINE.test(tag) ? '' : ' ')))
+  // Highlighting spans are most of the tags of a code-heavy page: they go first, without a callback each.
+  decode(html.replace(/<\/?span\b[^>]*>/g, '').replace(/<[^>]*>/g, (tag) => (INLINE.test(tag) ? '' : ' ')))
     .replace(/[ \t\r\n]+/g, ' ')
     .trim();
 

@@ -135,7 +135,7 @@ export class SiteBuilder {
     if (change.known) {
       // A new worker: the server holds files of the previous one; compare against nothing, remove what is gone.
       for (const path of change.known) if (!this.output.has(path)) this.output.set(path, UNKNOWN);
-      this.search = change.known.filter((p) => p.startsWith('/search/')).map((p) => [p, UNKNOWN]);
+      this.search = change.known.filter((p) => p.startsWith('/search-index/')).map((p) => [p, UNKNOWN]);
     }
 
     if (full || change.content?.length || change.contentTree) {
@@ -424,7 +424,7 @@ export class SiteBuilder {
       const input = inputOf(page);
       if (input) indexer.add(input);
     }
-    return indexer.files().map(({ path, content }): [string, Uint8Array] => [urlPath(join('search', path)), content]);
+    return indexer.files().map(({ path, content }): [string, Uint8Array] => [urlPath(join('search-index', path)), content]);
   }
 }
 

@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import type { SearchResult } from './search-logic.js';
 import { queryWords, readVarint, termsOf, wordStarts, words } from './search-text.js';
 
 /*
@@ -14,14 +15,6 @@ import { queryWords, readVarint, termsOf, wordStarts, words } from './search-tex
  * every word come first.
  */
 
-export interface SearchHit {
-  url: string;
-  title: string;
-  section?: string;
-  heading?: string;
-  /** Escaped text with the matched words in <mark>. */
-  excerpt: string;
-}
 
 interface Entry {
   format: number;
@@ -50,6 +43,8 @@ const SAME_STEM = 0.9;
 const PREFIX = 0.5;
 /** Shards a word's prefix may reach into (a one- or two-letter prefix would reach into many). */
 const MAX_SHARDS_PER_WORD = 3;
+/** Words of a query that are searched (each costs a shard); a bit each in Matcher. */
+const MAX_QUERY_WORDS = 10;
 const EXCERPT_WORDS = 26;
 const EXCERPT_LEAD = 6;
 
@@ -62,8 +57,9 @@ async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-function decodeShard(bytes: Uint8Array): Map<string, TermData> {
-  const terms = new Map<string, TermData>();
+/** The terms of a shard; a term's pages are decoded when first asked for. */
+function decodeShard(bytes: Uint8Array): Map<string, () => TermData> {
+  const terms = new Map<string, () => TermData>();
   const at = { pos: 0 };
   const count = readVarint(bytes, at);
   let previous = '';
@@ -73,18 +69,27 @@ function decodeShard(bytes: Uint8Array): Map<string, TermData> {
     const term = previous.slice(0, shared) + textDecoder.decode(bytes.subarray(at.pos, at.pos + length));
     at.pos += length;
     const df = readVarint(bytes, at);
-    const pages = new Uint32Array(df);
-    const scores = new Uint8Array(df);
-    let page = 0;
-    for (let i = 0; i < df; i++) {
-      page += readVarint(bytes, at);
-      pages[i] = page;
-      scores[i] = bytes[at.pos++]!;
-    }
-    terms.set(term, { pages, scores });
+    const size = readVarint(bytes, at);
+    const start = at.pos;
+    at.pos += size;
+    let data: TermData | undefined;
+    terms.set(term, () => (data ??= decodePages(bytes, start, df)));
     previous = term;
   }
   return terms;
+}
+
+function decodePages(bytes: Uint8Array, start: number, df: number): TermData {
+  const at = { pos: start };
+  const pages = new Uint32Array(df);
+  const scores = new Uint8Array(df);
+  let page = 0;
+  for (let i = 0; i < df; i++) {
+    page += readVarint(bytes, at);
+    pages[i] = page;
+    scores[i] = bytes[at.pos++]!;
+  }
+  return { pages, scores };
 }
 
 /** The start every term matching `word` shares: the word and its stem's common part ("librari" also covers "library"). */
@@ -100,7 +105,7 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 
 export function createSearchEngine(fetchFile: Fetcher) {
   let entry: Promise<Entry> | undefined;
-  const shards = new Map<number, Promise<Map<string, TermData>>>();
+  const shards = new Map<number, Promise<Map<string, () => TermData>>>();
   const documents = new Map<number, Promise<PageDocument>>();
 
   const load = () =>
@@ -176,7 +181,7 @@ export function createSearchEngine(fetchFile: Fetcher) {
       for (const [term, data] of terms) {
         if (!term.startsWith(prefix)) continue;
         const factor = term === word ? 1 : stemmer(term) === stem ? SAME_STEM : word.length >= 2 && term.startsWith(word) ? PREFIX : 0;
-        if (factor) found.push({ term, factor, data });
+        if (factor) found.push({ term, factor, data: data() });
       }
     }
     return found;
@@ -185,13 +190,13 @@ export function createSearchEngine(fetchFile: Fetcher) {
   /** Starts fetching what a query needs (entry and shards), without searching. */
   const preload = async (query: string) => {
     const { shards: first } = await load();
-    for (const word of queryWords(query)) {
+    for (const word of queryWords(query).slice(0, MAX_QUERY_WORDS)) {
       if (first.length) for (const i of shardsFor(first, scanPrefix(word, stemmer(word)))) void shard(i).catch(() => undefined);
     }
   };
 
-  const search = async (query: string, limit = 8): Promise<SearchHit[]> => {
-    const queryTerms = queryWords(query);
+  const search = async (query: string, limit = 8): Promise<SearchResult[]> => {
+    const queryTerms = queryWords(query).slice(0, MAX_QUERY_WORDS);
     if (!queryTerms.length) return [];
     const { pages: total } = await load();
     const matched = await Promise.all(queryTerms.map(candidates));
@@ -221,45 +226,64 @@ export function createSearchEngine(fetchFile: Fetcher) {
       .sort(([pa, a], [pb, b]) => b.words - a.words || b.score - a.score || pa - pb)
       .slice(0, limit)
       .map(([page]) => page);
-    const matchers = matched.map((list) => new Set(list.map((c) => c.term)));
-    return Promise.all(ranked.map(async (page) => hitOf(await documentOf(page), matchers)));
+    const matcher = new Matcher(matched.map((list) => new Set(list.map((c) => c.term))));
+    return Promise.all(ranked.map(async (page) => hitOf(await documentOf(page), matcher)));
   };
 
   return { search, preload };
 }
 
-/** Which query words (by index) a text matches, and where: the word positions holding a match. */
-function matchesIn(text: string, matchers: Array<Set<string>>): { found: Set<number>; at: number[]; words: string[] } {
-  const list = words(text);
-  const found = new Set<number>();
-  const at: number[] = [];
-  list.forEach((word, position) => {
-    let hit = false;
-    termsOf(word, (term) => {
-      matchers.forEach((set, i) => {
-        if (set.has(term)) {
-          found.add(i);
-          hit = true;
-        }
+/** Which query words (a bit each) a word of the text matches; worked out once per word and query. */
+class Matcher {
+  private readonly masks = new Map<string, number>();
+  constructor(private readonly sets: Array<Set<string>>) {}
+  mask(word: string): number {
+    let mask = this.masks.get(word);
+    if (mask === undefined) {
+      mask = 0;
+      termsOf(word, (term) => {
+        this.sets.forEach((set, i) => {
+          if (set.has(term)) mask! |= 1 << i;
+        });
       });
-    });
-    if (hit) at.push(position);
-  });
+      this.masks.set(word, mask);
+    }
+    return mask;
+  }
+}
+
+/** Which query words a text matches (a bit each), and where: the positions of the words holding a match. */
+function matchesIn(text: string, matcher: Matcher): { found: number; at: number[]; words: string[] } {
+  const list = words(text);
+  let found = 0;
+  const at: number[] = [];
+  for (let position = 0; position < list.length; position++) {
+    const mask = matcher.mask(list[position]!);
+    if (mask) {
+      found |= mask;
+      at.push(position);
+    }
+  }
   return { found, at, words: list };
 }
 
+const bits = (mask: number) => {
+  let n = 0;
+  for (; mask; mask &= mask - 1) n++;
+  return n;
+};
+
 /** A result: the page, its best-matching part (heading) and an excerpt around the first match there. */
-function hitOf(doc: PageDocument, matchers: Array<Set<string>>): SearchHit {
+function hitOf(doc: PageDocument, matcher: Matcher): SearchResult {
   let best = -1;
   let bestScore = 0;
   let bestMatch: ReturnType<typeof matchesIn> | undefined;
   doc.sections.forEach(([anchor, heading, text], i) => {
     // The text before the first heading stands under the page title.
-    const inHeading = matchesIn(anchor ? heading : doc.title, matchers).found;
-    const inText = matchesIn(text, matchers);
-    const covered = new Set([...inHeading, ...inText.found]).size;
+    const inHeading = matchesIn(anchor ? heading : doc.title, matcher).found;
+    const inText = matchesIn(text, matcher);
     // Ties go to the earlier part: the page's start before a later heading.
-    const score = covered * 10 + inHeading.size * 4 + Math.min(inText.at.length, 5) / 10;
+    const score = bits(inHeading | inText.found) * 10 + bits(inHeading) * 4 + Math.min(inText.at.length, 5) / 10;
     if (score > bestScore) {
       best = i;
       bestScore = score;
@@ -267,26 +291,36 @@ function hitOf(doc: PageDocument, matchers: Array<Set<string>>): SearchHit {
     }
   });
   const section = doc.sections[best] ?? doc.sections[0];
-  const match = bestMatch ?? matchesIn(section?.[2] ?? '', matchers);
+  const match = bestMatch ?? matchesIn(section?.[2] ?? '', matcher);
+  const heading = section?.[0] ? section[1] : undefined;
+  const whole = (text: string) => {
+    const m = matchesIn(text, matcher);
+    return markWords(text, m, 0, m.words.length);
+  };
   return {
     url: section?.[0] ? `${doc.url}#${section[0]}` : doc.url,
     title: doc.title,
     section: doc.section || undefined,
-    heading: section?.[0] ? section[1] : undefined,
+    heading,
     excerpt: excerptOf(section?.[2] ?? '', match),
+    label: whole(doc.title) + (heading ? ` › ${whole(heading)}` : ''),
   };
 }
 
 /** About EXCERPT_WORDS words of the text from a little before its first match, matches marked. */
 function excerptOf(text: string, match: ReturnType<typeof matchesIn>): string {
-  if (!text) return '';
+  if (!match.words.length) return escapeHtml(text.slice(0, 200));
   const start = Math.max(0, (match.at[0] ?? 0) - EXCERPT_LEAD);
   const end = Math.min(match.words.length, start + EXCERPT_WORDS);
-  if (!match.words.length) return escapeHtml(text.slice(0, 200));
-  // Cut the original text (punctuation and all) at word boundaries.
+  return markWords(text, match, start, end);
+}
+
+/** Words start to end of the text (with the punctuation between them) as escaped HTML, the matched ones in <mark>. */
+function markWords(text: string, match: ReturnType<typeof matchesIn>, start: number, end: number): string {
+  if (!match.words.length) return escapeHtml(text);
   const positions = wordStarts(text);
   const marked = new Set(match.at);
-  let html = start > 0 ? '…' : '';
+  let html = start > 0 ? '…' : escapeHtml(text.slice(0, positions[0]));
   let cursor = positions[start]!;
   for (let i = start; i < end; i++) {
     const from = positions[i]!;

@@ -8,6 +8,8 @@ export interface SearchResult {
   heading?: string;
   /** HTML that may contain <mark>; sanitised before display. */
   excerpt: string;
+  /** The title line (title › heading) as HTML with the matched words in <mark>, when the backend marks it. */
+  label?: string;
 }
 
 /** A hosted-service hit (DocSearch record shape) as a result. */

@@ -114,7 +114,8 @@ export function initSearch(): void {
         link.tabIndex = -1;
         const title = document.createElement('span');
         title.className = 'search-result-title';
-        title.textContent = result.heading ? `${result.title} › ${result.heading}` : result.title;
+        if (result.label) appendExcerpt(title, result.label);
+        else title.textContent = result.heading ? `${result.title} › ${result.heading}` : result.title;
         link.append(title);
         if (result.section) {
           const section = document.createElement('span');

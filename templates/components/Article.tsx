@@ -3,7 +3,7 @@ import type { PageProps } from '../types.js';
 import { href, isExternal } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
 
-export function Article({ ctx, page, body, searchable, sectionTitle }: PageProps & { searchable: boolean; sectionTitle?: string }) {
+export function Article({ ctx, page, body }: PageProps) {
   const section = page.section >= 0 ? ctx.site.sections[page.section] : undefined;
   const sectionUrl = section?.url;
   const sectionHasPages = !!section?.pages.length;
@@ -26,10 +26,8 @@ export function Article({ ctx, page, body, searchable, sectionTitle }: PageProps
           </a>
         ) : null}
       </div>
-      <div data-pagefind-body={searchable ? '' : undefined} data-pagefind-meta={searchable && sectionTitle ? `section:${sectionTitle}` : undefined}>
-        <h1>{page.title}</h1>
-        <div className="markdown" dangerouslySetInnerHTML={{ __html: body }} />
-      </div>
+      <h1>{page.title}</h1>
+      <div className="markdown" dangerouslySetInnerHTML={{ __html: body }} />
       {fm.related.length ? (
         <section className="further" aria-labelledby="further-reading">
           <h2 id="further-reading">Further reading</h2>

@@ -14,7 +14,7 @@ export function Search({ ctx }: { ctx: RenderContext }) {
       ? {
           'data-provider': 'local',
           'data-engine': href(ctx, ctx.assets.searchEngine ?? ''),
-          'data-index': href(ctx, '/search/'),
+          'data-index': href(ctx, '/search-index/'),
           'data-terms': href(ctx, ctx.assets.searchTerms ?? ''),
         }
       : {

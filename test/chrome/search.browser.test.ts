@@ -5,25 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { correctQuery, editDistance, fromHosted, fromLocal, moveActive } from '../../templates/client/search-logic.js';
+import { correctQuery, editDistance, fromHosted, moveActive } from '../../templates/client/search-logic.js';
 import { DESKTOP, hasChromium, launch, offline, PHONE } from '../helpers/browser.js';
 import { builtSite } from '../helpers/built.js';
 import { ROOT } from '../helpers/content.js';
 
 describe('search logic', () => {
-  it('points a local result at its best-matching heading', () => {
-    expect(
-      fromLocal({
-        url: '/guides/a/',
-        excerpt: 'page <mark>x</mark>',
-        meta: { title: 'A', section: 'Guides' },
-        sub_results: [
-          { title: 'A', url: '/guides/a/', excerpt: 'top' },
-          { title: 'Install', url: '/guides/a/#install', excerpt: 'npm <mark>x</mark>' },
-        ],
-      }),
-    ).toEqual({ url: '/guides/a/#install', title: 'A', section: 'Guides', heading: 'Install', excerpt: 'npm <mark>x</mark>' });
-  });
   it('reads hosted hits in the DocSearch record shape', () => {
     expect(fromHosted({ url: '/a/#b', hierarchy: { lvl0: 'Guides', lvl1: 'Caching', lvl2: 'Hashes' }, _snippetResult: { content: { value: 'x <mark>y</mark>' } } })).toEqual({
       url: '/a/#b',
@@ -85,9 +72,10 @@ describe.runIf(hasChromium)('local search in the browser', () => {
   it('downloads nothing of search before the box is focused', async () => {
     const { page, requests } = await open('/guides/first/');
     await page.waitForTimeout(300);
-    expect(requests.filter((r) => /pagefind|terms/.test(r))).toEqual([]);
+    expect(requests.filter((r) => /\/search-index\/|\/assets\/(search|terms)\./.test(r))).toEqual([]);
     await page.focus('#search-input');
-    await expect.poll(() => requests.some((r) => r.endsWith('/pagefind/pagefind.js'))).toBe(true);
+    await expect.poll(() => requests.some((r) => /\/assets\/search\.[0-9a-f]{10}\.js$/.test(r))).toBe(true);
+    await expect.poll(() => requests.some((r) => r.endsWith('/search-index/index.json'))).toBe(true);
   });
 
   it('shows results as you type, with title, section, heading and marked excerpt, and opens one by keyboard', async () => {

@@ -100,7 +100,6 @@ describe('site-wide files', () => {
     expect(printable.match(/<h1>/g)).toHaveLength(1);
     expect(printable).toContain('<h3 id="guides-first--install">Install</h3>');
     expect(printable).toContain('href="#guides-first--install"');
-    expect(printable).not.toContain('data-pagefind-body');
     expect(html('sitemap.xml')).not.toContain('printable');
     expect(html('guides/first/index.html')).toContain('<a href="/guides/printable/">Printable section</a>');
   });

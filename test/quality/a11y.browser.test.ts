@@ -21,7 +21,7 @@ beforeAll(async () => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) {
-        if (!['assets', 'pagefind', 'printable'].includes(name)) walk(path);
+        if (!['assets', 'search-index', 'printable'].includes(name)) walk(path);
       } else if (name === 'index.html' && !path.includes('printable') && statSync(path).size > size) {
         size = statSync(path).size;
         longest = '/' + relative(site.dir, dir).split('\\').join('/') + (dir === site.dir ? '' : '/');

@@ -58,7 +58,7 @@ beforeAll(async () => {
   page = await (await browser.newContext(DESKTOP)).newPage();
   await offline(page);
   page.on('response', async (r) => {
-    if (/\/pagefind\/|\/assets\/terms\./.test(r.url())) {
+    if (/\/search-index\/|\/assets\/(search|terms)\./.test(r.url())) {
       try {
         transferred.push((await r.body()).length);
       } catch {

@@ -1,0 +1,125 @@
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { createSearchIndexer, sectionsOf, type SearchInput } from '../../src/build/search.js';
+import { createSearchEngine } from '../../templates/client/search-engine.js';
+import { queryWords, termsOf } from '../../templates/client/search-text.js';
+
+/* The local search index as the build writes it, read by the engine the browser runs. */
+
+const page = (url: string, title: string, html: string, section = 'Guides'): SearchInput => ({ url, title, section, slug: url.split('/').filter(Boolean).pop() ?? '', html });
+
+const PAGES = [
+  page('/guides/caching/', 'Caching', '<p>Browsers keep files they have downloaded.</p><h2 id="content-hashes">Content hashes</h2><p>Put a <code>[contenthash]</code> in <code>output.filename</code> so that a changed file gets a new name.</p>'),
+  page('/configuration/optimization/', 'Optimization', '<p>Options of the <code>optimization</code> object.</p><h2 id="optimizationsplitchunks">optimization.splitChunks</h2><p>Controls the <code>SplitChunksPlugin</code>.</p><h3 id="cachegroups">cacheGroups</h3><p>Groups of modules.</p>', 'Configuration'),
+  page('/guides/lazy-loading/', 'Lazy loading', '<p>Load a module only when it is needed, with <code>import()</code>.</p><h2 id="an-example">An example</h2><p>The button loads the print module on click; a cache is not involved.</p>'),
+  page('/api/loaders/', 'Loader API', '<p>A loader is a function.</p><pre class="code"><code><span class="line"><span class="t1">module</span><span class="t2">.</span><span class="t1">exports</span></span></code></pre><button type="button" class="copy">Copy</button>', 'API'),
+  page('/guides/xss/', 'Escaping', '<p>A page that shows the text &lt;img src=x onerror=alert(1)&gt; as text.</p>'),
+];
+
+function indexOf(pages: SearchInput[]) {
+  const indexer = createSearchIndexer();
+  for (const p of pages) indexer.add(p);
+  return new Map(indexer.files().map((f) => [f.path, f.content]));
+}
+
+function engineOf(files: Map<string, Uint8Array>, fetched: string[] = []) {
+  return createSearchEngine(async (path) => {
+    fetched.push(path);
+    const file = files.get(path);
+    if (!file) throw new Error(`404 ${path}`);
+    return file;
+  });
+}
+
+describe('search index', () => {
+  it('cuts a page body at its h2 and h3 headings, without self-links, copy buttons or highlighting tags', () => {
+    expect(sectionsOf('<p>Intro &amp; more.</p><h2 id="setup"><a class="anchor" href="#setup">#</a>Set<code>up</code></h2><p>Run <code>npm</code> <strong>now</strong>.</p><div class="code-block"><pre class="code"><code><span class="line"><span>optimization</span><span>.</span><span>splitChunks</span></span></code></pre><button type="button" class="copy">Copy</button></div><h3 id="more">More</h3>')).toEqual([
+      ['', '', 'Intro & more.'],
+      ['setup', 'Setup', 'Run npm now. optimization.splitChunks'],
+      ['more', 'More', ''],
+    ]);
+  });
+
+  it('indexes a joined or camel-cased word whole and by its parts', () => {
+    const terms: string[] = [];
+    termsOf('optimization.splitChunks', (t) => terms.push(t));
+    expect(terms).toEqual(['optimization.splitchunks', 'optimization', 'splitchunks', 'split', 'chunks']);
+    expect(queryWords('SplitChunks  babel-loader splitchunks')).toEqual(['splitchunks', 'babel-loader']);
+  });
+
+  it('writes the same bytes for the same pages, and a new key when a text changes', () => {
+    const a = indexOf(PAGES);
+    expect(indexOf(PAGES)).toEqual(a);
+    const changed = indexOf([...PAGES.slice(0, 4), page('/guides/xss/', 'Escaping', '<p>Other words.</p>')]);
+    const key = (files: Map<string, Uint8Array>) => JSON.parse(Buffer.from(files.get('index.json')!).toString()).key as string;
+    expect(key(changed)).not.toBe(key(a));
+    // Shards and page documents are gzipped by the build.
+    const doc = JSON.parse(gunzipSync(a.get(`${key(a)}/p0.bin`)!).toString());
+    expect(doc).toMatchObject({ url: '/guides/caching/', title: 'Caching', section: 'Guides' });
+  });
+
+  it('finds a page by a word of its title first, and points at the heading that matches', async () => {
+    const engine = engineOf(indexOf(PAGES));
+    const [first] = await engine.search('splitChunks');
+    expect(first).toMatchObject({ url: '/configuration/optimization/#optimizationsplitchunks', title: 'Optimization', section: 'Configuration', heading: 'optimization.splitChunks' });
+    expect(first!.excerpt).toContain('<mark>SplitChunksPlugin</mark>');
+    expect((await engine.search('caching'))[0]).toMatchObject({ url: '/guides/caching/', heading: undefined });
+  });
+
+  it('matches other forms of a word and the start of a word', async () => {
+    const engine = engineOf(indexOf(PAGES));
+    // "cache" shares its stem with "caching"; the title page ranks above pages that only mention a cache.
+    const cache = (await engine.search('cache')).map((r) => r.url.replace(/#.*/, ''));
+    expect(cache[0]).toBe('/guides/caching/');
+    expect(cache.slice(1).sort()).toEqual(['/configuration/optimization/', '/guides/lazy-loading/']);
+    expect((await engine.search('optimiz'))[0]!.url).toMatch(/^\/configuration\/optimization\//);
+    expect((await engine.search('loaders'))[0]!.url).toBe('/api/loaders/');
+  });
+
+  it('ranks pages with every word of the query first', async () => {
+    const engine = engineOf(indexOf(PAGES));
+    const results = await engine.search('lazy module');
+    expect(results[0]!.url).toMatch(/^\/guides\/lazy-loading\//);
+    expect(results.map((r) => r.url)).toContain('/api/loaders/'); // has "module" only: still listed, after
+    expect(await engine.search('qwxzv')).toEqual([]);
+  });
+
+  it('escapes the text of excerpts', async () => {
+    const engine = engineOf(indexOf(PAGES));
+    const [hit] = await engine.search('<img src=x onerror=alert(1)>');
+    expect(hit!.url).toBe('/guides/xss/');
+    expect(hit!.excerpt).toContain('&lt;<mark>img</mark>');
+    expect(hit!.excerpt).not.toContain('<img');
+  });
+
+  it('fetches only the shards of the query words and the documents of the pages shown', async () => {
+    // Enough distinct words for several shards.
+    const many = Array.from({ length: 400 }, (_, i) => page(`/p/${i}/`, `Page ${i}`, `<p>${Array.from({ length: 60 }, (_, j) => `w${i}x${j}`).join(' ')} common</p>`));
+    const files = indexOf(many);
+    const entry = JSON.parse(Buffer.from(files.get('index.json')!).toString()) as { shards: string[] };
+    expect(entry.shards.length).toBeGreaterThan(3);
+    const fetched: string[] = [];
+    const results = await engineOf(files, fetched).search('w123x7', 8);
+    expect(results.map((r) => r.url)).toEqual(['/p/123/']);
+    expect(fetched.filter((f) => /\/s\d+\.bin$/.test(f))).toHaveLength(1);
+    expect(fetched.filter((f) => /\/p\d+\.bin$/.test(f))).toHaveLength(1);
+  });
+
+  it('reads the entry again when the files it names are gone (a newer build was deployed)', async () => {
+    const old = indexOf(PAGES);
+    const current = indexOf([...PAGES.slice(0, 4), page('/guides/xss/', 'Escaping', '<p>Other words.</p>')]);
+    let served = old;
+    const fresh: boolean[] = [];
+    const engine = createSearchEngine(async (path, reload) => {
+      if (path === 'index.json') fresh.push(!!reload);
+      const file = served.get(path);
+      if (!file) throw new Error(`404 ${path}`);
+      return file;
+    });
+    expect((await engine.search('caching'))[0]!.url).toBe('/guides/caching/');
+    served = new Map([...current].filter(([path]) => path !== 'index.json' || true));
+    // The engine still holds the old entry; the files it names are gone now.
+    expect((await engine.search('function'))[0]!.url).toBe('/api/loaders/');
+    expect(fresh).toEqual([false, true]);
+  });
+});
