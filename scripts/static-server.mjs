@@ -1,6 +1,6 @@
 // A minimal static server for built sites, for the benchmarks (index.html for folders, 404.html for misses).
 // Text, script and WebAssembly answers are gzip-compressed when the client accepts it, as static hosts do;
-// Pagefind's index files are compressed already and go as they are.
+// the search index's .bin files are gzipped by the build already and go as they are.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';

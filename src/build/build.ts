@@ -296,7 +296,7 @@ export function contentSecurityPolicy(config: SiteConfig, inlineScript: string, 
   if (config.search.provider === 'algolia') connect.push(config.search.host ?? `https://${config.search.appId.toLowerCase()}-dsn.algolia.net`);
   const directives = [
     "default-src 'self'",
-    `script-src 'self' ${sha256(inlineScript)} 'wasm-unsafe-eval'`,
+    `script-src 'self' ${sha256(inlineScript)}`,
     "style-src 'self'",
     "img-src 'self' data: https://img.shields.io https://github.com https://avatars.githubusercontent.com",
     `connect-src ${connect.join(' ')}`,

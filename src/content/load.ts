@@ -107,7 +107,6 @@ export async function renderForWorker(rootDir: string, contentDir: string, relPa
 
 export interface PageHooks {
   page(page: SourcePage): void;
-  rendering?(): void;
 }
 
 export interface LoadedPages {
@@ -121,8 +120,7 @@ export interface LoadedPages {
  * Loads every page, collecting the problems of all files (nothing stops at the
  * first). `hooks.page` gets each page that loaded as soon as it and every
  * page before it (in file order) are done, so that later work (the search
- * index) can start while the rest still renders; `hooks.rendering` is called
- * once if any page has to be rendered (is not in the cache).
+ * index) can start while the rest still renders.
  */
 export async function loadPages(
   rootDir: string,
@@ -178,7 +176,6 @@ export async function loadPages(
   };
   // Pass 2: render the rest, with worker threads when there is enough Markdown to pay for them.
   const misses = slots.filter((slot) => !slot.rendered);
-  if (misses.length) hooks?.rendering?.();
   if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0) {
     await renderInWorkers(
       rootDir,
