@@ -69,19 +69,25 @@ export const SEARCH_FORMAT = 1;
 /** One part of a page under a heading: the anchor ('' for the text before the first heading), the heading and the text. */
 export type SearchSection = [anchor: string, heading: string, text: string];
 
+/**
+ * A term's pages, and per page (packed in one number to keep a 10,000-page
+ * index small in memory): 4 × (body count + HEADING_WEIGHT × heading count)
+ * + the term's place in the title (0 none, 1 part of a title word, 2 a title word).
+ */
 interface Posting {
   pages: number[];
-  /** Per page: body count + HEADING_WEIGHT × heading count. */
-  counts: number[];
-  /** Per page: title bonus (0 when the term is not in the title). */
-  title: number[];
+  values: number[];
 }
+
+const TITLE_PLACE = [0, 0.5, 1];
 
 export function createSearchIndexer(): SearchIndexer {
   // Terms are numbered in the order first seen; a page's counts live in an array indexed by term.
   const termIds = new Map<string, number>();
   const postings: Posting[] = [];
   const lengths: number[] = [];
+  /** Per page: the title bonus of a term that is a whole word of the title. */
+  const titleShares: number[] = [];
   const documents: Buffer[] = [];
   let built: Array<{ path: string; content: Uint8Array }> | undefined;
   let counts = new Float64Array(1024);
@@ -91,7 +97,7 @@ export function createSearchIndexer(): SearchIndexer {
     let id = termIds.get(term);
     if (id === undefined) {
       termIds.set(term, (id = postings.length));
-      postings.push({ pages: [], counts: [], title: [] });
+      postings.push({ pages: [], values: [] });
       if (id >= counts.length) {
         const grown = new Float64Array(counts.length * 2);
         grown.set(counts);
@@ -129,20 +135,19 @@ export function createSearchIndexer(): SearchIndexer {
       }
     }
     // The title's terms share the bonus: a one-word title matching the query is the strongest signal.
-    const titleTerms = new Map<number, number>();
+    const titleTerms = new Map<number, 1 | 2>();
     for (const word of [...words(input.title), ...words(input.slug)]) {
       termsOf(word, (term, part) => {
         const id = idOf(term);
-        titleTerms.set(id, Math.max(titleTerms.get(id) ?? 0, part ? 0.5 : 1));
+        titleTerms.set(id, Math.max(titleTerms.get(id) ?? 0, part ? 1 : 2) as 1 | 2);
       });
     }
-    const share = TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 1).length));
+    titleShares.push(TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 2).length)));
     for (const id of titleTerms.keys()) if (counts[id] === 0) touched.push(id);
     for (const id of touched) {
       const posting = postings[id]!;
       posting.pages.push(page);
-      posting.counts.push(counts[id]!);
-      posting.title.push((titleTerms.get(id) ?? 0) * share);
+      posting.values.push(counts[id]! * 4 + (titleTerms.get(id) ?? 0));
       counts[id] = 0;
     }
     touched.length = 0;
@@ -189,9 +194,10 @@ export function createSearchIndexer(): SearchIndexer {
       let last = 0;
       for (let i = 0; i < posting.pages.length; i++) {
         const page = posting.pages[i]!;
-        const tf = posting.counts[i]!;
+        const value = posting.values[i]!;
+        const tf = Math.floor(value / 4);
         const norm = 1 - B + (B * lengths[page]!) / average;
-        const score = (tf * (K1 + 1)) / (tf + K1 * norm) + posting.title[i]!;
+        const score = (tf * (K1 + 1)) / (tf + K1 * norm) + TITLE_PLACE[value % 4]! * titleShares[page]!;
         writeVarint(list, page - last);
         list.push(Math.max(1, Math.min(255, Math.round((score / MAX_SCORE) * 255))));
         last = page;

@@ -112,9 +112,16 @@ export interface TokenClass {
 /** Combinations used so far, by class name; the stylesheet is generated from it. */
 const usedClasses = new Map<string, TokenClass>();
 
+/** Class names by combination: a page has thousands of tokens and only a few dozen combinations. */
+const classNames = new Map<string, string>();
+
 function classFor(light: string, dark: string, fontStyle: number): string {
   const key = `${light}|${dark}|${fontStyle}`;
-  const name = 't' + createHash('sha1').update(key).digest('base64url').slice(0, 5).replace(/[-_]/g, 'x');
+  let name = classNames.get(key);
+  if (!name) {
+    name = 't' + createHash('sha1').update(key).digest('base64url').slice(0, 5).replace(/[-_]/g, 'x');
+    classNames.set(key, name);
+  }
   if (!usedClasses.has(name)) usedClasses.set(name, { light, dark, fontStyle });
   return name;
 }

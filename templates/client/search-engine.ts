@@ -34,6 +34,8 @@ interface PageDocument {
   title: string;
   section: string;
   sections: Array<[anchor: string, heading: string, text: string]>;
+  /** The words of each section's text, cut once when the document first arrives. */
+  words?: string[][];
 }
 
 /** Fetches a file of the index as bytes (relative to the folder of index.json); `fresh` skips the HTTP cache. */
@@ -142,7 +144,11 @@ export function createSearchEngine(fetchFile: Fetcher) {
   const documentOf = (page: number) => {
     let found = documents.get(page);
     if (!found) {
-      found = indexFile(`p${page}.bin`).then((bytes) => JSON.parse(textDecoder.decode(bytes)) as PageDocument);
+      found = indexFile(`p${page}.bin`).then((bytes) => {
+        const doc = JSON.parse(textDecoder.decode(bytes)) as PageDocument;
+        doc.words = doc.sections.map(([, , text]) => words(text));
+        return doc;
+      });
       found.catch(() => documents.delete(page));
       documents.set(page, found);
     }
@@ -241,20 +247,30 @@ class Matcher {
     let mask = this.masks.get(word);
     if (mask === undefined) {
       mask = 0;
-      termsOf(word, (term) => {
-        this.sets.forEach((set, i) => {
-          if (set.has(term)) mask! |= 1 << i;
-        });
-      });
+      for (const term of cachedTerms(word)) {
+        for (let i = 0; i < this.sets.length; i++) if (this.sets[i]!.has(term)) mask |= 1 << i;
+      }
       this.masks.set(word, mask);
     }
     return mask;
   }
 }
 
+/** The index terms of a word, kept across queries (the same words recur in every result). */
+const termCache = new Map<string, string[]>();
+function cachedTerms(word: string): string[] {
+  let terms = termCache.get(word);
+  if (!terms) {
+    terms = [];
+    termsOf(word, (term) => terms!.push(term));
+    if (termCache.size > 100_000) termCache.clear();
+    termCache.set(word, terms);
+  }
+  return terms;
+}
+
 /** Which query words a text matches (a bit each), and where: the positions of the words holding a match. */
-function matchesIn(text: string, matcher: Matcher): { found: number; at: number[]; words: string[] } {
-  const list = words(text);
+function matchesIn(text: string, matcher: Matcher, list = words(text)): { found: number; at: number[]; words: string[] } {
   let found = 0;
   const at: number[] = [];
   for (let position = 0; position < list.length; position++) {
@@ -281,7 +297,7 @@ function hitOf(doc: PageDocument, matcher: Matcher): SearchResult {
   doc.sections.forEach(([anchor, heading, text], i) => {
     // The text before the first heading stands under the page title.
     const inHeading = matchesIn(anchor ? heading : doc.title, matcher).found;
-    const inText = matchesIn(text, matcher);
+    const inText = matchesIn(text, matcher, doc.words?.[i]);
     // Ties go to the earlier part: the page's start before a later heading.
     const score = bits(inHeading | inText.found) * 10 + bits(inHeading) * 4 + Math.min(inText.at.length, 5) / 10;
     if (score > bestScore) {
