@@ -43,7 +43,11 @@ async function bundleDir() {
   const { build } = await import('esbuild');
   const temp = `${dir}.${process.pid}.tmp`;
   await build({
-    entryPoints: { cli: join(root, 'src/cli.ts'), 'content-worker': join(root, 'src/content/worker.ts') },
+    entryPoints: {
+      cli: join(root, 'src/cli.ts'),
+      'content-worker': join(root, 'src/content/worker.ts'),
+      'search-worker': join(root, 'src/build/search-worker.ts'),
+    },
     outdir: temp,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -14,7 +14,7 @@ import { TOOL_ROOT } from '../paths.js';
 import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { bundleClient, bundleCss, contentHash, type Asset, type ClientAsset } from './assets.js';
-import { createSearchIndexer, searchTerms, type SearchIndexer, type SearchInput } from './search.js';
+import { createSearchWorker, searchTerms, type SearchInput, type SearchWorker } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
 import { OutputWriter } from './output.js';
@@ -103,11 +103,11 @@ export async function loadSite(
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
-  // Each page goes into the search index as soon as its Markdown is rendered (or read from the cache).
-  let indexer: SearchIndexer | undefined;
+  // Each page goes to the search indexer (a thread of its own) as soon as its Markdown is rendered or read from the cache.
+  let indexer: SearchWorker | undefined;
   const searchFeed = (config: SiteConfig, base: string) => {
     if (options.checkOnly || config.search.provider !== 'local') return undefined;
-    const index = (indexer = createSearchIndexer());
+    const index = (indexer = createSearchWorker());
     const inputOf = searchInputs(config, base);
     return {
       page(page: SourcePage) {
@@ -116,7 +116,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       },
     };
   };
-  const { site, base, root } = await loadSite(options, searchFeed);
+  let loaded: Awaited<ReturnType<typeof loadSite>>;
+  try {
+    loaded = await loadSite(options, searchFeed);
+  } catch (e) {
+    await indexer?.close();
+    throw e;
+  }
+  const { site, base, root } = loaded;
   if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started };
 
   const templatesDir = options.templates ?? TEMPLATES_DIR;
@@ -126,6 +133,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await out.commit();
     return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started };
   } catch (e) {
+    await indexer?.close();
     await out.abort();
     throw e;
   }
@@ -138,7 +146,7 @@ async function writeSite(
   templatesDir: string,
   out: OutputWriter,
   onProgress?: (done: number, total: number) => void,
-  indexer?: SearchIndexer,
+  indexer?: SearchWorker,
 ): Promise<number> {
   let files = 0;
   const write = (path: string, contents: string | Buffer) => {
@@ -156,8 +164,9 @@ async function writeSite(
       const html = timed('render', () => renderPage(ctx, page));
       timed('write', () => write(pageFile(page), html));
       onProgress?.(i + 1, total);
-      // Lets the writes started so far go on while the next pages render.
+      // Lets the writes started so far go on while the next pages render, and waits when the disk falls behind.
       if (i % 4 === 3) await nextTurn();
+      await out.ready();
     }
     if (searchFiles) files += await searchFiles;
     for (const [path, contents] of timed('extras', () => siteFiles(ctx, root, templatesDir))) write(path, contents);

@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
+/** Most bytes of file contents waiting to be written before `ready` makes the caller wait. */
+const MAX_IN_FLIGHT = 32 * 1024 * 1024;
+
 /**
  * Writes a build into a temporary folder beside the output folder and swaps
  * it in only when everything was written: a failed build leaves the previous
@@ -14,6 +17,9 @@ export class OutputWriter {
   /** Folders made or being made, so that each is made once. */
   private readonly folders = new Map<string, Promise<unknown>>();
   private inFlight = 0;
+  /** Bytes (characters) of the writes in flight, and the callers waiting for them to come down. */
+  private inFlightSize = 0;
+  private waiting: Array<() => void> = [];
   private failure: unknown;
   private drained: (() => void) | undefined;
 
@@ -30,16 +36,28 @@ export class OutputWriter {
     let made = this.folders.get(folder);
     if (!made) this.folders.set(folder, (made = mkdir(folder, { recursive: true })));
     this.inFlight++;
+    this.inFlightSize += contents.length;
     made.then(() => writeFile(file, contents)).then(
-      () => this.done(),
+      () => this.done(contents.length),
       (e: unknown) => {
         this.failure ??= e;
-        this.done();
+        this.done(contents.length);
       },
     );
   }
 
-  private done(): void {
+  /**
+   * Resolves once the writes in flight hold less than MAX_IN_FLIGHT: a caller
+   * that makes files faster than the disk takes them waits here, so memory
+   * does not grow with the size of the site.
+   */
+  async ready(): Promise<void> {
+    if (this.inFlightSize >= MAX_IN_FLIGHT) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private done(size: number): void {
+    this.inFlightSize -= size;
+    if (this.inFlightSize < MAX_IN_FLIGHT) for (const resolve of this.waiting.splice(0)) resolve();
     if (--this.inFlight === 0) this.drained?.();
   }
 

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { MAX_TERM, termsOf, words, writeVarint } from '../../templates/client/search-text.js';
+import { workerEntry } from '../paths.js';
 import type { Site } from '../site/model.js';
 
 /*
@@ -229,6 +231,44 @@ export function createSearchIndexer(): SearchIndexer {
       await mkdir(join(dir, files[1]?.path ? dirname(files[1].path) : ''), { recursive: true });
       await Promise.all(files.map((file) => writeFile(join(dir, file.path), file.content)));
       return files.length;
+    },
+  };
+}
+
+/** The indexer on a worker thread: what `docs build` uses, so that indexing runs beside the rendering. */
+export interface SearchWorker {
+  add(page: SearchInput): void;
+  /** Writes the index files into `dir` once every page is added, then ends the thread; returns how many. */
+  writeTo(dir: string): Promise<number>;
+  /** Ends the thread without writing (a build that failed). */
+  close(): Promise<void>;
+}
+
+export function createSearchWorker(): SearchWorker {
+  const worker = new Worker(workerEntry('search'));
+  let failed: Error | undefined;
+  const crashed = new Promise<never>((_, reject) => {
+    worker.once('error', (e) => reject((failed = e)));
+    worker.once('exit', (code) => reject((failed ??= new Error(`search index thread exited (${code})`))));
+  });
+  crashed.catch(() => undefined);
+  return {
+    add(page) {
+      if (!failed) worker.postMessage({ add: [page] });
+    },
+    async writeTo(dir) {
+      const answer = new Promise<{ files?: number; error?: string }>((resolve) => worker.once('message', resolve));
+      worker.postMessage({ writeTo: dir });
+      try {
+        const { files, error } = await Promise.race([answer, crashed]);
+        if (error !== undefined) throw new Error(`search index: ${error}`);
+        return files!;
+      } finally {
+        await worker.terminate();
+      }
+    },
+    async close() {
+      await worker.terminate();
     },
   };
 }
