@@ -169,7 +169,12 @@ async function writeSite(
       await out.ready();
     }
     if (searchFiles) files += await searchFiles;
-    for (const [path, contents] of timed('extras', () => siteFiles(ctx, root, templatesDir))) write(path, contents);
+    // One file at a time: a printable section of a large site is tens of megabytes.
+    const extras = siteFiles(ctx, root, templatesDir);
+    for (let next = timed('extras', () => extras.next()); !next.done; next = timed('extras', () => extras.next())) {
+      write(...next.value);
+      await out.ready();
+    }
     return files;
   } catch (e) {
     // The indexer writes into the temporary output folder: it must be done before that folder goes.
@@ -257,32 +262,31 @@ export function renderContext(
 
 /**
  * The files written after the pages and the search index, in order: printable
- * sections, llms.txt, redirects, headers, sitemap, robots, favicon, static files.
+ * sections, llms.txt, redirects, headers, sitemap, robots, favicon, static files;
+ * each made when asked for.
  */
-export function siteFiles(
+export function* siteFiles(
   ctx: RenderContext,
   root: string,
   templatesDir: string,
   printable: (section: SidebarSection) => string = (section) => renderPrintable(ctx, ctx.site, section),
-): Array<[string, string | Buffer]> {
+): Generator<[string, string | Buffer]> {
   const { site, base } = ctx;
-  const files: Array<[string, string | Buffer]> = [];
   for (const section of site.sections) {
-    if (section.pages.length) files.push([join(section.url, 'printable', 'index.html'), printable(section)]);
+    if (section.pages.length) yield [join(section.url, 'printable', 'index.html'), printable(section)];
   }
-  files.push(['llms.txt', llmsTxt(site, base)]);
-  files.push(['llms-full.txt', llmsFullTxt(site, base)]);
+  yield ['llms.txt', llmsTxt(site, base)];
+  yield ['llms-full.txt', llmsFullTxt(site, base)];
   for (const [from, to] of Object.entries(site.config.redirects)) {
-    files.push([join(from, 'index.html'), redirectPage(site, base, to)]);
+    yield [join(from, 'index.html'), redirectPage(site, base, to)];
   }
-  files.push(['_redirects', redirectsFile(site, base)]);
-  files.push(['_headers', headersFile(contentSecurityPolicy(site.config, ctx.assets.headScript, true))]);
-  files.push(['sitemap.xml', sitemap(site, base, ctx.lastUpdated)]);
-  files.push(['robots.txt', robots(site, base)]);
-  files.push(['favicon.svg', readFileSync(join(templatesDir, 'favicon.svg'))]);
+  yield ['_redirects', redirectsFile(site, base)];
+  yield ['_headers', headersFile(contentSecurityPolicy(site.config, ctx.assets.headScript, true))];
+  yield ['sitemap.xml', sitemap(site, base, ctx.lastUpdated)];
+  yield ['robots.txt', robots(site, base)];
+  yield ['favicon.svg', readFileSync(join(templatesDir, 'favicon.svg'))];
   const staticDir = join(root, 'static');
-  for (const file of listStatic(staticDir)) files.push([file, readFileSync(join(staticDir, file))]);
-  return files;
+  for (const file of listStatic(staticDir)) yield [file, readFileSync(join(staticDir, file))];
 }
 
 export function listStatic(dir: string): string[] {

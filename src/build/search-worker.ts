@@ -15,6 +15,7 @@ const indexer = createSearchIndexer();
 port.on('message', (message: SearchWorkerMessage) => {
   if ('add' in message) {
     for (const page of message.add) indexer.add(page);
+    port.postMessage({ added: message.add.length });
     return;
   }
   indexer.writeTo(message.writeTo).then(

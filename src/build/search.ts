@@ -244,6 +244,15 @@ export interface SearchWorker {
   close(): Promise<void>;
 }
 
+/**
+ * Pages sent to the thread and not yet indexed. Pages wait on the main thread
+ * (where the build holds them anyway) rather than as copies in the thread's
+ * queue, which would grow by the whole site when pages come from the cache
+ * faster than they are indexed.
+ */
+const SEARCH_BATCH = 16;
+const SEARCH_BATCHES_IN_FLIGHT = 4;
+
 export function createSearchWorker(): SearchWorker {
   const worker = new Worker(workerEntry('search'));
   let failed: Error | undefined;
@@ -252,15 +261,38 @@ export function createSearchWorker(): SearchWorker {
     worker.once('exit', (code) => reject((failed ??= new Error(`search index thread exited (${code})`))));
   });
   crashed.catch(() => undefined);
+  const waiting: SearchInput[] = [];
+  let inFlight = 0;
+  let answer: ((message: { files?: number; error?: string }) => void) | undefined;
+  let writeDir: string | undefined;
+  const pump = () => {
+    while (!failed && inFlight < SEARCH_BATCHES_IN_FLIGHT && waiting.length) {
+      worker.postMessage({ add: waiting.splice(0, SEARCH_BATCH) });
+      inFlight++;
+    }
+    // The index is written once every page is in.
+    if (writeDir !== undefined && !inFlight && !waiting.length) {
+      worker.postMessage({ writeTo: writeDir });
+      writeDir = undefined;
+    }
+  };
+  worker.on('message', (message: { added?: number; files?: number; error?: string }) => {
+    if (message.added !== undefined) {
+      inFlight--;
+      pump();
+    } else answer?.(message);
+  });
   return {
     add(page) {
-      if (!failed) worker.postMessage({ add: [page] });
+      waiting.push(page);
+      if (waiting.length >= SEARCH_BATCH) pump();
     },
     async writeTo(dir) {
-      const answer = new Promise<{ files?: number; error?: string }>((resolve) => worker.once('message', resolve));
-      worker.postMessage({ writeTo: dir });
+      const answered = new Promise<{ files?: number; error?: string }>((resolve) => (answer = resolve));
+      writeDir = dir;
+      pump();
       try {
-        const { files, error } = await Promise.race([answer, crashed]);
+        const { files, error } = await Promise.race([answered, crashed]);
         if (error !== undefined) throw new Error(`search index: ${error}`);
         return files!;
       } finally {

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/content.js';
 import { editFile, fixtureSite, runDocs, snapshotDir } from '../helpers/site.js';
 
 const dirs: string[] = [];
@@ -87,6 +89,15 @@ describe('docs build', () => {
     const a = snapshotDir(join(dir, 'a'));
     expect(a.size).toBeGreaterThan(10);
     expect(snapshotDir(join(dir, 'b'))).toEqual(a);
+  });
+
+  it('ends its search index thread when the build fails: the command exits 1 and leaves no temporary folder', () => {
+    const dir = site();
+    editFile(join(dir, 'content/index.md'), '(./guides/second.md)', '(./guides/third.md)');
+    const child = spawnSync(process.execPath, [join(ROOT, 'bin/docs.js'), 'build', '--root', dir, '--out', 'dist'], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.status).toBe(1);
+    expect(child.stderr).toContain('which is not a page of this site');
+    expect(readdirSync(dir).filter((name) => name.startsWith('.dist'))).toEqual([]);
   });
 
   it('writes a search index whose key changes when the text of a page changes', async () => {
