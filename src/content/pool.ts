@@ -18,6 +18,14 @@ import { workerEntry } from '../paths.js';
  */
 
 const DEFAULT_MIN_BYTES = 1_500_000;
+/** Old-generation heap of a worker thread (MB): the highlighter and its grammars, plus one batch of pages. */
+const DEFAULT_WORKER_HEAP_MB = 384;
+let workerHeapMb = DEFAULT_WORKER_HEAP_MB;
+
+/** Lets tests make a worker thread run out of memory; no argument restores the default. */
+export function setWorkerHeapMb(value = DEFAULT_WORKER_HEAP_MB): void {
+  workerHeapMb = value;
+}
 export let PARALLEL_MIN_BYTES = DEFAULT_MIN_BYTES;
 let mainThreadRenders = true;
 
@@ -61,7 +69,8 @@ export async function renderInWorkers(
     return batch;
   };
   const workers = Array.from({ length: Math.min(workerCount(), files.length) }, () => {
-    const worker = new Worker(workerEntry('content'), { workerData: { rootDir, contentDir } });
+    // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
+    const worker = new Worker(workerEntry('content'), { workerData: { rootDir, contentDir }, resourceLimits: { maxOldGenerationSizeMb: workerHeapMb } });
     return new Promise<void>((resolve, reject) => {
       let batch: number[] = [];
       const send = () => {
@@ -84,7 +93,21 @@ export async function renderInWorkers(
         });
         send();
       });
-      worker.on('error', reject);
+      worker.on('error', (e: Error & { code?: string }) => {
+        if (e.code !== 'ERR_WORKER_OUT_OF_MEMORY') return reject(e);
+        // A page too large for the thread's heap: its batch, and the thread's share of the rest, go to the main thread.
+        void (async () => {
+          for (const i of batch) {
+            results[i] = await renderHere(files[i]!);
+            onResult?.(i, results[i]!);
+          }
+          while (next < files.length) {
+            const i = next++;
+            results[i] = await renderHere(files[i]!);
+            onResult?.(i, results[i]!);
+          }
+        })().then(resolve, reject);
+      });
     });
   });
   const here = async () => {

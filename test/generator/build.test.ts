@@ -140,15 +140,19 @@ describe('docs build', () => {
       process.env.DOCS_WORKERS = '0';
       await runDocs(['build', '--root', dir, '--out', 'one', '--quiet']);
       process.env.DOCS_WORKERS = '2';
-      const { setParallelMinBytes } = await import('../../src/content/pool.js');
+      const { setParallelMinBytes, setWorkerHeapMb } = await import('../../src/content/pool.js');
       // Workers alone (the main thread left out), then workers and the main thread together.
       setParallelMinBytes(1, false);
       try {
         await runDocs(['build', '--root', dir, '--out', 'two', '--quiet']);
         setParallelMinBytes(1, true);
         await runDocs(['build', '--root', dir, '--out', 'three', '--quiet']);
+        // Workers whose heap is too small for the pipeline: their pages go to the main thread.
+        setWorkerHeapMb(4);
+        await runDocs(['build', '--root', dir, '--out', 'four', '--quiet']);
       } finally {
         setParallelMinBytes();
+        setWorkerHeapMb();
       }
     } finally {
       for (const [key, value] of [['DOCS_CACHE', saved.cache], ['DOCS_WORKERS', saved.workers]] as const) {
@@ -158,6 +162,7 @@ describe('docs build', () => {
     }
     expect(snapshotDir(join(dir, 'two'))).toEqual(snapshotDir(join(dir, 'one')));
     expect(snapshotDir(join(dir, 'three'))).toEqual(snapshotDir(join(dir, 'one')));
+    expect(snapshotDir(join(dir, 'four'))).toEqual(snapshotDir(join(dir, 'one')));
   });
 
   it('prefixes internal links and assets with --base', async () => {
