@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { MAX_TERM, termsOf, words, writeVarint } from '../../templates/client/search-text.js';
+import { codeVersion, flushCacheWrites, readCached, writeCached } from '../content/cache.js';
 import { workerEntry } from '../paths.js';
 import type { Site } from '../site/model.js';
 
@@ -83,9 +84,33 @@ interface Posting {
 
 const TITLE_PLACE = [0, 0.5, 1];
 
+/** What a page gives the index: kept in the cache, so that a rebuild indexes only the pages whose text changed. */
+interface PageEntry {
+  /** Body words. */
+  length: number;
+  /** Title bonus of a term that is a whole title word. */
+  share: number;
+  /** The page's terms, and per term its packed value (see Posting). */
+  terms: string[];
+  values: number[];
+  /** The page document, gzipped, as base64. */
+  doc: string;
+}
+
+/** Where the index's per-page entries are cached; they change with the indexer's code. */
+const CACHE_KIND = 'search-pages';
+let entryVersion: string | undefined;
+const pageKey = (input: SearchInput) =>
+  createHash('sha256')
+    .update((entryVersion ??= codeVersion(['src/build/search.ts', 'templates/client/search-text.ts'])))
+    .update(JSON.stringify([input.url, input.title, input.section ?? '', input.slug]))
+    .update(input.html)
+    .digest('hex');
+
 export function createSearchIndexer(): SearchIndexer {
   // Terms are numbered in the order first seen; a page's counts live in an array indexed by term.
   const termIds = new Map<string, number>();
+  const termNames: string[] = [];
   const postings: Posting[] = [];
   const lengths: number[] = [];
   /** Per page: the title bonus of a term that is a whole word of the title. */
@@ -99,6 +124,7 @@ export function createSearchIndexer(): SearchIndexer {
     let id = termIds.get(term);
     if (id === undefined) {
       termIds.set(term, (id = postings.length));
+      termNames.push(term);
       postings.push({ pages: [], values: [] });
       if (id >= counts.length) {
         const grown = new Float64Array(counts.length * 2);
@@ -124,9 +150,8 @@ export function createSearchIndexer(): SearchIndexer {
     counts[id]! += weight;
   };
 
-  const add = (input: SearchInput) => {
-    built = undefined;
-    const page = lengths.length;
+  /** Reads a page: its terms with their counts and title places, and its document. */
+  const entryOf = (input: SearchInput): PageEntry => {
     const sections = sectionsOf(input.html);
     let length = 0;
     for (const [, heading, text] of sections) {
@@ -144,19 +169,43 @@ export function createSearchIndexer(): SearchIndexer {
         titleTerms.set(id, Math.max(titleTerms.get(id) ?? 0, part ? 1 : 2) as 1 | 2);
       });
     }
-    titleShares.push(TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 2).length)));
     for (const id of titleTerms.keys()) if (counts[id] === 0) touched.push(id);
+    const terms: string[] = [];
+    const values: number[] = [];
     for (const id of touched) {
-      const posting = postings[id]!;
-      posting.pages.push(page);
-      posting.values.push(counts[id]! * 4 + (titleTerms.get(id) ?? 0));
+      terms.push(termNames[id]!);
+      values.push(counts[id]! * 4 + (titleTerms.get(id) ?? 0));
       counts[id] = 0;
     }
     touched.length = 0;
-    lengths.push(length);
     const shown = sections.map(([anchor, heading, text]): SearchSection => [anchor, heading, text.length > SECTION_TEXT ? text.slice(0, text.lastIndexOf(' ', SECTION_TEXT)) : text]);
     const doc = { url: input.url, title: input.title, section: input.section ?? '', sections: shown };
-    documents.push(gzipSync(JSON.stringify(doc)));
+    return {
+      length,
+      share: TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 2).length)),
+      terms,
+      values,
+      doc: gzipSync(JSON.stringify(doc)).toString('base64'),
+    };
+  };
+
+  const add = (input: SearchInput) => {
+    built = undefined;
+    const key = pageKey(input);
+    let entry = readCached<PageEntry>(CACHE_KIND, key);
+    if (!entry) {
+      entry = entryOf(input);
+      writeCached(CACHE_KIND, key, entry);
+    }
+    const page = lengths.length;
+    entry.terms.forEach((term, i) => {
+      const posting = postings[idOf(term)]!;
+      posting.pages.push(page);
+      posting.values.push(entry.values[i]!);
+    });
+    lengths.push(entry.length);
+    titleShares.push(entry.share);
+    documents.push(Buffer.from(entry.doc, 'base64'));
   };
 
   const build = () => {
@@ -228,6 +277,7 @@ export function createSearchIndexer(): SearchIndexer {
     files: build,
     async writeTo(dir) {
       const files = build();
+      await flushCacheWrites();
       await mkdir(join(dir, files[1]?.path ? dirname(files[1].path) : ''), { recursive: true });
       await Promise.all(files.map((file) => writeFile(join(dir, file.path), file.content)));
       return files.length;

@@ -15,14 +15,15 @@ import type { RenderedMarkdown } from './markdown.js';
  */
 
 const cacheRootDir = () => process.env.DOCS_CACHE_DIR ?? join(TOOL_ROOT, 'node_modules', '.cache', 'docs');
-const cacheDir = () => join(cacheRootDir(), 'pages');
-
-/** The folder for a kind of cached results, or undefined when caching is off (DOCS_CACHE=0). */
-export function cacheFolder(kind: string): string | undefined {
-  return enabled() ? join(cacheRootDir(), kind) : undefined;
-}
 
 export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems'> & { ids: string[]; tokenClasses: Record<string, TokenClass> };
+
+/** A hash of some of the tool's own files (paths relative to its folder): a cache key part that changes with their code. */
+export function codeVersion(files: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update('\0').update(readFileSync(join(TOOL_ROOT, file)));
+  return hash.digest('hex');
+}
 
 let version: string | undefined;
 /** Changes whenever the Markdown pipeline's code or the highlighter changes. */
@@ -52,9 +53,19 @@ export function cacheKey(file: string, lineOffset: number, body: string): string
 }
 
 export function readCache(key: string): CachedMarkdown | undefined {
+  return readCached<CachedMarkdown>('pages', key);
+}
+
+/** Stores a page's result in the background (see flushCacheWrites). */
+export function writeCache(key: string, value: CachedMarkdown): void {
+  writeCached('pages', key, value);
+}
+
+/** A cached result of a kind (a folder of the cache), or undefined. */
+export function readCached<T>(kind: string, key: string): T | undefined {
   if (!enabled()) return undefined;
   try {
-    return JSON.parse(readFileSync(join(cacheDir(), key.slice(0, 2), `${key}.json`), 'utf8')) as CachedMarkdown;
+    return JSON.parse(readFileSync(join(cacheRootDir(), kind, key.slice(0, 2), `${key}.json`), 'utf8')) as T;
   } catch {
     return undefined;
   }
@@ -63,10 +74,10 @@ export function readCache(key: string): CachedMarkdown | undefined {
 const pending = new Set<Promise<void>>();
 const folders = new Map<string, Promise<unknown>>();
 
-/** Stores a page's result in the background (see flushCacheWrites). */
-export function writeCache(key: string, value: CachedMarkdown): void {
+/** Stores a result of a kind in the background (see flushCacheWrites). */
+export function writeCached(kind: string, key: string, value: unknown): void {
   if (!enabled()) return;
-  const dir = join(cacheDir(), key.slice(0, 2));
+  const dir = join(cacheRootDir(), kind, key.slice(0, 2));
   // Written under a temporary name and renamed, so a reader never sees half a file.
   const temp = join(dir, `${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   const write = (async () => {
