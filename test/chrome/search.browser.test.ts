@@ -207,7 +207,7 @@ describe.runIf(hasChromium)('hosted search provider against a stub of the servic
     expect(last.path).toBe('/1/indexes/docs/query');
     expect(last.headers['x-algolia-application-id']).toBe('TESTAPP');
     expect(last.headers['x-algolia-api-key']).toBe('public-search-key');
-    expect(last.body).toMatchObject({ query: 'install', hitsPerPage: 8 });
+    expect(last.body).toMatchObject({ query: 'install', hitsPerPage: 6 });
     expect(readFileSync(join(hosted.dir, 'guides/second/index.html'), 'utf8')).toContain(`connect-src &#x27;self&#x27; ${stubUrl};`);
   });
 });

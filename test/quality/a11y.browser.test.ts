@@ -68,14 +68,16 @@ describe.runIf(hasChromium)('axe-core reports zero violations', () => {
     await page.waitForFunction(() => document.getElementById('mobile-menu')!.getBoundingClientRect().left === 0);
     await expectNoViolations(page);
   });
-  it('with the search results open', async () => {
-    const page = await open('/guides/');
-    await page.focus('#search-input');
-    await page.keyboard.type('install');
-    await page.waitForFunction(() => document.querySelectorAll('#search-results [role="option"]').length > 0);
-    await page.keyboard.press('ArrowDown');
-    await expectNoViolations(page);
-  });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`with the search results open (${colorScheme} scheme)`, async () => {
+      const page = await open('/guides/', { ...DESKTOP, colorScheme });
+      await page.focus('#search-input');
+      await page.keyboard.type('install');
+      await page.waitForFunction(() => document.querySelectorAll('#search-results [role="option"] mark').length > 0);
+      await page.keyboard.press('ArrowDown');
+      await expectNoViolations(page);
+    });
+  }
   it('in the dark colour scheme', async () => {
     await expectNoViolations(await open(longest, { ...DESKTOP, colorScheme: 'dark' }));
     await expectNoViolations(await open('/', { ...PHONE, colorScheme: 'dark' }));
