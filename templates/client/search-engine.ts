@@ -298,8 +298,8 @@ function hitOf(doc: PageDocument, matcher: Matcher): SearchResult {
     // The text before the first heading stands under the page title.
     const inHeading = matchesIn(anchor ? heading : doc.title, matcher).found;
     const inText = matchesIn(text, matcher, doc.words?.[i]);
-    // Ties go to the earlier part: the page's start before a later heading.
-    const score = bits(inHeading | inText.found) * 10 + bits(inHeading) * 4 + Math.min(inText.at.length, 5) / 10;
+    // The page's start wins a tie with a later heading (and, under a matching title, with any heading).
+    const score = bits(inHeading | inText.found) * 10 + bits(inHeading) * 4 + (anchor ? Math.min(inText.at.length, 5) / 10 : 1);
     if (score > bestScore) {
       best = i;
       bestScore = score;
