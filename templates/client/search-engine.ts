@@ -123,7 +123,10 @@ export function createSearchEngine(fetchFile: Fetcher) {
       return await gunzip(await fetchFile(`${key}/${name}`));
     } catch (e) {
       entry = fetchFile('index.json', true).then((bytes) => JSON.parse(textDecoder.decode(bytes)) as Entry);
-      const fresh = await entry;
+      const fresh = await entry.catch((reason: unknown) => {
+        entry = undefined; // the next query tries again
+        throw reason;
+      });
       shards.clear();
       documents.clear();
       if (fresh.key === key) throw e;
