@@ -19,7 +19,7 @@ import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
 import { OutputWriter } from './output.js';
 import { renderPage, renderPrintable } from './render.js';
-import { llmsFullTxt, llmsTxt } from './llms.js';
+import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
 
 export interface BuildOptions {
   /** Site root: holds content/, templates/ and static/ unless told otherwise. */
@@ -270,13 +270,14 @@ export function* siteFiles(
   root: string,
   templatesDir: string,
   printable: (section: SidebarSection) => string = (section) => renderPrintable(ctx, ctx.site, section),
+  markdownOf: (page: SitePage) => string = markdownFromDisk(root),
 ): Generator<[string, string | Buffer]> {
   const { site, base } = ctx;
   for (const section of site.sections) {
     if (section.pages.length) yield [join(section.url, 'printable', 'index.html'), printable(section)];
   }
   yield ['llms.txt', llmsTxt(site, base)];
-  yield ['llms-full.txt', llmsFullTxt(site, base)];
+  yield ['llms-full.txt', llmsFullTxt(site, base, markdownOf)];
   for (const [from, to] of Object.entries(site.config.redirects)) {
     yield [join(from, 'index.html'), redirectPage(site, base, to)];
   }

@@ -1,4 +1,7 @@
-import type { Site } from '../site/model.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { splitFrontmatter } from '../content/frontmatter.js';
+import type { Site, SitePage } from '../site/model.js';
 import { withBase } from '../site/links.js';
 
 /*
@@ -33,11 +36,20 @@ export function llmsTxt(site: Site, base: string): string {
   return lines.join('\n');
 }
 
-export function llmsFullTxt(site: Site, base: string): string {
+/** A page's Markdown body as written, read again from its source file under `root`. */
+export function markdownFromDisk(root: string): (page: SitePage) => string {
+  return (page) => splitFrontmatter(readFileSync(join(root, page.sourcePath), 'utf8'), page.sourcePath).body;
+}
+
+/**
+ * Every page's Markdown as written, in sidebar order. The build does not keep
+ * every page's Markdown in memory until the end: `markdownOf` reads it again.
+ */
+export function llmsFullTxt(site: Site, base: string, markdownOf: (page: SitePage) => string): string {
   const parts: string[] = [];
   for (const section of orderedPages(site)) {
     for (const page of section.pages) {
-      parts.push(`# ${page.title}\n\nSource: ${absolute(site, base, page.url)}\n\n${page.markdown.trim()}\n`);
+      parts.push(`# ${page.title}\n\nSource: ${absolute(site, base, page.url)}\n\n${markdownOf(page).trim()}\n`);
     }
   }
   return parts.join('\n---\n\n');

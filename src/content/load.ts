@@ -15,8 +15,6 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast'> 
   /** Display path of the source, relative to the site root: content/concepts/output.md. */
   sourcePath: string;
   frontmatter: Frontmatter;
-  /** The Markdown body as written (for llms-full.txt and search). */
-  markdown: string;
   bodyLineOffset: number;
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
 }
@@ -79,7 +77,6 @@ function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
     id: pageIdOf(prepared.relPath)!,
     sourcePath: prepared.sourcePath,
     frontmatter: prepared.split.frontmatter,
-    markdown: prepared.split.body,
     bodyLineOffset: prepared.split.bodyLineOffset,
     locateField: prepared.split.locateField,
   };

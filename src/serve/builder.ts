@@ -8,6 +8,7 @@ import { lastUpdated } from '../build/git.js';
 import { createSearchIndexer } from '../build/search.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
+import { splitFrontmatter } from '../content/frontmatter.js';
 import { listContentFiles, loadPage, pageIdOf, type SourcePage } from '../content/load.js';
 import { InputError, type SourceProblem } from '../errors.js';
 import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
@@ -52,6 +53,8 @@ export interface BuilderOptions {
 
 interface Source {
   hash: string;
+  /** The Markdown body as written (for llms-full.txt), read with the page. */
+  markdown?: string;
   page?: SourcePage;
   problems: SourceProblem[];
 }
@@ -282,7 +285,7 @@ export class SiteBuilder {
     try {
       // The highlighter is loaded when a page first needs one (pages from the render cache do not).
       const page = await loadPage(this.root, this.contentDir, file, loadHighlighter);
-      this.sources.set(file, { hash, page, problems: [] });
+      this.sources.set(file, { hash, page, markdown: splitFrontmatter(text, page.sourcePath).body, problems: [] });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       this.sources.set(file, { hash, problems: e.problems });
@@ -411,7 +414,9 @@ export class SiteBuilder {
       this.printables.set(section.url, { key, html });
       return html;
     };
-    for (const [path, contents] of siteFiles(ctx, this.root, templatesDir, printable)) output.set(urlPath(path), contents);
+    // The text the pages were made from, not what is on disk now (a save may be waiting for the next build).
+    const markdownOf = (page: SitePage) => this.sources.get(relative(this.contentDir, join(this.root, page.sourcePath)).split(sep).join('/'))?.markdown ?? '';
+    for (const [path, contents] of siteFiles(ctx, this.root, templatesDir, printable, markdownOf)) output.set(urlPath(path), contents);
     return { output, ctx, rendered, stalePrintables };
   }
 
