@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { MAX_TERM, termsOf, words, writeVarint } from '../../templates/client/search-text.js';
 import { codeVersion, flushCacheWrites, readCached, writeCached } from '../content/cache.js';
 import { workerEntry } from '../paths.js';
+import { sectionsOf, type SearchSection } from './search-sections.js';
 import type { Site } from '../site/model.js';
 
 /*
@@ -69,8 +70,6 @@ const MAX_SCORE = K1 + 1 + TITLE_BONUS;
 
 export const SEARCH_FORMAT = 1;
 
-/** One part of a page under a heading: the anchor ('' for the text before the first heading), the heading and the text. */
-export type SearchSection = [anchor: string, heading: string, text: string];
 
 /**
  * A term's pages, and per page (packed in one number to keep a 10,000-page
@@ -102,7 +101,7 @@ const CACHE_KIND = 'search-pages';
 let entryVersion: string | undefined;
 const pageKey = (input: SearchInput) =>
   createHash('sha256')
-    .update((entryVersion ??= codeVersion(['src/build/search.ts', 'templates/client/search-text.ts'])))
+    .update((entryVersion ??= codeVersion(['src/build/search.ts', 'src/build/search-sections.ts', 'templates/client/search-text.ts'])))
     .update(JSON.stringify([input.url, input.title, input.section ?? '', input.slug]))
     .update(input.html)
     .digest('hex');
@@ -353,47 +352,6 @@ export function createSearchWorker(): SearchWorker {
       await worker.terminate();
     },
   };
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-const decode = (text: string) =>
-  text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
-    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
-
-/** Heading self-links, copy and tab buttons and the tab labels repeated for print: not content. */
-const NOT_CONTENT = /<a class="anchor"[^>]*>[\s\S]*?<\/a>|<button[^>]*>[\s\S]*?<\/button>|<p class="tab-label">[\s\S]*?<\/p>/g;
-/** Tags inside a word's run (highlighting spans, inline code, emphasis, links) join their text; the others separate it. */
-const INLINE = /^<\/?(?:span|code|a|strong|em|b|i|mark|kbd|sub|sup|del|s|abbr|small)\b/i;
-const HEADING = /<h([23]) id="([^"]*)"[^>]*>([\s\S]*?)<\/h\1>/g;
-
-const textOf = (html: string) =>
-  // Highlighting spans are most of the tags of a code-heavy page: they go first, without a callback each.
-  decode(html.replace(/<\/?span\b[^>]*>/g, '').replace(/<[^>]*>/g, (tag) => (INLINE.test(tag) ? '' : ' ')))
-    .replace(/[ \t\r\n]+/g, ' ')
-    .trim();
-
-/** The text of a page body cut at its h2 and h3 headings. */
-export function sectionsOf(html: string): SearchSection[] {
-  const body = html.replace(NOT_CONTENT, '');
-  const sections: SearchSection[] = [];
-  let anchor = '';
-  let heading = '';
-  let from = 0;
-  const push = (to: number) => {
-    const text = textOf(body.slice(from, to));
-    if (text || anchor) sections.push([anchor, heading, text]);
-  };
-  for (const m of body.matchAll(HEADING)) {
-    push(m.index);
-    anchor = decode(m[2]!);
-    heading = textOf(m[3]!);
-    from = m.index + m[0].length;
-  }
-  push(body.length);
-  return sections;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createSearchIndexer, sectionsOf, type SearchInput } from '../../src/build/search.js';
+import { createSearchIndexer, type SearchInput } from '../../src/build/search.js';
+import { sectionsOf } from '../../src/build/search-sections.js';
 import { createSearchEngine } from '../../templates/client/search-engine.js';
 import { queryWords, termsOf } from '../../templates/client/search-text.js';
 
