@@ -162,11 +162,23 @@ export function createSearchIndexer(): SearchIndexer {
     }
     // The title's terms share the bonus: a one-word title matching the query is the strongest signal.
     const titleTerms = new Map<number, 1 | 2>();
-    for (const word of [...words(input.title), ...words(input.slug)]) {
-      termsOf(word, (term, part) => {
-        const id = idOf(term);
-        titleTerms.set(id, Math.max(titleTerms.get(id) ?? 0, part ? 1 : 2) as 1 | 2);
-      });
+    const inTitle = (term: string, place: 1 | 2) => {
+      const id = idOf(term);
+      titleTerms.set(id, Math.max(titleTerms.get(id) ?? 0, place) as 1 | 2);
+    };
+    for (const text of [input.title, input.slug]) {
+      // The pieces of the title in order ("Public Path", "public-path": public, path), and each two
+      // neighbours joined as a part, so that "publicPath" finds the page titled "Public Path".
+      const pieces: string[] = [];
+      for (const word of words(text)) {
+        const parts: string[] = [];
+        termsOf(word, (term, part) => {
+          inTitle(term, part ? 1 : 2);
+          if (part) parts.push(term);
+        });
+        pieces.push(...(parts.length ? parts : [word.toLowerCase()]));
+      }
+      for (let i = 1; i < pieces.length; i++) if ((pieces[i - 1]! + pieces[i]!).length <= MAX_TERM) inTitle(pieces[i - 1]! + pieces[i]!, 1);
     }
     for (const id of titleTerms.keys()) if (counts[id] === 0) touched.push(id);
     const terms: string[] = [];

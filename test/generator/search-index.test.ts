@@ -77,6 +77,16 @@ describe('search index', () => {
     expect((await engine.search('loaders'))[0]!.url).toBe('/api/loaders/');
   });
 
+  it('finds a page titled in separate words by the words joined, as identifiers write them', async () => {
+    const engine = engineOf(
+      indexOf([
+        page('/plugins/manifest/', 'Manifest', '<p>Set <code>publicPath</code> to prefix each file; publicPath is read from the output options.</p>'),
+        page('/guides/public-path/', 'Public Path', '<p>Where the browser loads files from: <code>output.publicPath</code>.</p>'),
+      ]),
+    );
+    expect((await engine.search('publicPath'))[0]!.url).toBe('/guides/public-path/');
+  });
+
   it('ranks pages with every word of the query first', async () => {
     const engine = engineOf(indexOf(PAGES));
     const results = await engine.search('lazy module');
