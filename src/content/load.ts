@@ -82,14 +82,15 @@ function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
   };
 }
 
+/** One page, and its Markdown body as written (which a SourcePage does not keep). */
 export async function loadPage(
   rootDir: string,
   contentDir: string,
   relPath: string,
   highlighter: HighlighterSource,
-): Promise<SourcePage> {
+): Promise<{ page: SourcePage; markdown: string }> {
   const prepared = prepare(rootDir, contentDir, relPath);
-  return assemble(prepared, readCache(prepared.key) ?? (await renderFresh(prepared, highlighter)));
+  return { page: assemble(prepared, readCache(prepared.key) ?? (await renderFresh(prepared, highlighter))), markdown: prepared.split.body };
 }
 
 /** The worker side of parallel loading: renders pages that were not in the cache. */

@@ -8,7 +8,6 @@ import { lastUpdated } from '../build/git.js';
 import { createSearchIndexer } from '../build/search.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
-import { splitFrontmatter } from '../content/frontmatter.js';
 import { listContentFiles, loadPage, pageIdOf, type SourcePage } from '../content/load.js';
 import { InputError, type SourceProblem } from '../errors.js';
 import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
@@ -284,8 +283,8 @@ export class SiteBuilder {
     this.parsed++;
     try {
       // The highlighter is loaded when a page first needs one (pages from the render cache do not).
-      const page = await loadPage(this.root, this.contentDir, file, loadHighlighter);
-      this.sources.set(file, { hash, page, markdown: splitFrontmatter(text, page.sourcePath).body, problems: [] });
+      const { page, markdown } = await loadPage(this.root, this.contentDir, file, loadHighlighter);
+      this.sources.set(file, { hash, page, markdown, problems: [] });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       this.sources.set(file, { hash, problems: e.problems });
