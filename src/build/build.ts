@@ -112,7 +112,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     return {
       page(page: SourcePage) {
         const input = inputOf(page);
-        if (input) timed('search', () => index.add(input));
+        if (input) index.add(input);
       },
     };
   };

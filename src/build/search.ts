@@ -68,7 +68,8 @@ const B = 0.75;
 /** The highest score a posting can have (title bonus included), the top of the quantised byte. */
 const MAX_SCORE = K1 + 1 + TITLE_BONUS;
 
-export const SEARCH_FORMAT = 1;
+/** Changes when the layout of the index files changes (readers can tell the index's format by it). */
+const SEARCH_FORMAT = 1;
 
 
 /**
@@ -274,7 +275,7 @@ export function createSearchIndexer(): SearchIndexer {
     const hash = createHash('sha256').update(String(SEARCH_FORMAT));
     for (const file of [...shards, ...documents]) hash.update(file);
     const key = hash.digest('hex').slice(0, 12);
-    const entry = { format: SEARCH_FORMAT, key, pages: lengths.length, maxScore: MAX_SCORE, shards: firstTerms };
+    const entry = { format: SEARCH_FORMAT, key, pages: lengths.length, shards: firstTerms };
     built = [
       { path: 'index.json', content: Buffer.from(JSON.stringify(entry)) },
       ...shards.map((content, i) => ({ path: `${key}/s${i}.bin`, content })),

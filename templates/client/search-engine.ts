@@ -20,7 +20,6 @@ interface Entry {
   format: number;
   key: string;
   pages: number;
-  maxScore: number;
   shards: string[];
 }
 
