@@ -17,6 +17,7 @@ import { bundleClient, bundleCss, contentHash, type Asset, type ClientAsset } fr
 import { createSearchWorker, searchTerms, type SearchInput, type SearchWorker } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
+import { outputKeys, type OutputKeys } from './keys.js';
 import { OutputWriter } from './output.js';
 import { renderPage, renderPrintable } from './render.js';
 import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
@@ -149,32 +150,54 @@ async function writeSite(
   indexer?: SearchWorker,
 ): Promise<number> {
   let files = 0;
-  const write = (path: string, contents: string | Buffer) => {
-    out.write(path, contents);
+  const write = (path: string, contents: string | Buffer, key?: string) => {
+    out.write(path, contents, key);
     files++;
   };
+  /** Whether the output holds the file as made from `key` (see OutputWriter.keep): then nothing needs to make it. */
+  const keep = (path: string, key: string) => {
+    if (!out.keep(path, key)) return false;
+    files++;
+    return true;
+  };
   // Every page is in the index by now: its files are written while the pages render.
-  const searchFiles = indexer && timed('search-write', () => indexer.writeTo(join(out.temp, 'search-index')));
+  const searchFiles =
+    indexer &&
+    timed('search-write', () =>
+      indexer.writeTo(join(out.temp, 'search-index'), {
+        keep: (path, key) => keep(join('search-index', path), key),
+        written: (path, key, size) => {
+          out.writtenElsewhere(join('search-index', path), key, size);
+          files++;
+        },
+      }),
+    );
   try {
     const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
     for (const [path, contents] of assetFiles) write(path, contents);
+    const keys = outputKeys(ctx);
 
     const total = site.pages.length;
     for (const [i, page] of site.pages.entries()) {
-      const html = timed('render', () => renderPage(ctx, page));
-      timed('write', () => write(pageFile(page), html));
+      const path = pageFile(page);
+      const key = keys.page(page);
+      if (!keep(path, key)) {
+        const html = timed('render', () => renderPage(ctx, page));
+        timed('write', () => write(path, html, key));
+      }
       onProgress?.(i + 1, total);
       // Lets the writes started so far go on while the next pages render, and waits when the disk falls behind.
       if (i % 4 === 3) await nextTurn();
       await out.ready();
     }
-    if (searchFiles) files += await searchFiles;
-    // One file at a time: a printable section of a large site is tens of megabytes.
-    const extras = siteFiles(ctx, root, templatesDir);
+    // One file at a time: a printable section of a large site is tens of megabytes. Made while the
+    // search thread finishes the index.
+    const extras = siteFiles(ctx, root, templatesDir, undefined, undefined, { keys, keep });
     for (let next = timed('extras', () => extras.next()); !next.done; next = timed('extras', () => extras.next())) {
       write(...next.value);
       await out.ready();
     }
+    await searchFiles;
     return files;
   } catch (e) {
     // The indexer writes into the temporary output folder: it must be done before that folder goes.
@@ -271,13 +294,18 @@ export function* siteFiles(
   templatesDir: string,
   printable: (section: SidebarSection) => string = (section) => renderPrintable(ctx, ctx.site, section),
   markdownOf: (page: SitePage) => string = markdownFromDisk(root),
-): Generator<[string, string | Buffer]> {
+  kept?: { keys: OutputKeys; keep: (path: string, key: string) => boolean },
+): Generator<[path: string, contents: string | Buffer, key?: string]> {
   const { site, base } = ctx;
   for (const section of site.sections) {
-    if (section.pages.length) yield [join(section.url, 'printable', 'index.html'), printable(section)];
+    if (!section.pages.length) continue;
+    const path = join(section.url, 'printable', 'index.html');
+    const key = kept?.keys.printable(section);
+    if (!key || !kept!.keep(path, key)) yield [path, printable(section), key];
   }
   yield ['llms.txt', llmsTxt(site, base)];
-  yield ['llms-full.txt', llmsFullTxt(site, base, markdownOf)];
+  const fullKey = kept?.keys.everyPage();
+  if (!fullKey || !kept!.keep('llms-full.txt', fullKey)) yield ['llms-full.txt', llmsFullTxt(site, base, markdownOf), fullKey];
   for (const [from, to] of Object.entries(site.config.redirects)) {
     yield [join(from, 'index.html'), redirectPage(site, base, to)];
   }

@@ -1,19 +1,56 @@
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { cacheEnabled, cachePath } from '../content/cache.js';
 
 /** Most bytes of file contents waiting to be written before `ready` makes the caller wait. */
 const MAX_IN_FLIGHT = 32 * 1024 * 1024;
 
+/** What the last build wrote: per file, the key it was made from and its size; and when the build ended. */
+interface Manifest {
+  format: number;
+  target: string;
+  /** Date.now() once every file of the build was in place. */
+  time: number;
+  files: Record<string, [key: string, size: number]>;
+}
+const MANIFEST_FORMAT = 1;
+
+/** A key for contents that have no cheaper one: a hash of the bytes. */
+export function contentKey(contents: string | Uint8Array): string {
+  return createHash('sha1').update(contents).digest('hex');
+}
+
 /**
- * Writes a build into a temporary folder beside the output folder and swaps
- * it in only when everything was written: a failed build leaves the previous
- * output byte-for-byte untouched. Files are written in the background while
- * the build renders the next ones; `commit` waits for them.
+ * Writes a build so that a failed build leaves the previous output
+ * byte-for-byte untouched, and keeps what did not change.
+ *
+ * Every file comes with a key: a hash of what it is made from (for a page,
+ * the site model and the page's source), or of its bytes. A manifest in the
+ * cache folder records the key and size of every file of the last build
+ * into this folder. A file whose key and size are those of the manifest, and
+ * that nobody changed since (its mtime is not after the end of that build),
+ * is kept where it is: the caller may skip making it (`keep`), and `write`
+ * skips writing it.
+ *
+ * Files to write go to a temporary folder beside the output folder, in the
+ * background while the build makes the next ones; `commit` waits for them.
+ * Without a usable manifest (first build, caches off, output folder missing
+ * or changed by hand), `commit` swaps the temporary folder in whole. With
+ * one, it moves the new files into the output folder and deletes the ones
+ * the build no longer makes: a one-page edit moves a handful of files
+ * instead of rewriting and deleting thousands. Either way nothing in the
+ * output folder changes before `commit`.
  */
 export class OutputWriter {
   readonly target: string;
   readonly temp: string;
+  private readonly manifestFile: string | undefined;
+  /** The last build's manifest, when it describes the output folder as it is. */
+  private readonly previous: Manifest | undefined;
+  /** Every file of this build: its key and size, and whether it is new (in the temporary folder). */
+  private readonly files = new Map<string, { key: string; size: number; fresh: boolean }>();
   /** Folders made or being made, so that each is made once. */
   private readonly folders = new Map<string, Promise<unknown>>();
   private inFlight = 0;
@@ -28,9 +65,39 @@ export class OutputWriter {
     mkdirSync(dirname(this.target), { recursive: true });
     this.temp = mkdtempSync(join(dirname(this.target), `.${basename(this.target)}-build-`));
     this.folders.set(this.temp, Promise.resolve());
+    if (cacheEnabled()) {
+      this.manifestFile = cachePath('output', `${createHash('sha256').update(this.target).digest('hex').slice(0, 16)}.json`);
+      this.previous = readManifest(this.manifestFile, this.target);
+    }
   }
 
-  write(relPath: string, contents: string | Buffer): void {
+  /** Whether files of the last build can be kept (it left a manifest of this folder). */
+  get incremental(): boolean {
+    return this.previous !== undefined;
+  }
+
+  /**
+   * Whether the output already holds `relPath` as made from `key`: then it is
+   * part of this build as it is, and the caller need not make it.
+   */
+  keep(relPath: string, key: string): boolean {
+    const entry = this.previous?.files[relPath];
+    if (!entry || entry[0] !== key) return false;
+    try {
+      const st = statSync(join(this.target, relPath));
+      if (!st.isFile() || st.size !== entry[1] || st.mtimeMs > this.previous!.time) return false;
+    } catch {
+      return false;
+    }
+    this.files.set(relPath, { key, size: entry[1], fresh: false });
+    return true;
+  }
+
+  /** Adds a file to the build; `key` defaults to a hash of the contents. */
+  write(relPath: string, contents: string | Buffer, key?: string): void {
+    if (this.keep(relPath, (key ??= contentKey(contents)))) return;
+    const size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
+    this.files.set(relPath, { key, size, fresh: true });
     const file = join(this.temp, relPath);
     const folder = dirname(file);
     let made = this.folders.get(folder);
@@ -44,6 +111,11 @@ export class OutputWriter {
         this.done(contents.length);
       },
     );
+  }
+
+  /** Adds a file that another writer (a worker thread) puts at join(temp, relPath) before `commit`. */
+  writtenElsewhere(relPath: string, key: string, size: number): void {
+    this.files.set(relPath, { key, size, fresh: true });
   }
 
   /**
@@ -68,17 +140,86 @@ export class OutputWriter {
     if (this.failure) throw this.failure;
   }
 
-  /** Replaces the output folder with the finished build. */
+  /** Puts the finished build in place of the output folder. */
   async commit(): Promise<void> {
     await this.settle();
-    const old = `${this.temp}-old`;
-    if (existsSync(this.target)) renameSync(this.target, old);
-    renameSync(this.temp, this.target);
-    rmSync(old, { recursive: true, force: true });
+    if (this.manifestFile) rmSync(this.manifestFile, { force: true });
+    if (this.previous) this.update(this.previous);
+    else {
+      const old = `${this.temp}-old`;
+      if (existsSync(this.target)) renameSync(this.target, old);
+      renameSync(this.temp, this.target);
+      rmSync(old, { recursive: true, force: true });
+    }
+    if (this.manifestFile) {
+      const files: Manifest['files'] = {};
+      for (const [path, { key, size }] of this.files) files[path] = [key, size];
+      const manifest: Manifest = { format: MANIFEST_FORMAT, target: this.target, time: Date.now(), files };
+      try {
+        mkdirSync(dirname(this.manifestFile), { recursive: true });
+        writeFileSync(`${this.manifestFile}.tmp`, JSON.stringify(manifest));
+        renameSync(`${this.manifestFile}.tmp`, this.manifestFile);
+      } catch {
+        // Without a manifest the next build writes everything: slower, the same output.
+      }
+    }
+  }
+
+  /** Brings the output folder from the last build to this one: deletes what went, moves in what is new. */
+  private update(previous: Manifest): void {
+    // Files of the last build that this one does not make, and then their folders if that left them empty.
+    const emptied = new Set<string>();
+    for (const path of Object.keys(previous.files)) {
+      if (this.files.has(path)) continue;
+      rmSync(join(this.target, path), { force: true });
+      for (let dir = dirname(path); dir !== '.' && dir !== sep; dir = dirname(dir)) emptied.add(dir);
+    }
+    for (const dir of [...emptied].sort((a, b) => b.length - a.length)) {
+      try {
+        rmdirSync(join(this.target, dir));
+      } catch {
+        // Not empty: it still holds files of this build.
+      }
+    }
+    // New files: a folder missing from the output moves in whole, a file replaces the one it updates.
+    const move = (rel: string) => {
+      for (const name of readdirSync(join(this.temp, rel))) {
+        const from = join(this.temp, rel, name);
+        const to = join(this.target, rel, name);
+        const there = lstatSafe(to);
+        const isDir = lstatSync(from).isDirectory();
+        if (there && isDir && there.isDirectory()) move(join(rel, name));
+        else {
+          if (there && (isDir || there.isDirectory())) rmSync(to, { recursive: true, force: true });
+          renameSync(from, to);
+        }
+      }
+    };
+    mkdirSync(this.target, { recursive: true });
+    move('');
+    rmSync(this.temp, { recursive: true, force: true });
   }
 
   async abort(): Promise<void> {
     await this.settle().catch(() => undefined);
     rmSync(this.temp, { recursive: true, force: true });
+  }
+}
+
+function lstatSafe(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function readManifest(file: string, target: string): Manifest | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    if (manifest.format !== MANIFEST_FORMAT || manifest.target !== target || !statSync(target).isDirectory()) return undefined;
+    return manifest;
+  } catch {
+    return undefined;
   }
 }

@@ -1,25 +1,34 @@
 import { parentPort } from 'node:worker_threads';
-import { createSearchIndexer, type SearchInput } from './search.js';
+import { createSearchIndexer, type SearchWorkerMessage, type SearchWorkerReply } from './search.js';
 
 /*
  * The search indexer on a thread of its own (see createSearchWorker): pages
- * come in as they are rendered, the index is written when asked, while the
- * main thread renders and writes the pages.
+ * come in as they are rendered; once all are in, the thread lists the index
+ * files with their keys and writes those the build asks for, while the main
+ * thread renders and writes the pages.
  */
-
-export type SearchWorkerMessage = { add: SearchInput[] } | { writeTo: string };
 
 const port = parentPort!;
 const indexer = createSearchIndexer();
+const post = (reply: SearchWorkerReply) => port.postMessage(reply);
 
 port.on('message', (message: SearchWorkerMessage) => {
   if ('add' in message) {
     for (const page of message.add) indexer.add(page);
-    port.postMessage({ added: message.add.length });
+    post({ added: message.add.length });
     return;
   }
-  indexer.writeTo(message.writeTo).then(
-    (files) => port.postMessage({ files }),
-    (e: unknown) => port.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+  if ('list' in message) {
+    try {
+      post({ listed: indexer.list() });
+    } catch (e) {
+      post({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+    return;
+  }
+  const wanted = new Set(message.paths);
+  indexer.writeTo(message.write, { keep: (path) => !wanted.has(path) }).then(
+    (files) => post({ files }),
+    (e: unknown) => post({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
   );
 });

@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { MAX_TERM, termsOf, words, writeVarint } from '../../templates/client/search-text.js';
 import { codeVersion, flushCacheWrites, readCached, writeCached } from '../content/cache.js';
 import { workerEntry } from '../paths.js';
+import { contentKey } from './output.js';
 import { sectionsOf, type SearchSection } from './search-sections.js';
 import type { Site } from '../site/model.js';
 
@@ -51,8 +52,20 @@ export interface SearchIndexer {
   add(page: SearchInput): void;
   /** The index files (paths relative to the search-index/ folder), once every page is added. */
   files(): Array<{ path: string; content: Uint8Array }>;
-  /** Writes the index files into `dir`; returns how many. */
-  writeTo(dir: string): Promise<number>;
+  /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
+  list(): Array<[path: string, key: string, size: number]>;
+  /**
+   * Writes the index files into `dir`, but for those `options.keep` says the
+   * output already holds (`key` is a hash of the bytes); returns how many it wrote.
+   */
+  writeTo(dir: string, options?: IndexFileOptions): Promise<number>;
+}
+
+export interface IndexFileOptions {
+  /** Whether the output already holds the file (path relative to search-index/) with these bytes: then it is not written. */
+  keep?: (path: string, key: string) => boolean;
+  /** Told of each file written. */
+  written?: (path: string, key: string, size: number) => void;
 }
 
 /** Raw size a term shard grows to before the next one starts. */
@@ -117,6 +130,7 @@ export function createSearchIndexer(): SearchIndexer {
   const titleShares: number[] = [];
   const documents: Buffer[] = [];
   let built: Array<{ path: string; content: Uint8Array }> | undefined;
+  let listed: Array<[string, string, number]> | undefined;
   let counts = new Float64Array(1024);
   const touched: number[] = [];
 
@@ -202,7 +216,7 @@ export function createSearchIndexer(): SearchIndexer {
   };
 
   const add = (input: SearchInput) => {
-    built = undefined;
+    built = listed = undefined;
     const key = pageKey(input);
     let entry = readCached<PageEntry>(CACHE_KIND, key);
     if (!entry) {
@@ -284,13 +298,22 @@ export function createSearchIndexer(): SearchIndexer {
     return built;
   };
 
+  const list = () => (listed ??= build().map((file): [string, string, number] => [file.path, contentKey(file.content), file.content.length]));
+
   return {
     add,
     files: build,
-    async writeTo(dir) {
-      const files = build();
+    list,
+    async writeTo(dir, options = {}) {
+      const listed = list();
+      const files = build().filter((file, i) => {
+        const [, key, size] = listed[i]!;
+        if (options.keep?.(file.path, key)) return false;
+        options.written?.(file.path, key, size);
+        return true;
+      });
       await flushCacheWrites();
-      await mkdir(join(dir, files[1]?.path ? dirname(files[1].path) : ''), { recursive: true });
+      for (const folder of new Set(files.map((file) => dirname(file.path)))) await mkdir(join(dir, folder), { recursive: true });
       await Promise.all(files.map((file) => writeFile(join(dir, file.path), file.content)));
       return files.length;
     },
@@ -300,8 +323,8 @@ export function createSearchIndexer(): SearchIndexer {
 /** The indexer on a worker thread: what `docs build` uses, so that indexing runs beside the rendering. */
 export interface SearchWorker {
   add(page: SearchInput): void;
-  /** Writes the index files into `dir` once every page is added, then ends the thread; returns how many. */
-  writeTo(dir: string): Promise<number>;
+  /** Writes the index files into `dir` once every page is added (see SearchIndexer.writeTo), then ends the thread. */
+  writeTo(dir: string, options?: IndexFileOptions): Promise<number>;
   /** Ends the thread without writing (a build that failed). */
   close(): Promise<void>;
 }
@@ -325,38 +348,47 @@ export function createSearchWorker(): SearchWorker {
   crashed.catch(() => undefined);
   const waiting: SearchInput[] = [];
   let inFlight = 0;
-  let answer: ((message: { files?: number; error?: string }) => void) | undefined;
+  let answer: ((message: SearchWorkerReply) => void) | undefined;
   let writeDir: string | undefined;
   const pump = () => {
     while (!failed && inFlight < SEARCH_BATCHES_IN_FLIGHT && waiting.length) {
-      worker.postMessage({ add: waiting.splice(0, SEARCH_BATCH) });
+      worker.postMessage({ add: waiting.splice(0, SEARCH_BATCH) } satisfies SearchWorkerMessage);
       inFlight++;
     }
-    // The index is written once every page is in.
+    // The index is made once every page is in.
     if (writeDir !== undefined && !inFlight && !waiting.length) {
-      worker.postMessage({ writeTo: writeDir });
+      worker.postMessage({ list: true } satisfies SearchWorkerMessage);
       writeDir = undefined;
     }
   };
-  worker.on('message', (message: { added?: number; files?: number; error?: string }) => {
-    if (message.added !== undefined) {
+  worker.on('message', (message: SearchWorkerReply) => {
+    if ('added' in message) {
       inFlight--;
       pump();
     } else answer?.(message);
   });
+  const reply = async () => {
+    const message = await Promise.race([new Promise<SearchWorkerReply>((resolve) => (answer = resolve)), crashed]);
+    if ('error' in message) throw new Error(`search index: ${message.error}`);
+    return message;
+  };
   return {
     add(page) {
       waiting.push(page);
       if (waiting.length >= SEARCH_BATCH) pump();
     },
-    async writeTo(dir) {
-      const answered = new Promise<{ files?: number; error?: string }>((resolve) => (answer = resolve));
-      writeDir = dir;
-      pump();
+    async writeTo(dir, options = {}) {
       try {
-        const { files, error } = await Promise.race([answered, crashed]);
-        if (error !== undefined) throw new Error(`search index: ${error}`);
-        return files!;
+        const listed = reply();
+        writeDir = dir;
+        pump();
+        // The thread lists the files with their keys; those the output already holds are not sent back to write.
+        const { listed: files } = (await listed) as { listed: Array<[string, string, number]> };
+        const paths = files.filter(([path, key]) => !options.keep?.(path, key));
+        for (const [path, key, size] of paths) options.written?.(path, key, size);
+        const wrote = reply();
+        worker.postMessage({ write: dir, paths: paths.map(([path]) => path) } satisfies SearchWorkerMessage);
+        return ((await wrote) as { files: number }).files;
       } finally {
         await worker.terminate();
       }
@@ -366,6 +398,10 @@ export function createSearchWorker(): SearchWorker {
     },
   };
 }
+
+/** Messages to the search thread, and its replies. */
+export type SearchWorkerMessage = { add: SearchInput[] } | { list: true } | { write: string; paths: string[] };
+export type SearchWorkerReply = { added: number } | { listed: Array<[path: string, key: string, size: number]> } | { files: number } | { error: string };
 
 /**
  * The words of every title and heading, for correcting typos in queries

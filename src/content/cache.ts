@@ -16,7 +16,7 @@ import type { RenderedMarkdown } from './markdown.js';
 
 const cacheRootDir = () => process.env.DOCS_CACHE_DIR ?? join(TOOL_ROOT, 'node_modules', '.cache', 'docs');
 
-export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems'> & { ids: string[]; tokenClasses: Record<string, TokenClass> };
+export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems' | 'codeBlocks'> & { ids: string[]; tokenClasses: Record<string, TokenClass> };
 
 /** A hash of some of the tool's own files (paths relative to its folder): a cache key part that changes with their code. */
 export function codeVersion(files: readonly string[]): string {
@@ -48,8 +48,21 @@ function pipelineVersion(): string {
 
 const enabled = () => process.env.DOCS_CACHE !== '0';
 
+/** Whether caches are on (DOCS_CACHE=0 turns them off). */
+export const cacheEnabled = enabled;
+
+/** A path in the cache folder. */
+export function cachePath(...parts: string[]): string {
+  return join(cacheRootDir(), ...parts);
+}
+
 export function cacheKey(file: string, lineOffset: number, body: string): string {
   return createHash('sha256').update(pipelineVersion()).update('\0').update(file).update('\0').update(String(lineOffset)).update('\0').update(body).digest('hex');
+}
+
+/** The key of a page's highlighted code blocks at its last render: they are looked up by its path, not its text. */
+export function codeBlocksKey(file: string): string {
+  return createHash('sha256').update(pipelineVersion()).update('\0code\0').update(file).digest('hex');
 }
 
 export function readCache(key: string): CachedMarkdown | undefined {

@@ -1,4 +1,4 @@
-import type { Highlighter } from 'shiki';
+import type { HighlighterSource, TokenLine } from './highlight.js';
 import type { Position } from 'unist';
 import type { SourceProblem } from '../errors.js';
 
@@ -8,7 +8,9 @@ export interface PageContext {
   file: string;
   /** Line of the file where the Markdown body starts (after frontmatter), 0-based offset. */
   lineOffset: number;
-  highlighter: Highlighter;
+  highlighter: HighlighterSource;
+  /** Highlighted tokens of code blocks by codeBlockKey: those of the page's last render, and those of this one. */
+  codeBlocks: { previous: ReadonlyMap<string, TokenLine[]>; used: Map<string, TokenLine[]> };
   problems: SourceProblem[];
   /** Tab groups numbered so far on this page (ids stay deterministic). */
   tabGroups: number;

@@ -91,11 +91,14 @@ export function loadHighlighter(): Promise<Highlighter> {
   return highlighterPromise;
 }
 
-/** Loads the grammars of the languages named in `markdown`'s code fences (the rest stay unloaded). */
-export async function loadLanguagesOf(h: Highlighter, markdown: string): Promise<void> {
+/** A highlighter, or a function that loads it when first needed (a page whose code blocks all come from the cache never does). */
+export type HighlighterSource = Highlighter | (() => Promise<Highlighter>);
+
+/** Loads the grammars of `langs` (names as written after the fence; the rest stay unloaded). */
+export async function loadLanguages(h: Highlighter, langs: Iterable<string>): Promise<void> {
   const wanted = new Set<string>();
-  for (const m of markdown.matchAll(/^[ \t]*(?:`{3,}|~{3,})[ \t]*([^\s`{]+)/gm)) {
-    const id = KNOWN.get(m[1]!.toLowerCase());
+  for (const lang of langs) {
+    const id = KNOWN.get(lang.toLowerCase());
     if (id) wanted.add(id);
   }
   const loaded = new Set(h.getLoadedLanguages());
@@ -131,14 +134,12 @@ export function isKnownLanguage(lang: string): boolean {
   return PLAIN.has(lang) || KNOWN.has(lang);
 }
 
-/**
- * Highlights `code` into one hast `span.line` per line. Lines are returned
- * separately so that callers can mark highlighted, added or removed lines.
- */
-export function highlightLines(h: Highlighter, code: string, lang: string): Element[] {
-  if (PLAIN.has(lang)) {
-    return code.split('\n').map((line) => lineElement(line ? [{ type: 'text', value: line }] : []));
-  }
+/** One highlighted line: its tokens as [class, text]; an empty class is plain text. */
+export type TokenLine = Array<[className: string, text: string]>;
+
+/** Highlights `code` into lines of tokens (see linesOf). */
+export function highlightTokens(h: Highlighter, code: string, lang: string): TokenLine[] {
+  if (PLAIN.has(lang)) return code.split('\n').map((line) => (line ? [['', line]] : []));
   // No time limit per line: a slow (loaded) machine must not give different output.
   const tokens = combined
     ? h.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 }).map((line) =>
@@ -149,20 +150,47 @@ export function highlightLines(h: Highlighter, code: string, lang: string): Elem
       )
     : h.codeToTokensWithThemes(code, { lang: KNOWN.get(lang) as never, themes: THEMES, tokenizeTimeLimit: 0 });
   return tokens.map((line) =>
+    line.map((token): [string, string] => {
+      const light = token.variants.light!;
+      const dark = token.variants.dark!;
+      const fontStyle = light.fontStyle ?? 0;
+      return [classFor(light.color ?? '', dark.color ?? '', fontStyle > 0 ? fontStyle : 0), token.content];
+    }),
+  );
+}
+
+/** Whether highlighting `lang` needs the highlighter (plain text does not). */
+export function needsHighlighter(lang: string): boolean {
+  return !PLAIN.has(lang);
+}
+
+/** Highlighted lines as hast: one `span.line` per line, a span per token. */
+export function linesOf(tokens: TokenLine[]): Element[] {
+  return tokens.map((line) =>
     lineElement(
-      line.map((token): ElementContent => {
-        const light = token.variants.light!;
-        const dark = token.variants.dark!;
-        const fontStyle = light.fontStyle ?? 0;
-        return {
-          type: 'element',
-          tagName: 'span',
-          properties: { className: [classFor(light.color ?? '', dark.color ?? '', fontStyle > 0 ? fontStyle : 0)] },
-          children: [{ type: 'text', value: token.content }],
-        };
-      }),
+      line.map(([className, value]): ElementContent =>
+        className ? { type: 'element', tagName: 'span', properties: { className: [className] }, children: [{ type: 'text', value }] } : { type: 'text', value },
+      ),
     ),
   );
+}
+
+/**
+ * Highlights `code` into one hast `span.line` per line. Lines are returned
+ * separately so that callers can mark highlighted, added or removed lines.
+ */
+export function highlightLines(h: Highlighter, code: string, lang: string): Element[] {
+  return linesOf(highlightTokens(h, code, lang));
+}
+
+/** The token classes of `names` with their colours (to restore with registerTokenClasses). */
+export function tokenClassesOf(names: Iterable<string>): Record<string, TokenClass> {
+  const classes: Record<string, TokenClass> = {};
+  for (const name of names) {
+    const entry = usedClasses.get(name);
+    if (entry) classes[name] = entry;
+  }
+  return classes;
 }
 
 function lineElement(children: ElementContent[]): Element {

@@ -1,21 +1,22 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Highlighter } from 'shiki';
 import { InputError, type SourceProblem } from '../errors.js';
 import { splitFrontmatter, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
-import { cacheKey, flushCacheWrites, readCache, writeCache, type CachedMarkdown } from './cache.js';
-import { registerTokenClasses, tokenClassesIn } from './highlight.js';
+import { cacheKey, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
+import { registerTokenClasses, tokenClassesIn, tokenClassesOf, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 
-export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast'> {
+export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' | 'codeBlocks'> {
   /** Page path without slashes: '' (home), 'concepts' (section index), 'concepts/output'. */
   id: string;
   /** Display path of the source, relative to the site root: content/concepts/output.md. */
   sourcePath: string;
   frontmatter: Frontmatter;
   bodyLineOffset: number;
+  /** The render cache key of the page's Markdown: a hash of its body, place and the pipeline's code. */
+  sourceKey: string;
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
 }
 
@@ -36,8 +37,13 @@ export function listContentFiles(contentDir: string): string[] {
     .sort();
 }
 
-/** A highlighter, or a function that loads it when a page first needs one (cached pages never do). */
-export type HighlighterSource = Highlighter | (() => Promise<Highlighter>);
+export type { HighlighterSource };
+
+/** A page's highlighted code blocks at its last render (see remarkCodeBlocks), with the classes their tokens use. */
+interface CachedCodeBlocks {
+  blocks: Array<[key: string, tokens: TokenLine[]]>;
+  classes: Record<string, TokenClass>;
+}
 
 /** A page read and split, before (or instead of) rendering its Markdown. */
 interface Prepared {
@@ -56,13 +62,22 @@ function prepare(rootDir: string, contentDir: string, relPath: string): Prepared
 
 /** Renders a prepared page's Markdown and stores the result in the cache; throws InputError on problems. */
 async function renderFresh(prepared: Prepared, highlighter: HighlighterSource): Promise<CachedMarkdown> {
+  const codeKey = codeBlocksKey(prepared.sourcePath);
+  const previous = readCached<CachedCodeBlocks>('code', codeKey);
+  if (previous) registerTokenClasses(previous.classes);
   const fresh = await renderMarkdown(prepared.split.body, {
     file: prepared.sourcePath,
     lineOffset: prepared.split.bodyLineOffset,
-    highlighter: typeof highlighter === 'function' ? await highlighter() : highlighter,
+    highlighter,
+    codeBlocks: new Map(previous?.blocks),
   });
   if (fresh.problems.length) throw new InputError(fresh.problems);
-  const { problems: _problems, hast: _hast, ids, ...rest } = fresh;
+  const { problems: _problems, hast: _hast, ids, codeBlocks, ...rest } = fresh;
+  if (codeBlocks.size && (codeBlocks.size !== previous?.blocks.length || previous.blocks.some(([key]) => !codeBlocks.has(key)))) {
+    const classes = new Set<string>();
+    for (const tokens of codeBlocks.values()) for (const line of tokens) for (const [name] of line) if (name) classes.add(name);
+    writeCached('code', codeKey, { blocks: [...codeBlocks], classes: tokenClassesOf(classes) } satisfies CachedCodeBlocks);
+  }
   const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html) };
   writeCache(prepared.key, result);
   return result;
@@ -78,6 +93,7 @@ function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
     sourcePath: prepared.sourcePath,
     frontmatter: prepared.split.frontmatter,
     bodyLineOffset: prepared.split.bodyLineOffset,
+    sourceKey: prepared.key,
     locateField: prepared.split.locateField,
   };
 }

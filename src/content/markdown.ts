@@ -6,7 +6,6 @@ import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import type { Highlighter } from 'shiki';
 import { unified } from 'unified';
 import type { Node, Position } from 'unist';
 import { walk } from './walk.js';
@@ -14,7 +13,7 @@ import { VFile } from 'vfile';
 import type { SourceProblem } from '../errors.js';
 import { EXTERNAL, SCHEME } from '../site/link-kinds.js';
 import type { PageContext } from './context.js';
-import { loadLanguagesOf } from './highlight.js';
+import type { HighlighterSource, TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { mayHoldAutolinks, remarkGfmWithoutAutolinks } from './plugins/gfm-without-autolinks.js';
@@ -46,6 +45,8 @@ export interface RenderedMarkdown {
   ids: Set<string>;
   links: RawLink[];
   problems: SourceProblem[];
+  /** Highlighted tokens of the page's code blocks, by codeBlockKey (to reuse at its next render). */
+  codeBlocks: Map<string, TokenLine[]>;
 }
 
 // The plugin list, in order, as one declarative pipeline. Parsing and the mdast
@@ -57,10 +58,24 @@ const mdastTransforms = unified().use(remarkDirectives).use(remarkCodeBlocks);
 
 export async function renderMarkdown(
   body: string,
-  options: { file: string; lineOffset: number; highlighter: Highlighter; keepTree?: boolean },
+  options: {
+    file: string;
+    lineOffset: number;
+    /** Loaded only when a code block needs highlighting and is not in `codeBlocks`. */
+    highlighter: HighlighterSource;
+    /** Highlighted code blocks of the page's last render, by codeBlockKey. */
+    codeBlocks?: ReadonlyMap<string, TokenLine[]>;
+    keepTree?: boolean;
+  },
 ): Promise<RenderedMarkdown> {
-  await loadLanguagesOf(options.highlighter, body);
-  const ctx: PageContext = { file: options.file, lineOffset: options.lineOffset, highlighter: options.highlighter, problems: [], tabGroups: 0 };
+  const ctx: PageContext = {
+    file: options.file,
+    lineOffset: options.lineOffset,
+    highlighter: options.highlighter,
+    problems: [],
+    tabGroups: 0,
+    codeBlocks: { previous: options.codeBlocks ?? new Map(), used: new Map() },
+  };
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
   const mdast = (mayHoldAutolinks(body) ? parser : parserWithoutAutolinks).parse(vfile) as MdastRoot;
   await mdastTransforms.run(mdast, vfile);
@@ -93,5 +108,5 @@ export async function renderMarkdown(
     for (const m of node.value.matchAll(/\sid=["']([^"']+)["']/g)) ids.add(m[1]!);
   });
   const html = toHtml(hast, { allowDangerousHtml: true, characterReferences: { useShortestReferences: true } });
-  return { html, hast: options.keepTree ? hast : undefined, anchors, headings, ids, links, problems: ctx.problems };
+  return { html, hast: options.keepTree ? hast : undefined, anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/content.js';
@@ -130,6 +130,68 @@ describe('docs build', () => {
     const uncached = snapshotDir(join(dir, 'uncached'));
     expect(snapshotDir(join(dir, 'cached'))).toEqual(uncached);
     expect(snapshotDir(join(dir, 'fill'))).toEqual(uncached);
+  });
+
+  it('keeps what did not change and still writes the bytes of a full build, after every kind of change', async () => {
+    const dir = site();
+    const dist = join(dir, 'dist');
+    const saved = process.env.DOCS_CACHE;
+    /** The output of an incremental build into dist/, and of a build from nothing into fresh/. */
+    const both = async () => {
+      delete process.env.DOCS_CACHE;
+      expect((await runDocs(['build', '--root', dir, '--quiet'])).code).toBe(0);
+      process.env.DOCS_CACHE = '0';
+      rmSync(join(dir, 'fresh'), { recursive: true, force: true });
+      expect((await runDocs(['build', '--root', dir, '--out', 'fresh', '--quiet'])).code).toBe(0);
+      return { incremental: snapshotDir(dist), fresh: snapshotDir(join(dir, 'fresh')) };
+    };
+    const same = async (change: string) => {
+      const { incremental, fresh } = await both();
+      expect([...incremental.keys()], change).toEqual([...fresh.keys()]);
+      for (const [file, bytes] of fresh) expect(incremental.get(file), `${change}: ${file}`).toBe(bytes);
+    };
+    const mtime = (file: string) => statSync(join(dist, file)).mtimeMs;
+    try {
+      await same('first build');
+      const untouched = mtime('contribute/index.html');
+
+      editFile(join(dir, 'content/guides/first.md'), 'Intro with', 'An introduction with');
+      await same('text of one page');
+      // A page the edit does not affect is kept as it was, not written again.
+      expect(mtime('contribute/index.html')).toBe(untouched);
+
+      editFile(join(dir, 'content/guides/first.md'), "mode: 'production'", "mode: 'development'");
+      await same('code of one page');
+      editFile(join(dir, 'content/guides/first.md'), '## Configure', '## Configure it');
+      await same('a heading (an anchor of the sidebar)');
+      editFile(join(dir, 'content/guides/second.md'), /^title: .*$/m, 'title: Second guide, renamed');
+      await same('a title (in every sidebar)');
+      editFile(join(dir, 'site.config.yaml'), 'title: fixture', 'title: fixture renamed');
+      await same('the config');
+      writeFileSync(join(dir, 'content/guides/third.md'), '---\ntitle: Third guide\n---\n\nA new page about [the first guide](/guides/first/).\n');
+      editFile(join(dir, 'site.config.yaml'), /(\n(\s+)- guides\/second\n)/, '$1$2- guides/third\n');
+      await same('a page added');
+      mkdirSync(join(dir, 'static/img'), { recursive: true });
+      writeFileSync(join(dir, 'static/img/logo.txt'), 'a static file\n');
+      await same('a static file added');
+      rmSync(join(dir, 'static'), { recursive: true });
+      editFile(join(dir, 'site.config.yaml'), /\n\s+- guides\/third\n/, '\n');
+      rmSync(join(dir, 'content/guides/third.md'));
+      await same('a page and a static file removed');
+
+      // Output changed by hand is made again: a file deleted, one edited (same size), one folder removed.
+      rmSync(join(dist, 'guides/first/index.html'));
+      const home = readFileSync(join(dist, 'index.html'), 'utf8');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      writeFileSync(join(dist, 'index.html'), home.replace('<title>', '<TITLE>'));
+      rmSync(join(dist, 'plugins'), { recursive: true });
+      await same('output changed by hand');
+      rmSync(dist, { recursive: true });
+      await same('output folder deleted');
+    } finally {
+      if (saved === undefined) delete process.env.DOCS_CACHE;
+      else process.env.DOCS_CACHE = saved;
+    }
   });
 
   it('writes the same bytes when pages are rendered in worker threads', async () => {

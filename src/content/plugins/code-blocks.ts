@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { Element, ElementContent } from 'hast';
 import type { Code, Root } from 'mdast';
+import type { Parent } from 'unist';
 import { walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
-import { highlightLines, isKnownLanguage } from '../highlight.js';
+import { highlightTokens, isKnownLanguage, linesOf, loadLanguages, needsHighlighter } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
@@ -45,9 +47,19 @@ export function parseCodeMeta(meta: string | null | undefined, lineCount: number
   return result;
 }
 
+/** The key of a block's highlighted tokens: its language and code. */
+export const codeBlockKey = (lang: string, code: string) => createHash('sha1').update(lang).update('\0').update(code).digest('base64url');
+
+/**
+ * Code blocks become highlighted markup. Tokens of a block the page had at
+ * its last render (ctx.codeBlocks.previous) are reused, so that an edit of a
+ * page's text never loads the highlighter; the tokens of this render go to
+ * ctx.codeBlocks.used.
+ */
 export function remarkCodeBlocks() {
-  return (tree: Root, file: VFile) => {
+  return async (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
+    const blocks: Array<{ node: Code; index: number; parent: Parent; lang: string; code: string; meta: CodeMeta; marks: Array<'add' | 'del' | undefined>; key: string }> = [];
     walk<Code>(tree, 'code', (node, index, parent) => {
       const lang = (node.lang ?? 'text').toLowerCase();
       if (!isKnownLanguage(lang)) {
@@ -72,7 +84,16 @@ export function remarkCodeBlocks() {
           })
           .join('\n');
       }
-      const lines = highlightLines(ctx.highlighter, code, lang);
+      blocks.push({ node, index: index!, parent: parent!, lang, code, meta, marks, key: codeBlockKey(lang, code) });
+    });
+    const { previous, used } = ctx.codeBlocks;
+    const missing = blocks.filter((b) => needsHighlighter(b.lang) && !previous.has(b.key) && !used.has(b.key));
+    const highlighter = missing.length ? (typeof ctx.highlighter === 'function' ? await ctx.highlighter() : ctx.highlighter) : undefined;
+    if (highlighter) await loadLanguages(highlighter, missing.map((b) => b.lang));
+    for (const { node, index, parent, lang, code, meta, marks, key } of blocks) {
+      const tokens = used.get(key) ?? previous.get(key) ?? highlightTokens(highlighter!, code, lang);
+      if (needsHighlighter(lang)) used.set(key, tokens);
+      const lines = linesOf(tokens);
       const body: ElementContent[] = [];
       lines.forEach((line, i) => {
         const classes = line.properties.className as string[];
@@ -111,6 +132,6 @@ export function remarkCodeBlocks() {
         },
         position: node.position,
       } as never;
-    });
+    }
   };
 }

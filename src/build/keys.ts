@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RenderContext } from '../../templates/types.js';
+import { TOOL_ROOT } from '../paths.js';
+import type { SidebarSection, SitePage } from '../site/model.js';
+
+/*
+ * Keys of the files a build makes: a hash of everything a file is made
+ * from, so that a file whose key has not changed since the last build can
+ * be kept as it is (see OutputWriter.keep) without rendering it again.
+ *
+ * A page is made from the tool's code, the site as every page sees it (the
+ * config, the base path, the asset URLs, the sidebar sections) and the page
+ * itself: its source (through the render cache key of its Markdown), its
+ * frontmatter, anchors and resolved links, its last-updated date. A printable
+ * section and llms-full.txt are made from their pages. The tests compare a
+ * build that kept files with one that made everything, after each kind of edit.
+ */
+
+let tool: string | undefined;
+
+/** A hash of the tool's sources, templates and installed packages, and of Node's version. */
+export function toolVersion(): string {
+  if (tool) return tool;
+  const hash = createHash('sha256').update(process.version);
+  for (const dir of ['src', 'templates']) {
+    for (const file of (readdirSync(join(TOOL_ROOT, dir), { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => join(d.parentPath, d.name))
+      .sort()) {
+      hash.update(file.slice(TOOL_ROOT.length)).update('\0').update(readFileSync(file));
+    }
+  }
+  for (const file of ['node_modules/.package-lock.json', 'package-lock.json']) {
+    try {
+      hash.update(readFileSync(join(TOOL_ROOT, file)));
+      break;
+    } catch {
+      // The next record of the installed packages.
+    }
+  }
+  tool = hash.digest('hex');
+  return tool;
+}
+
+const sha = (...parts: string[]) => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('hex');
+};
+
+export interface OutputKeys {
+  page(page: SitePage): string;
+  printable(section: SidebarSection): string;
+  /** llms-full.txt: every page's source. */
+  everyPage(): string;
+}
+
+/** The keys of one build's files (see above). */
+export function outputKeys(ctx: RenderContext): OutputKeys {
+  const { site } = ctx;
+  const shared = sha(
+    toolVersion(),
+    ctx.base,
+    JSON.stringify(site.config),
+    JSON.stringify(ctx.assets),
+    JSON.stringify(site.sections),
+    JSON.stringify(site.navigation),
+  );
+  const pageKeys = new Map<SitePage, string>();
+  const page = (p: SitePage) => {
+    let key = pageKeys.get(p);
+    if (!key) {
+      // Everything of the page but what its source key stands for (the body) and what only checks use.
+      const meta = JSON.stringify(p, (name, value: unknown) => (name === 'html' || name === 'ids' || name === 'links' || name === 'headings' ? undefined : value));
+      key = sha(shared, p.sourceKey, meta, ctx.lastUpdated.get(p.sourcePath) ?? '');
+      pageKeys.set(p, key);
+    }
+    return key;
+  };
+  return {
+    page,
+    printable: (section) => sha(shared, section.url, ...section.pages.map((entry) => page(site.byUrl.get(entry.url)!))),
+    everyPage: () => sha(shared, ...site.pages.map(page)),
+  };
+}
