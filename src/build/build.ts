@@ -165,7 +165,12 @@ async function writeSite(
     indexer &&
     timed('search-write', () =>
       indexer.writeTo(join(out.temp, 'search-index'), {
-        keep: (path, key) => keep(join('search-index', path), key),
+        // The index's files live in a folder named by its version: unchanged ones move to the new folder.
+        keep: (path, key) => {
+          if (!out.keepMoved(join('search-index', path), key)) return false;
+          files++;
+          return true;
+        },
         written: (path, key, size) => {
           out.writtenElsewhere(join('search-index', path), key, size);
           files++;

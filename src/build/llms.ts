@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { splitFrontmatter } from '../content/frontmatter.js';
+import { splitSource } from '../content/frontmatter.js';
 import type { Site, SitePage } from '../site/model.js';
 import { withBase } from '../site/links.js';
 
@@ -38,7 +38,7 @@ export function llmsTxt(site: Site, base: string): string {
 
 /** A page's Markdown body as written, read again from its source file under `root`. */
 export function markdownFromDisk(root: string): (page: SitePage) => string {
-  return (page) => splitFrontmatter(readFileSync(join(root, page.sourcePath), 'utf8'), page.sourcePath).body;
+  return (page) => splitSource(readFileSync(join(root, page.sourcePath), 'utf8'), page.sourcePath).body;
 }
 
 /**

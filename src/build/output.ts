@@ -49,8 +49,14 @@ export class OutputWriter {
   private readonly manifestFile: string | undefined;
   /** The last build's manifest, when it describes the output folder as it is. */
   private readonly previous: Manifest | undefined;
-  /** Every file of this build: its key and size, and whether it is new (in the temporary folder). */
-  private readonly files = new Map<string, { key: string; size: number; fresh: boolean }>();
+  /**
+   * Every file of this build: its key and size, whether it is new (in the
+   * temporary folder), and for a file the last build wrote at another path, that path.
+   */
+  private readonly files = new Map<string, { key: string; size: number; fresh: boolean; from?: string }>();
+  /** Paths of the last build's files by key, and those taken to move (see keepMoved). */
+  private byKey: Map<string, string[]> | undefined;
+  private readonly moved = new Set<string>();
   /** Folders made or being made, so that each is made once. */
   private readonly folders = new Map<string, Promise<unknown>>();
   private inFlight = 0;
@@ -91,6 +97,39 @@ export class OutputWriter {
     }
     this.files.set(relPath, { key, size: entry[1], fresh: false });
     return true;
+  }
+
+  /**
+   * Like `keep`, and also true when the last build wrote a file of this key
+   * at another path that this build does not keep: it is moved to `relPath`.
+   * For files whose key is a hash of their bytes and whose paths change from
+   * build to build (the search index's folder is named by its version).
+   */
+  keepMoved(relPath: string, key: string): boolean {
+    if (this.keep(relPath, key)) return true;
+    if (!this.previous) return false;
+    if (!this.byKey) {
+      this.byKey = new Map();
+      for (const [path, [k]] of Object.entries(this.previous.files)) {
+        const paths = this.byKey.get(k);
+        if (paths) paths.push(path);
+        else this.byKey.set(k, [path]);
+      }
+    }
+    for (const from of this.byKey.get(key) ?? []) {
+      if (this.moved.has(from) || this.files.has(from)) continue;
+      const entry = this.previous.files[from]!;
+      try {
+        const st = statSync(join(this.target, from));
+        if (!st.isFile() || st.size !== entry[1] || st.mtimeMs > this.previous.time) continue;
+      } catch {
+        continue;
+      }
+      this.moved.add(from);
+      this.files.set(relPath, { key, size: entry[1], fresh: false, from });
+      return true;
+    }
+    return false;
   }
 
   /** Adds a file to the build; `key` defaults to a hash of the contents. */
@@ -165,18 +204,51 @@ export class OutputWriter {
     }
   }
 
-  /** Brings the output folder from the last build to this one: deletes what went, moves in what is new. */
+  /** Brings the output folder from the last build to this one: moves, deletes what went, moves in what is new. */
   private update(previous: Manifest): void {
+    const target = (path: string) => join(this.target, path);
+    let stale = Object.keys(previous.files).filter((path) => !this.files.has(path) && !this.moved.has(path));
+    // Files kept at a new path. A folder whose files all move to one new folder (the search index's
+    // folder, renamed with each version) is renamed whole, and what it held and is not moved is stale.
+    const moves = [...this.files].filter(([, f]) => f.from !== undefined).map(([to, f]) => [f.from!, to] as const);
+    const groups = new Map<string, { to: string; count: number }>();
+    for (const [from, to] of moves) {
+      const key = `${dirname(from)}\0${dirname(to)}`;
+      const group = groups.get(key);
+      if (group) group.count++;
+      else groups.set(key, { to: dirname(to), count: 1 });
+    }
+    const produced = new Set([...this.files].filter(([, f]) => f.from === undefined).map(([path]) => dirname(path)));
+    const staleSet = new Set(stale);
+    const movesTo = new Map(moves);
+    const renamed = new Map<string, string>();
+    for (const [key, { to }] of groups) {
+      const from = key.slice(0, key.indexOf('\0'));
+      if (from === '.' || to === '.' || from === to || produced.has(from) || renamed.has(from) || lstatSafe(target(to))) continue;
+      // Every file of the old folder is stale or moves under its own name to the new one.
+      const inside = Object.keys(previous.files).filter((path) => dirname(path) === from);
+      const along = inside.every((path) => staleSet.has(path) || movesTo.get(path) === join(to, basename(path)));
+      if (!along || readdirSync(target(from)).length !== inside.length) continue;
+      mkdirSync(dirname(target(to)), { recursive: true });
+      renameSync(target(from), target(to));
+      renamed.set(from, to);
+    }
+    stale = stale.map((path) => (renamed.has(dirname(path)) ? join(renamed.get(dirname(path))!, basename(path)) : path));
+    for (const [from, to] of moves) {
+      // Moved along with its folder.
+      if (renamed.has(dirname(from))) continue;
+      mkdirSync(dirname(target(to)), { recursive: true });
+      renameSync(target(from), target(to));
+    }
     // Files of the last build that this one does not make, and then their folders if that left them empty.
     const emptied = new Set<string>();
-    for (const path of Object.keys(previous.files)) {
-      if (this.files.has(path)) continue;
-      rmSync(join(this.target, path), { force: true });
+    for (const path of stale) {
+      rmSync(target(path), { force: true });
       for (let dir = dirname(path); dir !== '.' && dir !== sep; dir = dirname(dir)) emptied.add(dir);
     }
     for (const dir of [...emptied].sort((a, b) => b.length - a.length)) {
       try {
-        rmdirSync(join(this.target, dir));
+        rmdirSync(target(dir));
       } catch {
         // Not empty: it still holds files of this build.
       }

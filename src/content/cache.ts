@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TOOL_ROOT } from '../paths.js';
+import type { Frontmatter } from './frontmatter.js';
 import type { TokenClass } from './highlight.js';
 import type { RenderedMarkdown } from './markdown.js';
 
@@ -16,7 +17,12 @@ import type { RenderedMarkdown } from './markdown.js';
 
 const cacheRootDir = () => process.env.DOCS_CACHE_DIR ?? join(TOOL_ROOT, 'node_modules', '.cache', 'docs');
 
-export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems' | 'codeBlocks'> & { ids: string[]; tokenClasses: Record<string, TokenClass> };
+export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems' | 'codeBlocks'> & {
+  ids: string[];
+  tokenClasses: Record<string, TokenClass>;
+  /** The frontmatter the page had, as written and as read (so that the same YAML is not parsed again). */
+  fm?: { yaml: string; frontmatter: Frontmatter };
+};
 
 /** A hash of some of the tool's own files (paths relative to its folder): a cache key part that changes with their code. */
 export function codeVersion(files: readonly string[]): string {

@@ -35,8 +35,17 @@ export interface SplitSource {
 
 const FENCE = /^---[ \t]*\r?\n/;
 
-/** Splits and validates a page's frontmatter; throws InputError with positions in `file`. */
-export function splitFrontmatter(source: string, file: string): SplitSource {
+/** A source cut at its frontmatter fences, before the frontmatter is read. */
+export interface RawSource {
+  /** The YAML between the fences. */
+  yaml: string;
+  body: string;
+  /** Lines before the body (frontmatter plus its fences); add to body line numbers. */
+  bodyLineOffset: number;
+}
+
+/** Cuts a page's source at its frontmatter fences (cheap: the YAML is not read); throws InputError. */
+export function splitSource(source: string, file: string): RawSource {
   const open = FENCE.exec(source);
   if (!open) {
     throw new InputError([{ file, line: 1, column: 1, message: 'missing frontmatter: the file must start with a "---" line, then at least "title: …", then "---"' }]);
@@ -46,10 +55,15 @@ export function splitFrontmatter(source: string, file: string): SplitSource {
   if (!close) {
     throw new InputError([{ file, line: 1, column: 1, message: 'frontmatter is not closed: add a "---" line after it' }]);
   }
-  const yamlText = rest.slice(0, close.index);
+  const yaml = rest.slice(0, close.index);
   const body = rest.slice(close.index + close[0].length);
   const bodyLineOffset = source.slice(0, source.length - body.length).split('\n').length - 1;
-  const { located, problems } = parseLocatedYaml(yamlText, file, 1);
+  return { yaml, body, bodyLineOffset };
+}
+
+/** Reads and validates the frontmatter of a cut source; throws InputError with positions in `file`. */
+export function readFrontmatter(yaml: string, file: string): Pick<SplitSource, 'frontmatter' | 'locateField'> {
+  const { located, problems } = parseLocatedYaml(yaml, file, 1);
   if (problems.length) throw new InputError(problems);
   const data = located.doc.toJS() ?? {};
   const result = FrontmatterSchema.safeParse(data);
@@ -60,10 +74,21 @@ export function splitFrontmatter(source: string, file: string): SplitSource {
     }));
     throw new InputError(list);
   }
-  return {
-    frontmatter: result.data,
-    body,
-    bodyLineOffset,
-    locateField: (path) => locate(located, path),
-  };
+  return { frontmatter: result.data, locateField: (path) => locate(located, path) };
+}
+
+/**
+ * Places of frontmatter fields, for problems found later (a related link): the
+ * YAML is read again only when one is asked for, since a page whose
+ * frontmatter comes from the cache was never parsed.
+ */
+export function lazyLocateField(yaml: string, file: string): SplitSource['locateField'] {
+  let locateField: SplitSource['locateField'] | undefined;
+  return (path) => (locateField ??= readFrontmatter(yaml, file).locateField)(path);
+}
+
+/** Splits and validates a page's frontmatter; throws InputError with positions in `file`. */
+export function splitFrontmatter(source: string, file: string): SplitSource {
+  const { yaml, body, bodyLineOffset } = splitSource(source, file);
+  return { ...readFrontmatter(yaml, file), body, bodyLineOffset };
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
-import { splitFrontmatter, type Frontmatter, type SplitSource } from './frontmatter.js';
+import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
 import { cacheKey, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { registerTokenClasses, tokenClassesIn, tokenClassesOf, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
@@ -50,14 +50,29 @@ interface Prepared {
   relPath: string;
   sourcePath: string;
   split: SplitSource;
+  /** The frontmatter as written. */
+  yaml: string;
   key: string;
 }
 
-function prepare(rootDir: string, contentDir: string, relPath: string): Prepared {
+/**
+ * Reads and splits a page, and with `lookup` takes its render from the cache.
+ * The frontmatter is parsed only when it differs from the one the cached
+ * render was made with: YAML parsing is most of the time of a cached page.
+ */
+function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean): { prepared: Prepared; cached?: CachedMarkdown } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
-  const source = readFileSync(join(contentDir, relPath), 'utf8');
-  const split = splitFrontmatter(source, sourcePath);
-  return { relPath, sourcePath, split, key: cacheKey(sourcePath, split.bodyLineOffset, split.body) };
+  const raw = splitSource(readFileSync(join(contentDir, relPath), 'utf8'), sourcePath);
+  const key = cacheKey(sourcePath, raw.bodyLineOffset, raw.body);
+  const cached = lookup ? readCache(key) : undefined;
+  let fm: Pick<SplitSource, 'frontmatter' | 'locateField'>;
+  if (cached?.fm?.yaml === raw.yaml) fm = { frontmatter: cached.fm.frontmatter, locateField: lazyLocateField(raw.yaml, sourcePath) };
+  else {
+    fm = readFrontmatter(raw.yaml, sourcePath);
+    // The same body under new frontmatter: the cached render is kept with the frontmatter it now has.
+    if (cached) writeCache(key, { ...cached, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } });
+  }
+  return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached };
 }
 
 /** Renders a prepared page's Markdown and stores the result in the cache; throws InputError on problems. */
@@ -78,14 +93,14 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource): 
     for (const tokens of codeBlocks.values()) for (const line of tokens) for (const [name] of line) if (name) classes.add(name);
     writeCached('code', codeKey, { blocks: [...codeBlocks], classes: tokenClassesOf(classes) } satisfies CachedCodeBlocks);
   }
-  const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html) };
+  const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
   writeCache(prepared.key, result);
   return result;
 }
 
 function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
   registerTokenClasses(rendered.tokenClasses);
-  const { tokenClasses: _classes, ids, ...rest } = rendered;
+  const { tokenClasses: _classes, fm: _fm, ids, ...rest } = rendered;
   return {
     ...rest,
     ids: new Set(ids),
@@ -105,14 +120,14 @@ export async function loadPage(
   relPath: string,
   highlighter: HighlighterSource,
 ): Promise<{ page: SourcePage; markdown: string }> {
-  const prepared = prepare(rootDir, contentDir, relPath);
-  return { page: assemble(prepared, readCache(prepared.key) ?? (await renderFresh(prepared, highlighter))), markdown: prepared.split.body };
+  const { prepared, cached } = prepare(rootDir, contentDir, relPath, true);
+  return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter))), markdown: prepared.split.body };
 }
 
 /** The worker side of parallel loading: renders pages that were not in the cache. */
 export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource): Promise<{ ok: true; rendered: CachedMarkdown } | { ok: false; problems: SourceProblem[] }> {
   try {
-    return { ok: true, rendered: await renderFresh(prepare(rootDir, contentDir, relPath), highlighter) };
+    return { ok: true, rendered: await renderFresh(prepare(rootDir, contentDir, relPath, false).prepared, highlighter) };
   } catch (e) {
     if (e instanceof InputError) return { ok: false, problems: e.problems };
     throw e;
@@ -159,8 +174,8 @@ export async function loadPages(
     }
     seen.set(id, displayPath);
     try {
-      const prepared = prepare(rootDir, contentDir, file);
-      slots.push({ prepared, rendered: readCache(prepared.key) });
+      const { prepared, cached } = prepare(rootDir, contentDir, file, true);
+      slots.push({ prepared, rendered: cached });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);

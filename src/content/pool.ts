@@ -17,7 +17,7 @@ import { workerEntry } from '../paths.js';
  * DOCS_WORKERS sets the number of worker threads (0: the main thread alone).
  */
 
-const DEFAULT_MIN_BYTES = Number(process.env.DOCS_MIN_BYTES ?? 1_500_000);
+const DEFAULT_MIN_BYTES = 1_500_000;
 /** Old-generation heap of a worker thread (MB): the highlighter and its grammars, plus one batch of pages. */
 const DEFAULT_WORKER_HEAP_MB = 384;
 let workerHeapMb = DEFAULT_WORKER_HEAP_MB;

@@ -154,11 +154,21 @@ describe('docs build', () => {
     try {
       await same('first build');
       const untouched = mtime('contribute/index.html');
+      const searchDocs = () => {
+        const { key } = JSON.parse(readFileSync(join(dist, 'search-index/index.json'), 'utf8')) as { key: string };
+        const folder = join(dist, 'search-index', key);
+        return new Map(readdirSync(folder).filter((f) => f.startsWith('p')).map((f) => [f, statSync(join(folder, f)).mtimeMs]));
+      };
+      const docsBefore = searchDocs();
 
       editFile(join(dir, 'content/guides/first.md'), 'Intro with', 'An introduction with');
       await same('text of one page');
-      // A page the edit does not affect is kept as it was, not written again.
+      // A page the edit does not affect is kept as it was, not written again; so are the search
+      // documents of the other pages, moved into the index's new folder.
       expect(mtime('contribute/index.html')).toBe(untouched);
+      const docsAfter = searchDocs();
+      expect(docsAfter.size).toBe(docsBefore.size);
+      expect([...docsAfter].filter(([name, time]) => docsBefore.get(name) !== time)).toHaveLength(1);
 
       editFile(join(dir, 'content/guides/first.md'), "mode: 'production'", "mode: 'development'");
       await same('code of one page');
