@@ -8,7 +8,8 @@
 //   edit  - after changing one page
 // It reports the median wall time of the runs, pages per second, peak RSS, output
 // size and the slowest stages (from DOCS_PROFILE), and does the same for this
-// repository's own site.
+// repository's own site. Beside the cold build it shows how long remark-parse alone
+// takes to parse the same pages on one thread (scripts/parse-floor.mjs).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -63,6 +64,9 @@ function measure(label, siteRoot, pageCount, editFile) {
     kinds.edit.push(buildOnce(siteRoot, out));
   }
   const size = duSize(out);
+  // What the brief's parser alone needs for the same pages (one thread): the floor under a cold build.
+  const floor = spawnSync(process.execPath, [join(root, 'scripts/parse-floor.mjs'), join(siteRoot, 'content')], { encoding: 'utf8' });
+  const floorMs = floor.status === 0 ? JSON.parse(floor.stdout).ms : NaN;
   for (const [kind, results] of Object.entries(kinds)) {
     const ms = median(results.map((x) => x.ms));
     const stageNames = Object.keys(results[0].stages);
@@ -76,6 +80,7 @@ function measure(label, siteRoot, pageCount, editFile) {
       'pages/s': Math.round(pageCount / (ms / 1000)),
       'peak RSS MB': Math.round(Math.max(...results.map((x) => x.rss))),
       'output MB': Number((size / 1024 / 1024).toFixed(1)),
+      'remark-parse alone s': kind === 'cold' ? Number((floorMs / 1000).toFixed(2)) : '',
       'slowest stages': slowest,
     });
   }
