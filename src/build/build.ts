@@ -90,7 +90,8 @@ export async function loadSite(
   const contentDir = join(root, 'content');
   // Loaded on first use: when every page comes from the render cache, never.
   const highlighter = () => timed('highlighter', () => loadHighlighter());
-  const { pages, problems: pageProblems, failed } = await timed('markdown', () => loadPages(root, contentDir, highlighter, undefined, hooks));
+  // Page bodies wait in the render cache, not in memory, until their page is written.
+  const { pages, problems: pageProblems, failed } = await timed('markdown', () => loadPages(root, contentDir, highlighter, undefined, hooks, false));
   const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
   const targets: LinkTargets = {
     files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]),

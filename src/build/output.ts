@@ -182,7 +182,14 @@ export class OutputWriter {
   /** Puts the finished build in place of the output folder. */
   async commit(): Promise<void> {
     await this.settle();
-    if (this.manifestFile) rmSync(this.manifestFile, { force: true });
+    // No manifest while the output folder changes: should this stop half way, the next build writes everything.
+    if (this.manifestFile) {
+      try {
+        unlinkSync(this.manifestFile);
+      } catch {
+        // There was none (or the cache folder cannot be used).
+      }
+    }
     if (this.previous) this.update(this.previous);
     else {
       const old = `${this.temp}-old`;

@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { Layout } from '../../templates/Layout.js';
 import { Printable } from '../../templates/Printable.js';
 import type { RenderContext } from '../../templates/types.js';
+import { pageHtml } from '../content/load.js';
 import { LINK_PLACEHOLDER } from '../content/markdown.js';
 import { ANCHOR_LABEL_ID } from '../content/plugins/headings.js';
 import type { SidebarSection, Site, SitePage } from '../site/model.js';
@@ -10,7 +11,7 @@ const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
 
 /** The page body with its internal links filled in. */
 export function bodyHtml(page: SitePage): string {
-  return page.html.replace(LINK_PLACEHOLDER, (_, i: string) => `href="${escapeAttr(page.hrefs[Number(i)] ?? '')}"`);
+  return pageHtml(page).replace(LINK_PLACEHOLDER, (_, i: string) => `href="${escapeAttr(page.hrefs[Number(i)] ?? '')}"`);
 }
 
 /** Renders one page to a complete HTML document. */

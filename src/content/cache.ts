@@ -75,9 +75,9 @@ export function readCache(key: string): CachedMarkdown | undefined {
   return readCached<CachedMarkdown>('pages', key);
 }
 
-/** Stores a page's result in the background (see flushCacheWrites). */
-export function writeCache(key: string, value: CachedMarkdown): void {
-  writeCached('pages', key, value);
+/** Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored. */
+export function writeCache(key: string, value: CachedMarkdown): Promise<boolean> {
+  return writeCached('pages', key, value);
 }
 
 /** A cached result of a kind (a folder of the cache), or undefined. */
@@ -90,12 +90,12 @@ export function readCached<T>(kind: string, key: string): T | undefined {
   }
 }
 
-const pending = new Set<Promise<void>>();
+const pending = new Set<Promise<unknown>>();
 const folders = new Map<string, Promise<unknown>>();
 
-/** Stores a result of a kind in the background (see flushCacheWrites). */
-export function writeCached(kind: string, key: string, value: unknown): void {
-  if (!enabled()) return;
+/** Stores a result of a kind in the background (see flushCacheWrites); resolves to whether it was stored. */
+export function writeCached(kind: string, key: string, value: unknown): Promise<boolean> {
+  if (!enabled()) return Promise.resolve(false);
   const dir = join(cacheRootDir(), kind, key.slice(0, 2));
   // Written under a temporary name and renamed, so a reader never sees half a file.
   const temp = join(dir, `${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
@@ -105,11 +105,11 @@ export function writeCached(kind: string, key: string, value: unknown): void {
     await made;
     await writeFile(temp, JSON.stringify(value));
     await rename(temp, join(dir, `${key}.json`));
-  })().catch(() => {
-    // A cache that cannot be written only costs time.
-  });
+    return true;
+  })().catch(() => false); // A cache that cannot be written only costs time.
   pending.add(write);
   void write.finally(() => pending.delete(write));
+  return write;
 }
 
 /** Waits for the cache writes started so far. */

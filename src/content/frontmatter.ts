@@ -74,17 +74,18 @@ export function readFrontmatter(yaml: string, file: string): Pick<SplitSource, '
     }));
     throw new InputError(list);
   }
-  return { frontmatter: result.data, locateField: (path) => locate(located, path) };
+  // The parsed document is not kept (it is many times the size of its text): places are looked up again when asked for.
+  return { frontmatter: result.data, locateField: lazyLocateField(yaml, file) };
 }
 
 /**
  * Places of frontmatter fields, for problems found later (a related link): the
- * YAML is read again only when one is asked for, since a page whose
- * frontmatter comes from the cache was never parsed.
+ * YAML is parsed again when one is asked for (rare), so that no page keeps
+ * its parsed document, and a page whose frontmatter came from the cache was
+ * never parsed at all.
  */
 export function lazyLocateField(yaml: string, file: string): SplitSource['locateField'] {
-  let locateField: SplitSource['locateField'] | undefined;
-  return (path) => (locateField ??= readFrontmatter(yaml, file).locateField)(path);
+  return (path) => locate(parseLocatedYaml(yaml, file, 1).located, path);
 }
 
 /** Splits and validates a page's frontmatter; throws InputError with positions in `file`. */

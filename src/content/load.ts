@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
-import { cacheKey, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
+import { cacheEnabled, cacheKey, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { registerTokenClasses, tokenClassesIn, tokenClassesOf, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 
@@ -17,6 +17,8 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' |
   bodyLineOffset: number;
   /** The render cache key of the page's Markdown: a hash of its body, place and the pipeline's code. */
   sourceKey: string;
+  /** `html` was let go after loading (it is '') and is read from the render cache when needed: see pageHtml. */
+  htmlInCache?: boolean;
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
 }
 
@@ -76,7 +78,8 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
 }
 
 /** Renders a prepared page's Markdown and stores the result in the cache; throws InputError on problems. */
-async function renderFresh(prepared: Prepared, highlighter: HighlighterSource): Promise<CachedMarkdown> {
+/** Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems. */
+async function renderFresh(prepared: Prepared, highlighter: HighlighterSource): Promise<{ rendered: CachedMarkdown; cached: Promise<boolean> }> {
   const codeKey = codeBlocksKey(prepared.sourcePath);
   const previous = readCached<CachedCodeBlocks>('code', codeKey);
   if (previous) registerTokenClasses(previous.classes);
@@ -94,8 +97,7 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource): 
     writeCached('code', codeKey, { blocks: [...codeBlocks], classes: tokenClassesOf(classes) } satisfies CachedCodeBlocks);
   }
   const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
-  writeCache(prepared.key, result);
-  return result;
+  return { rendered: result, cached: writeCache(prepared.key, result) };
 }
 
 function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
@@ -121,13 +123,13 @@ export async function loadPage(
   highlighter: HighlighterSource,
 ): Promise<{ page: SourcePage; markdown: string }> {
   const { prepared, cached } = prepare(rootDir, contentDir, relPath, true);
-  return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter))), markdown: prepared.split.body };
+  return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter)).rendered), markdown: prepared.split.body };
 }
 
 /** The worker side of parallel loading: renders pages that were not in the cache. */
-export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource): Promise<{ ok: true; rendered: CachedMarkdown } | { ok: false; problems: SourceProblem[] }> {
+export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource): Promise<WorkerResult> {
   try {
-    return { ok: true, rendered: await renderFresh(prepare(rootDir, contentDir, relPath, false).prepared, highlighter) };
+    return { ok: true, ...(await renderFresh(prepare(rootDir, contentDir, relPath, false).prepared, highlighter)) };
   } catch (e) {
     if (e instanceof InputError) return { ok: false, problems: e.problems };
     throw e;
@@ -136,6 +138,14 @@ export async function renderForWorker(rootDir: string, contentDir: string, relPa
 
 export interface PageHooks {
   page(page: SourcePage): void;
+}
+
+/** A page's body HTML (with link placeholders), from the render cache when the page let it go. */
+export function pageHtml(page: SourcePage): string {
+  if (!page.htmlInCache) return page.html;
+  const cached = readCache(page.sourceKey);
+  if (!cached) throw new Error(`the render cache lost ${page.sourcePath} during the build (was the cache folder deleted?); build again`);
+  return cached.html;
 }
 
 export interface LoadedPages {
@@ -157,13 +167,22 @@ export async function loadPages(
   highlighter: HighlighterSource,
   files = listContentFiles(contentDir),
   hooks?: PageHooks,
+  /**
+   * Whether pages keep their body HTML. Without, each page lets it go once
+   * `hooks.page` had it, and it is read from the render cache when the page
+   * is written (pageHtml): memory then holds what every page needs to know
+   * of the others (titles, anchors, ids, links), not every page's body.
+   */
+  keepHtml = true,
 ): Promise<LoadedPages> {
+  keepHtml ||= !cacheEnabled();
   const failed = new Set<string>();
   const problems: SourceProblem[] = [];
   const pages: SourcePage[] = [];
   const seen = new Map<string, string>();
   // Pass 1: read every file, check its frontmatter, and take what the cache has.
-  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; failed?: true; page?: SourcePage };
+  /** `cached`: whether the render is in the cache (a page may let its HTML go only then). */
+  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; failed?: true; done?: true; page?: SourcePage };
   const slots: Slot[] = [];
   for (const file of files) {
     const id = pageIdOf(file)!;
@@ -175,7 +194,7 @@ export async function loadPages(
     seen.set(id, displayPath);
     try {
       const { prepared, cached } = prepare(rootDir, contentDir, file, true);
-      slots.push({ prepared, rendered: cached });
+      slots.push({ prepared, rendered: cached, cached: !!cached });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);
@@ -187,16 +206,33 @@ export async function loadPages(
   const emit = () => {
     for (; next < slots.length; next++) {
       const slot = slots[next]!;
-      if (slot.failed) continue;
+      if (slot.failed || slot.done) continue;
       if (!slot.rendered) return;
       slot.page = assemble(slot.prepared, slot.rendered);
       hooks?.page(slot.page);
+      slot.done = true;
+      slot.rendered = undefined;
+      // The page has what it needs of its source; the body text goes (llms-full.txt reads it again).
+      slot.prepared = { ...slot.prepared, split: { ...slot.prepared.split, body: '' } };
+      if (!keepHtml) {
+        const page = slot.page;
+        const letGo = (cached: boolean) => {
+          if (!cached) return;
+          page.html = '';
+          page.htmlInCache = true;
+        };
+        // Once the render cache holds it (loadPages returns after every cache write is done).
+        if (typeof slot.cached === 'boolean') letGo(slot.cached);
+        else void slot.cached?.then(letGo);
+      }
     }
   };
   emit();
   const settle = (slot: Slot, result: WorkerResult) => {
-    if (result.ok) slot.rendered = result.rendered;
-    else {
+    if (result.ok) {
+      slot.rendered = result.rendered;
+      slot.cached = result.cached;
+    } else {
       problems.push(...result.problems);
       failed.add(pageIdOf(slot.prepared.relPath)!);
       slot.failed = true;
@@ -204,7 +240,7 @@ export async function loadPages(
     emit();
   };
   // Pass 2: render the rest, with worker threads when there is enough Markdown to pay for them.
-  const misses = slots.filter((slot) => !slot.rendered);
+  const misses = slots.filter((slot) => !slot.rendered && !slot.done);
   if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0) {
     await renderInWorkers(
       rootDir,

@@ -46,20 +46,22 @@ export function workerCount(): number {
   return Math.max(0, Math.min(availableParallelism() - 1, 3));
 }
 
-export type WorkerResult = { ok: true; rendered: CachedMarkdown } | { ok: false; problems: SourceProblem[] };
+/** A page rendered, and whether it is in the render cache (a worker thread has waited for the write); or its problems. */
+export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean> } | { ok: false; problems: SourceProblem[] };
 
 /**
  * Renders the pages in `files` (relative to contentDir) across the main
- * thread (with `renderHere`) and worker threads; results come back in order.
+ * thread (with `renderHere`) and worker threads, handing each result to
+ * `onResult` with its index as it comes (results are not kept here: the
+ * caller decides what of them it keeps).
  */
 export async function renderInWorkers(
   rootDir: string,
   contentDir: string,
   files: string[],
   renderHere: (file: string) => Promise<WorkerResult>,
-  onResult?: (index: number, result: WorkerResult) => void,
-): Promise<WorkerResult[]> {
-  const results: WorkerResult[] = new Array(files.length);
+  onResult: (index: number, result: WorkerResult) => void,
+): Promise<void> {
   let next = 0;
   // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
   const BATCH = 8;
@@ -87,24 +89,17 @@ export async function renderInWorkers(
           reject(new Error(message.error));
           return;
         }
-        message.results?.forEach((result, j) => {
-          results[batch[j]!] = result;
-          onResult?.(batch[j]!, result);
-        });
+        message.results?.forEach((result, j) => onResult(batch[j]!, result));
         send();
       });
       worker.on('error', (e: Error & { code?: string }) => {
         if (e.code !== 'ERR_WORKER_OUT_OF_MEMORY') return reject(e);
         // A page too large for the thread's heap: its batch, and the thread's share of the rest, go to the main thread.
         void (async () => {
-          for (const i of batch) {
-            results[i] = await renderHere(files[i]!);
-            onResult?.(i, results[i]!);
-          }
+          for (const i of batch) onResult(i, await renderHere(files[i]!));
           while (next < files.length) {
             const i = next++;
-            results[i] = await renderHere(files[i]!);
-            onResult?.(i, results[i]!);
+            onResult(i, await renderHere(files[i]!));
           }
         })().then(resolve, reject);
       });
@@ -114,12 +109,10 @@ export async function renderInWorkers(
     if (!mainThreadRenders) return;
     while (next < files.length) {
       const i = next++;
-      results[i] = await renderHere(files[i]!);
-      onResult?.(i, results[i]!);
+      onResult(i, await renderHere(files[i]!));
       // Lets the workers' messages in, so that none of them waits for its next batch.
       await nextTurn();
     }
   };
   await Promise.all([here(), ...workers]);
-  return results;
 }

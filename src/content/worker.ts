@@ -11,7 +11,8 @@ port.on('message', async (files: string[]) => {
   try {
     const results = [];
     for (const file of files) {
-      results.push(await renderForWorker(rootDir, contentDir, file, loadHighlighter));
+      const result = await renderForWorker(rootDir, contentDir, file, loadHighlighter);
+      results.push(result.ok ? { ...result, cached: await result.cached } : result);
       await nextTurn(); // lets the cache writes of the page go on
     }
     // The pool ends this thread once the pages are done: the cache must be written by then.

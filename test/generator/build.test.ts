@@ -204,6 +204,28 @@ describe('docs build', () => {
     }
   });
 
+  it('writes the same bytes when the cache folder cannot be written (pages keep their bodies in memory then)', async () => {
+    const dir = site();
+    const saved = { cache: process.env.DOCS_CACHE, dir: process.env.DOCS_CACHE_DIR };
+    try {
+      process.env.DOCS_CACHE = '0';
+      await runDocs(['build', '--root', dir, '--out', 'uncached', '--quiet']);
+      delete process.env.DOCS_CACHE;
+      // A cache folder below a file: every write fails, as on a full or read-only disk.
+      writeFileSync(join(dir, 'not-a-folder'), '');
+      process.env.DOCS_CACHE_DIR = join(dir, 'not-a-folder', 'cache');
+      const { code, err } = await runDocs(['build', '--root', dir, '--out', 'unwritable', '--quiet']);
+      expect(err).toBe('');
+      expect(code).toBe(0);
+    } finally {
+      for (const [key, value] of [['DOCS_CACHE', saved.cache], ['DOCS_CACHE_DIR', saved.dir]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    expect(snapshotDir(join(dir, 'unwritable'))).toEqual(snapshotDir(join(dir, 'uncached')));
+  });
+
   it('writes the same bytes when pages are rendered in worker threads', async () => {
     const dir = site();
     const saved = { cache: process.env.DOCS_CACHE, workers: process.env.DOCS_WORKERS };
