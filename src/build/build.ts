@@ -112,8 +112,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const index = (indexer = createSearchWorker());
     const inputOf = searchInputs(config, base);
     return {
-      page(page: SourcePage) {
+      page(page: SourcePage, fromCache: boolean) {
         const input = inputOf(page);
+        // A page from the render cache goes without its body: the thread reads it from there if it needs it.
+        if (input && fromCache) delete input.html;
         if (input) index.add(input);
       },
     };
@@ -234,6 +236,7 @@ export function searchInputs(config: SiteConfig, base: string): (page: SourcePag
           section: sectionOf.get(page.id),
           slug: page.id.slice(page.id.lastIndexOf('/') + 1),
           html: page.html,
+          sourceKey: page.sourceKey,
         };
 }
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { MAX_TERM, termsOf, words, writeVarint } from '../../templates/client/search-text.js';
-import { codeVersion, flushCacheWrites, readCached, writeCached } from '../content/cache.js';
+import { codeVersion, flushCacheWrites, readCache, readCached, writeCached } from '../content/cache.js';
 import { workerEntry } from '../paths.js';
 import { contentKey } from './output.js';
 import { sectionsOf, type SearchSection } from './search-sections.js';
@@ -43,8 +43,14 @@ export interface SearchInput {
   section?: string;
   /** The last segment of the page's path ("csp" for /guides/csp/), searched like the title. */
   slug: string;
-  /** The rendered Markdown body (HTML; headings carry their ids). */
-  html: string;
+  /**
+   * The rendered Markdown body (HTML; headings carry their ids). It may be
+   * left out when `sourceKey` is given: the indexer then takes it from the
+   * render cache, and only if its own cache has no entry for the page.
+   */
+  html?: string;
+  /** The render cache key of the page's Markdown (SourcePage.sourceKey): it stands for the body in the entry's key. */
+  sourceKey?: string;
 }
 
 export interface SearchIndexer {
@@ -117,8 +123,17 @@ const pageKey = (input: SearchInput) =>
   createHash('sha256')
     .update((entryVersion ??= codeVersion(['src/build/search.ts', 'src/build/search-sections.ts', 'templates/client/search-text.ts'])))
     .update(JSON.stringify([input.url, input.title, input.section ?? '', input.slug]))
-    .update(input.html)
+    // The body HTML is a function of the Markdown's render cache key: hashing that is cheaper.
+    .update(input.sourceKey !== undefined ? `source:${input.sourceKey}` : `html:${input.html ?? ''}`)
     .digest('hex');
+
+/** The body HTML of a page, from the input or else from the render cache. */
+function htmlOf(input: SearchInput): string {
+  if (input.html !== undefined) return input.html;
+  const cached = input.sourceKey === undefined ? undefined : readCache(input.sourceKey);
+  if (!cached) throw new Error(`search index: no HTML for ${input.url} (the render cache lost it during the build; build again)`);
+  return cached.html;
+}
 
 export function createSearchIndexer(): SearchIndexer {
   // Terms are numbered in the order first seen; a page's counts live in an array indexed by term.
@@ -166,7 +181,7 @@ export function createSearchIndexer(): SearchIndexer {
 
   /** Reads a page: its terms with their counts and title places, and its document. */
   const entryOf = (input: SearchInput): PageEntry => {
-    const sections = sectionsOf(input.html);
+    const sections = sectionsOf(htmlOf(input));
     let length = 0;
     for (const [, heading, text] of sections) {
       for (const word of words(heading)) for (const id of termsOfWord(word)) count(id, HEADING_WEIGHT);

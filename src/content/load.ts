@@ -137,7 +137,8 @@ export async function renderForWorker(rootDir: string, contentDir: string, relPa
 }
 
 export interface PageHooks {
-  page(page: SourcePage): void;
+  /** A page loaded; `fromCache`: its render came from the render cache (which holds its body HTML). */
+  page(page: SourcePage, fromCache: boolean): void;
 }
 
 /** A page's body HTML (with link placeholders), from the render cache when the page let it go. */
@@ -209,7 +210,7 @@ export async function loadPages(
       if (slot.failed || slot.done) continue;
       if (!slot.rendered) return;
       slot.page = assemble(slot.prepared, slot.rendered);
-      hooks?.page(slot.page);
+      hooks?.page(slot.page, slot.cached === true);
       slot.done = true;
       slot.rendered = undefined;
       // The page has what it needs of its source; the body text goes (llms-full.txt reads it again).

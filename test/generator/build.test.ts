@@ -132,6 +132,23 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'fill'))).toEqual(uncached);
   });
 
+  it('indexes a page from the render cache when the search entries are gone (the index thread reads its body there)', async () => {
+    const dir = site();
+    const saved = process.env.DOCS_CACHE_DIR;
+    try {
+      process.env.DOCS_CACHE_DIR = join(dir, 'cache');
+      await runDocs(['build', '--root', dir, '--out', 'first', '--quiet']);
+      rmSync(join(dir, 'cache', 'search-pages'), { recursive: true });
+      expect(readdirSync(join(dir, 'cache', 'pages')).length).toBeGreaterThan(0);
+      await runDocs(['build', '--root', dir, '--out', 'second', '--quiet']);
+      expect(existsSync(join(dir, 'cache', 'search-pages'))).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.DOCS_CACHE_DIR;
+      else process.env.DOCS_CACHE_DIR = saved;
+    }
+    expect(snapshotDir(join(dir, 'second'))).toEqual(snapshotDir(join(dir, 'first')));
+  });
+
   it('keeps what did not change and still writes the bytes of a full build, after every kind of change', async () => {
     const dir = site();
     const dist = join(dir, 'dist');
