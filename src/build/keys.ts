@@ -50,6 +50,8 @@ const sha = (...parts: string[]) => {
   return hash.digest('hex');
 };
 
+const OMITTED = new Set(['html', 'htmlInCache', 'ids', 'links', 'headings']);
+
 export interface OutputKeys {
   page(page: SitePage): string;
   printable(section: SidebarSection): string;
@@ -72,8 +74,9 @@ export function outputKeys(ctx: RenderContext): OutputKeys {
   const page = (p: SitePage) => {
     let key = pageKeys.get(p);
     if (!key) {
-      // Everything of the page but what its source key stands for (the body) and what only checks use.
-      const meta = JSON.stringify(p, (name, value: unknown) => (name === 'html' || name === 'ids' || name === 'links' || name === 'headings' ? undefined : value));
+      // Everything of the page but what its source key stands for (the body), what only checks use,
+      // and where the body is kept meanwhile.
+      const meta = JSON.stringify(p, (name, value: unknown) => (OMITTED.has(name) ? undefined : value));
       key = sha(shared, p.sourceKey, meta, ctx.lastUpdated.get(p.sourcePath) ?? '');
       pageKeys.set(p, key);
     }
