@@ -11,13 +11,13 @@ port.on('message', async (files: string[]) => {
   try {
     const results = [];
     for (const file of files) {
-      const result = await renderForWorker(rootDir, contentDir, file, loadHighlighter);
-      results.push(result.ok ? { ...result, cached: await result.cached } : result);
+      results.push(await renderForWorker(rootDir, contentDir, file, loadHighlighter));
       await nextTurn(); // lets the cache writes of the page go on
     }
-    // The pool ends this thread once the pages are done: the cache must be written by then.
+    // The pool ends this thread once the pages are done: the cache must be written by then (and
+    // whether each page's render is in it goes with the page).
     await flushCacheWrites();
-    port.postMessage({ results });
+    port.postMessage({ results: await Promise.all(results.map(async (result) => (result.ok ? { ...result, cached: await result.cached } : result))) });
   } catch (e) {
     port.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }
