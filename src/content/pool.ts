@@ -61,6 +61,7 @@ export async function renderInWorkers(
   files: string[],
   renderHere: (file: string) => Promise<WorkerResult>,
   onResult: (index: number, result: WorkerResult) => void,
+  reuseCode = false,
 ): Promise<void> {
   let next = 0;
   // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
@@ -72,7 +73,7 @@ export async function renderInWorkers(
   };
   const workers = Array.from({ length: Math.min(workerCount(), files.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
-    const worker = new Worker(workerEntry('content'), { workerData: { rootDir, contentDir }, resourceLimits: { maxOldGenerationSizeMb: workerHeapMb } });
+    const worker = new Worker(workerEntry('content'), { workerData: { rootDir, contentDir, reuseCode }, resourceLimits: { maxOldGenerationSizeMb: workerHeapMb } });
     return new Promise<void>((resolve, reject) => {
       let batch: number[] = [];
       const send = () => {

@@ -4,14 +4,14 @@ import { flushCacheWrites } from './cache.js';
 import { loadHighlighter } from './highlight.js';
 import { renderForWorker } from './load.js';
 
-const { rootDir, contentDir } = workerData as { rootDir: string; contentDir: string };
+const { rootDir, contentDir, reuseCode } = workerData as { rootDir: string; contentDir: string; reuseCode: boolean };
 const port = parentPort!;
 
 port.on('message', async (files: string[]) => {
   try {
     const results = [];
     for (const file of files) {
-      results.push(await renderForWorker(rootDir, contentDir, file, loadHighlighter));
+      results.push(await renderForWorker(rootDir, contentDir, file, loadHighlighter, reuseCode));
       await nextTurn(); // lets the cache writes of the page go on
     }
     // The pool ends this thread once the pages are done: the cache must be written by then (and

@@ -243,6 +243,29 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'unwritable'))).toEqual(snapshotDir(join(dir, 'uncached')));
   });
 
+  it('does not load the highlighter to rebuild a page whose code blocks did not change', () => {
+    const dir = site();
+    const build = () => {
+      const child = spawnSync(process.execPath, [join(ROOT, 'bin/docs.js'), 'build', '--root', dir, '--quiet'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, DOCS_PROFILE: '1', DOCS_CACHE_DIR: join(dir, 'cache') },
+      });
+      expect(child.status, child.stderr).toBe(0);
+      return Object.keys((JSON.parse(/DOCS_PROFILE (.*)/.exec(child.stderr)![1]!) as { stages: Record<string, number> }).stages);
+    };
+    const page = join(dir, 'content/guides/first.md');
+    // A first build renders every page and keeps no code tokens; the first edit of a page keeps its tokens.
+    expect(build()).toContain('highlighter');
+    editFile(page, 'Intro with', 'An intro with');
+    expect(build()).toContain('highlighter');
+    // Its next edits reuse them, until a code block changes.
+    editFile(page, 'An intro with', 'An introduction with');
+    expect(build()).not.toContain('highlighter');
+    editFile(page, "mode: 'production'", "mode: 'development'");
+    expect(build()).toContain('highlighter');
+  });
+
   it('writes the same bytes when pages are rendered in worker threads', async () => {
     const dir = site();
     const saved = { cache: process.env.DOCS_CACHE, workers: process.env.DOCS_WORKERS };
