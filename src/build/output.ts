@@ -218,19 +218,13 @@ export class OutputWriter {
     // Files kept at a new path. A folder whose files all move to one new folder (the search index's
     // folder, renamed with each version) is renamed whole, and what it held and is not moved is stale.
     const moves = [...this.files].filter(([, f]) => f.from !== undefined).map(([to, f]) => [f.from!, to] as const);
-    const groups = new Map<string, { to: string; count: number }>();
-    for (const [from, to] of moves) {
-      const key = `${dirname(from)}\0${dirname(to)}`;
-      const group = groups.get(key);
-      if (group) group.count++;
-      else groups.set(key, { to: dirname(to), count: 1 });
-    }
+    const groups = new Map<string, { from: string; to: string }>();
+    for (const [from, to] of moves) groups.set(`${dirname(from)}\0${dirname(to)}`, { from: dirname(from), to: dirname(to) });
     const produced = new Set([...this.files].filter(([, f]) => f.from === undefined).map(([path]) => dirname(path)));
     const staleSet = new Set(stale);
     const movesTo = new Map(moves);
     const renamed = new Map<string, string>();
-    for (const [key, { to }] of groups) {
-      const from = key.slice(0, key.indexOf('\0'));
+    for (const { from, to } of groups.values()) {
       if (from === '.' || to === '.' || from === to || produced.has(from) || renamed.has(from) || lstatSafe(target(to))) continue;
       // Every file of the old folder is stale or moves under its own name to the new one.
       const inside = Object.keys(previous.files).filter((path) => dirname(path) === from);
