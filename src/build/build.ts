@@ -158,22 +158,18 @@ async function writeSite(
     files++;
   };
   /** Whether the output holds the file as made from `key` (see OutputWriter.keep): then nothing needs to make it. */
-  const keep = (path: string, key: string) => {
-    if (!out.keep(path, key)) return false;
-    files++;
-    return true;
+  const counted = (kept: boolean) => {
+    if (kept) files++;
+    return kept;
   };
+  const keep = (path: string, key: string) => counted(out.keep(path, key));
   // Every page is in the index by now: its files are written while the pages render.
   const searchFiles =
     indexer &&
     timed('search-write', () =>
       indexer.writeTo(join(out.temp, 'search-index'), {
         // The index's files live in a folder named by its version: unchanged ones move to the new folder.
-        keep: (path, key) => {
-          if (!out.keepMoved(join('search-index', path), key)) return false;
-          files++;
-          return true;
-        },
+        keep: (path, key) => counted(out.keepMoved(join('search-index', path), key)),
         written: (path, key, size) => {
           out.writtenElsewhere(join('search-index', path), key, size);
           files++;

@@ -49,11 +49,8 @@ export class OutputWriter {
   private readonly manifestFile: string | undefined;
   /** The last build's manifest, when it describes the output folder as it is. */
   private readonly previous: Manifest | undefined;
-  /**
-   * Every file of this build: its key and size, whether it is new (in the
-   * temporary folder), and for a file the last build wrote at another path, that path.
-   */
-  private readonly files = new Map<string, { key: string; size: number; fresh: boolean; from?: string }>();
+  /** Every file of this build: its key and size, and for a file the last build wrote at another path, that path. */
+  private readonly files = new Map<string, { key: string; size: number; from?: string }>();
   /** Paths of the last build's files by key, and those taken to move (see keepMoved). */
   private byKey: Map<string, string[]> | undefined;
   private readonly moved = new Set<string>();
@@ -77,26 +74,26 @@ export class OutputWriter {
     }
   }
 
-  /** Whether files of the last build can be kept (it left a manifest of this folder). */
-  get incremental(): boolean {
-    return this.previous !== undefined;
-  }
-
   /**
    * Whether the output already holds `relPath` as made from `key`: then it is
    * part of this build as it is, and the caller need not make it.
    */
   keep(relPath: string, key: string): boolean {
     const entry = this.previous?.files[relPath];
-    if (!entry || entry[0] !== key) return false;
+    if (!entry || entry[0] !== key || !this.intact(relPath)) return false;
+    this.files.set(relPath, { key, size: entry[1] });
+    return true;
+  }
+
+  /** Whether a file of the last build is in the output as that build left it (same size, not changed since). */
+  private intact(relPath: string): boolean {
+    const entry = this.previous!.files[relPath]!;
     try {
       const st = statSync(join(this.target, relPath));
-      if (!st.isFile() || st.size !== entry[1] || st.mtimeMs > this.previous!.time) return false;
+      return st.isFile() && st.size === entry[1] && st.mtimeMs <= this.previous!.time;
     } catch {
       return false;
     }
-    this.files.set(relPath, { key, size: entry[1], fresh: false });
-    return true;
   }
 
   /**
@@ -117,16 +114,9 @@ export class OutputWriter {
       }
     }
     for (const from of this.byKey.get(key) ?? []) {
-      if (this.moved.has(from) || this.files.has(from)) continue;
-      const entry = this.previous.files[from]!;
-      try {
-        const st = statSync(join(this.target, from));
-        if (!st.isFile() || st.size !== entry[1] || st.mtimeMs > this.previous.time) continue;
-      } catch {
-        continue;
-      }
+      if (this.moved.has(from) || this.files.has(from) || !this.intact(from)) continue;
       this.moved.add(from);
-      this.files.set(relPath, { key, size: entry[1], fresh: false, from });
+      this.files.set(relPath, { key, size: this.previous.files[from]![1], from });
       return true;
     }
     return false;
@@ -136,7 +126,7 @@ export class OutputWriter {
   write(relPath: string, contents: string | Buffer, key?: string): void {
     if (this.keep(relPath, (key ??= contentKey(contents)))) return;
     const size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
-    this.files.set(relPath, { key, size, fresh: true });
+    this.files.set(relPath, { key, size });
     const file = join(this.temp, relPath);
     const folder = dirname(file);
     let made = this.folders.get(folder);
@@ -154,7 +144,7 @@ export class OutputWriter {
 
   /** Adds a file that another writer (a worker thread) puts at join(temp, relPath) before `commit`. */
   writtenElsewhere(relPath: string, key: string, size: number): void {
-    this.files.set(relPath, { key, size, fresh: true });
+    this.files.set(relPath, { key, size });
   }
 
   /**

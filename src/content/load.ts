@@ -77,7 +77,6 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
   return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached };
 }
 
-/** Renders a prepared page's Markdown and stores the result in the cache; throws InputError on problems. */
 /** Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems. */
 async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean): Promise<{ rendered: CachedMarkdown; cached: Promise<boolean> }> {
   const codeKey = codeBlocksKey(prepared.sourcePath);
@@ -126,18 +125,23 @@ export async function loadPage(
   return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, true)).rendered), markdown: prepared.split.body };
 }
 
-/** The worker side of parallel loading: renders pages that were not in the cache. */
 /**
- * Renders a page that was not in the cache (on a worker thread or the main
- * thread). With `reuseCode`, its code blocks' tokens from its last render
- * are reused, and this render's are kept for the next: that pays when pages
- * are edited one at a time, not when a build renders every page (a first
- * build, or one after a change of the pipeline), which then writes no
- * tokens (measured: a fifth of the time of a 1,000-page cold build).
+ * Renders a page that was not in the cache, on a worker thread (the main
+ * thread renders the pages it read in pass 1 of loadPages). With
+ * `reuseCode`, its code blocks' tokens from its last render are reused, and
+ * this render's are kept for the next: that pays when pages are edited one
+ * at a time, not when a build renders every page (a first build, or one
+ * after a change of the pipeline), which then writes no tokens (measured: a
+ * fifth of the time of a 1,000-page cold build).
  */
 export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
+  return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, reuseCode);
+}
+
+/** Renders a page once `prepared` has read it; problems of the page come back as a result, not thrown. */
+async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
   try {
-    return { ok: true, ...(await renderFresh(prepare(rootDir, contentDir, relPath, false).prepared, highlighter, reuseCode)) };
+    return { ok: true, ...(await renderFresh(prepared(), highlighter, reuseCode)) };
   } catch (e) {
     if (e instanceof InputError) return { ok: false, problems: e.problems };
     throw e;
@@ -215,7 +219,7 @@ export async function loadPages(
   const emit = () => {
     for (; next < slots.length; next++) {
       const slot = slots[next]!;
-      if (slot.failed || slot.done) continue;
+      if (slot.failed) continue;
       if (!slot.rendered) return;
       slot.page = assemble(slot.prepared, slot.rendered);
       hooks?.page(slot.page, slot.cached === true);
@@ -257,13 +261,14 @@ export async function loadPages(
       rootDir,
       contentDir,
       misses.map((m) => m.prepared.relPath),
-      (file) => renderForWorker(rootDir, contentDir, file, highlighter, reuseCode),
+      (_file, i) => renderPrepared(() => misses[i]!.prepared, highlighter, reuseCode),
       (i, result) => settle(misses[i]!, result),
       reuseCode,
     );
   } else {
     for (const miss of misses) {
-      settle(miss, await renderForWorker(rootDir, contentDir, miss.prepared.relPath, highlighter, reuseCode));
+      // Read and split in pass 1 already: rendered from that.
+      settle(miss, await renderPrepared(() => miss.prepared, highlighter, reuseCode));
       await nextTurn(); // lets the cache writes of the page (and the work hooks.page started) go on
     }
   }

@@ -59,7 +59,7 @@ export async function renderInWorkers(
   rootDir: string,
   contentDir: string,
   files: string[],
-  renderHere: (file: string) => Promise<WorkerResult>,
+  renderHere: (file: string, index: number) => Promise<WorkerResult>,
   onResult: (index: number, result: WorkerResult) => void,
   reuseCode = false,
 ): Promise<void> {
@@ -97,10 +97,10 @@ export async function renderInWorkers(
         if (e.code !== 'ERR_WORKER_OUT_OF_MEMORY') return reject(e);
         // A page too large for the thread's heap: its batch, and the thread's share of the rest, go to the main thread.
         void (async () => {
-          for (const i of batch) onResult(i, await renderHere(files[i]!));
+          for (const i of batch) onResult(i, await renderHere(files[i]!, i));
           while (next < files.length) {
             const i = next++;
-            onResult(i, await renderHere(files[i]!));
+            onResult(i, await renderHere(files[i]!, i));
           }
         })().then(resolve, reject);
       });
@@ -110,7 +110,7 @@ export async function renderInWorkers(
     if (!mainThreadRenders) return;
     while (next < files.length) {
       const i = next++;
-      onResult(i, await renderHere(files[i]!));
+      onResult(i, await renderHere(files[i]!, i));
       // Lets the workers' messages in, so that none of them waits for its next batch.
       await nextTurn();
     }
