@@ -105,11 +105,14 @@ export async function loadSite(
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
+  // From the start of the process: loading Node and the tool's code.
+  stageTimes.startup = started;
   // Each page goes to the search indexer (a thread of its own) as soon as its Markdown is rendered or read from the cache.
   let indexer: SearchWorker | undefined;
   const searchFeed = (config: SiteConfig, base: string) => {
     if (options.checkOnly || config.search.provider !== 'local') return undefined;
-    const index = (indexer = createSearchWorker());
+    // The index starts from the state it had at the last build into the same folder.
+    const index = (indexer = createSearchWorker({ state: outputFolder(options) }));
     const inputOf = searchInputs(config, base);
     return {
       page(page: SourcePage, fromCache: boolean) {
@@ -131,10 +134,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started };
 
   const templatesDir = options.templates ?? TEMPLATES_DIR;
-  const out = new OutputWriter(resolve(root, options.out ?? 'dist'));
+  const out = new OutputWriter(outputFolder(options));
   try {
     const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexer);
-    await out.commit();
+    await timed('commit', () => out.commit());
     return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started };
   } catch (e) {
     await indexer?.close();
@@ -166,16 +169,14 @@ async function writeSite(
   // Every page is in the index by now: its files are written while the pages render.
   const searchFiles =
     indexer &&
-    timed('search-write', () =>
-      indexer.writeTo(join(out.temp, 'search-index'), {
+    indexer.writeTo(join(out.temp, 'search-index'), {
         // The index's files live in a folder named by its version: unchanged ones move to the new folder.
         keep: (path, key) => counted(out.keepMoved(join('search-index', path), key)),
         written: (path, key, size) => {
           out.writtenElsewhere(join('search-index', path), key, size);
           files++;
         },
-      }),
-    );
+      });
   try {
     const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
     for (const [path, contents] of assetFiles) write(path, contents);
@@ -201,7 +202,8 @@ async function writeSite(
       write(...next.value);
       await out.ready();
     }
-    await searchFiles;
+    // The index is made beside the pages; the time the build still waits for it after its own work.
+    await timed('search-wait', () => searchFiles);
     return files;
   } catch (e) {
     // The indexer writes into the temporary output folder: it must be done before that folder goes.
@@ -209,6 +211,8 @@ async function writeSite(
     throw e;
   }
 }
+
+const outputFolder = (options: BuildOptions) => resolve(options.root, options.out ?? 'dist');
 
 /*
  * The parts of a build, exported so that `docs serve` renders exactly what

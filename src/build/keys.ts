@@ -50,8 +50,6 @@ const sha = (...parts: string[]) => {
   return hash.digest('hex');
 };
 
-const OMITTED = new Set(['html', 'htmlInCache', 'ids', 'links', 'headings']);
-
 export interface OutputKeys {
   page(page: SitePage): string;
   printable(section: SidebarSection): string;
@@ -76,7 +74,9 @@ export function outputKeys(ctx: RenderContext): OutputKeys {
     if (!key) {
       // Everything of the page but what its source key stands for (the body), what only checks use,
       // and where the body is kept meanwhile.
-      const meta = JSON.stringify(p, (name, value: unknown) => (OMITTED.has(name) ? undefined : value));
+      // (Left out at the top only: a field of the frontmatter may have any name.)
+      const { html: _html, htmlInCache: _inCache, ids: _ids, links: _links, headings: _headings, ...kept } = p;
+      const meta = JSON.stringify(kept);
       key = sha(shared, p.sourceKey, meta, ctx.lastUpdated.get(p.sourcePath) ?? '');
       pageKeys.set(p, key);
     }

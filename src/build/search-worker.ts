@@ -1,5 +1,5 @@
-import { parentPort } from 'node:worker_threads';
-import { createSearchIndexer, type SearchWorkerMessage, type SearchWorkerReply } from './search.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createSearchIndexer, type SearchIndexerOptions, type SearchWorkerMessage, type SearchWorkerReply } from './search.js';
 
 /*
  * The search indexer on a thread of its own (see createSearchWorker): pages
@@ -9,7 +9,7 @@ import { createSearchIndexer, type SearchWorkerMessage, type SearchWorkerReply }
  */
 
 const port = parentPort!;
-const indexer = createSearchIndexer();
+const indexer = createSearchIndexer((workerData ?? {}) as SearchIndexerOptions);
 const post = (reply: SearchWorkerReply) => port.postMessage(reply);
 
 port.on('message', (message: SearchWorkerMessage) => {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { MAX_TERM, termsOf, words, writeVarint } from '../../templates/client/search-text.js';
-import { codeVersion, flushCacheWrites, readCache, readCached, writeCached } from '../content/cache.js';
+import { cacheEnabled, codeVersion, flushCacheWrites, readCache, readCached, readCachedFile, writeCached, writeCachedFile } from '../content/cache.js';
 import { workerEntry } from '../paths.js';
 import { contentKey } from './output.js';
 import { sectionsOf, type SearchSection } from './search-sections.js';
@@ -65,6 +65,11 @@ export interface SearchIndexer {
    * output already holds (`key` is a hash of the bytes); returns how many it wrote.
    */
   writeTo(dir: string, options?: IndexFileOptions): Promise<number>;
+  /**
+   * How the last files listed were made: as the last build's (no page's entry changed), from
+   * the last build's postings with the changed pages put in place, or by merging every entry.
+   */
+  made(): 'unchanged' | 'changed in place' | 'merged';
 }
 
 export interface IndexFileOptions {
@@ -95,10 +100,12 @@ const SEARCH_FORMAT = 1;
  * A term's pages, and per page (packed in one number to keep a 10,000-page
  * index small in memory): 4 × (body count + HEADING_WEIGHT × heading count)
  * + the term's place in the title (0 none, 1 part of a title word, 2 a title word).
+ * Pages are in increasing order. Lists read from the saved state stay typed
+ * arrays until a change touches them.
  */
 interface Posting {
-  pages: number[];
-  values: number[];
+  pages: number[] | Uint32Array;
+  values: number[] | Uint32Array;
 }
 
 const TITLE_PLACE = [0, 0.5, 1];
@@ -119,9 +126,10 @@ interface PageEntry {
 /** Where the index's per-page entries are cached; they change with the indexer's code. */
 const CACHE_KIND = 'search-pages';
 let entryVersion: string | undefined;
+const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search.ts', 'src/build/search-sections.ts', 'templates/client/search-text.ts']));
 const pageKey = (input: SearchInput) =>
   createHash('sha256')
-    .update((entryVersion ??= codeVersion(['src/build/search.ts', 'src/build/search-sections.ts', 'templates/client/search-text.ts'])))
+    .update(indexerVersion())
     .update(JSON.stringify([input.url, input.title, input.section ?? '', input.slug]))
     // The body HTML is a function of the Markdown's render cache key: hashing that is cheaper.
     .update(input.sourceKey !== undefined ? `source:${input.sourceKey}` : `html:${input.html ?? ''}`)
@@ -135,26 +143,116 @@ function htmlOf(input: SearchInput): string {
   return cached.html;
 }
 
-export function createSearchIndexer(): SearchIndexer {
-  // Terms are numbered in the order first seen; a page's counts live in an array indexed by term.
+/*
+ * The state of the last build's index, saved in the cache (kind STATE_KIND,
+ * one per output folder), so that a rebuild does not merge every page's
+ * entry again: when no page's entry changed, the files are those of the last
+ * build; when some did, only their postings are taken out and put in again.
+ * Two files: the head (small) and the postings (large, read only when a page
+ * changed or a file must be written again).
+ */
+const STATE_KIND = 'search-state';
+
+interface StateHead {
+  /** The indexer's version and the pages' entry keys in order: what the state is a function of. */
+  version: string;
+  keys: string[];
+  /** The key of the whole list (see listKey); the postings file carries it too. */
+  list: string;
+  lengths: number[];
+  shares: number[];
+  /** Per page: its document's content key and size. */
+  docs: Array<[key: string, size: number]>;
+  /** The index files, as SearchIndexer.list gives them. */
+  files: Array<[path: string, key: string, size: number]>;
+}
+
+const listKey = (keys: readonly string[]) => {
+  const hash = createHash('sha256').update(indexerVersion());
+  for (const key of keys) hash.update(key);
+  return hash.digest('hex');
+};
+
+/** A file of the index: its path under search-index/, key (a hash of its bytes), size and bytes. */
+interface IndexFile {
+  path: string;
+  key: string;
+  size: number;
+  content(): Uint8Array;
+}
+
+export interface SearchIndexerOptions {
+  /**
+   * Names the saved state of the index (one per output folder, say): with it,
+   * the indexer starts from the last build's state under that name and saves
+   * its own. The files are the same bytes with or without.
+   */
+  state?: string;
+}
+
+/** Above this many changed pages, the index is merged from every page's entry instead of changed in place. */
+const MAX_CHANGED = 1000;
+
+export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchIndexer {
+  const stateName = options.state === undefined || !cacheEnabled() ? undefined : createHash('sha256').update(options.state).digest('hex');
+  // Terms are numbered in the order first seen (the first `sortedTerms` came sorted from the state);
+  // a page's counts live in an array indexed by term.
   const termIds = new Map<string, number>();
   const termNames: string[] = [];
+  let sortedTerms = 0;
   const postings: Posting[] = [];
+  /** Per page (in the order added): its entry's key, body length, title share and document. */
+  const keys: string[] = [];
   const lengths: number[] = [];
   /** Per page: the title bonus of a term that is a whole word of the title. */
   const titleShares: number[] = [];
-  const documents: Buffer[] = [];
-  let built: Array<{ path: string; content: Uint8Array }> | undefined;
-  let listed: Array<[string, string, number]> | undefined;
+  const docKeys: Array<[key: string, size: number]> = [];
+  const documents: Array<Buffer | undefined> = [];
+  /** Pages as given (without their body), to make an entry the cache lost again. */
+  const inputs: SearchInput[] = [];
+  let built: IndexFile[] | undefined;
+  /** While a page is read: its count per term (see countIdOf), and the terms it has. */
   let counts = new Float64Array(1024);
   const touched: number[] = [];
 
+  /*
+   * Two ways to get to the postings. Merged: each page's entry is merged as it comes (a first
+   * build, or one after the page list changed). From the state: pages whose entry is the one at
+   * their place in the last build wait; changed pages' entries are put in place at the end.
+   */
+  let head: StateHead | undefined;
+  if (stateName) {
+    const saved = readCachedFile(STATE_KIND, `${stateName}.json`);
+    try {
+      const parsed = saved && (JSON.parse(saved.toString('utf8')) as StateHead);
+      if (parsed && parsed.version === indexerVersion()) head = parsed;
+    } catch {
+      // A damaged state is no state.
+    }
+  }
+  let merged = !head;
+  const changed = new Map<number, PageEntry>();
+  let made: ReturnType<SearchIndexer['made']> = 'merged';
+
+  /** A term's number in the postings. */
   const idOf = (term: string) => {
     let id = termIds.get(term);
     if (id === undefined) {
       termIds.set(term, (id = postings.length));
       termNames.push(term);
       postings.push({ pages: [], values: [] });
+    }
+    return id;
+  };
+  // Reading a page counts its terms in an array indexed by a number of their own (the postings may
+  // not be loaded yet when a changed page is read).
+  const countIds = new Map<string, number>();
+  const countNames: string[] = [];
+  const countIdOf = (term: string) => {
+    let id = countIds.get(term);
+    if (id === undefined) {
+      countIds.set(term, (id = countNames.length));
+      countNames.push(term);
       if (id >= counts.length) {
         const grown = new Float64Array(counts.length * 2);
         grown.set(counts);
@@ -169,7 +267,7 @@ export function createSearchIndexer(): SearchIndexer {
     let ids = wordTerms.get(word);
     if (!ids) {
       ids = [];
-      termsOf(word, (term) => ids!.push(idOf(term)));
+      termsOf(word, (term) => ids!.push(countIdOf(term)));
       if (wordTerms.size < 500_000) wordTerms.set(word, ids);
     }
     return ids;
@@ -193,7 +291,7 @@ export function createSearchIndexer(): SearchIndexer {
     // The title's terms share the bonus: a one-word title matching the query is the strongest signal.
     const titleTerms = new Map<number, 1 | 2>();
     const inTitle = (term: string, place: 1 | 2) => {
-      const id = idOf(term);
+      const id = countIdOf(term);
       titleTerms.set(id, Math.max(titleTerms.get(id) ?? 0, place) as 1 | 2);
     };
     for (const text of [input.title, input.slug]) {
@@ -214,7 +312,7 @@ export function createSearchIndexer(): SearchIndexer {
     const terms: string[] = [];
     const values: number[] = [];
     for (const id of touched) {
-      terms.push(termNames[id]!);
+      terms.push(countNames[id]!);
       values.push(counts[id]! * 4 + (titleTerms.get(id) ?? 0));
       counts[id] = 0;
     }
@@ -230,27 +328,176 @@ export function createSearchIndexer(): SearchIndexer {
     };
   };
 
+  /** A page's entry: from the cache, or made (and cached). */
+  const entryAt = (page: number): PageEntry => {
+    let entry = readCached<PageEntry>(CACHE_KIND, keys[page]!);
+    if (!entry) {
+      entry = entryOf(inputs[page]!);
+      writeCached(CACHE_KIND, keys[page]!, entry);
+    }
+    return entry;
+  };
+
+  /** Takes a page's length, share and document from its entry. */
+  const describe = (page: number, entry: PageEntry) => {
+    const doc = Buffer.from(entry.doc, 'base64');
+    lengths[page] = entry.length;
+    titleShares[page] = entry.share;
+    documents[page] = doc;
+    docKeys[page] = [contentKey(doc), doc.length];
+  };
+
+  /** Adds a page's terms to the postings (pages in increasing order: a page after every page there is goes at the end). */
+  const post = (page: number, entry: PageEntry, atEnd: boolean) => {
+    entry.terms.forEach((term, i) => {
+      const posting = postings[idOf(term)]!;
+      if (atEnd) {
+        (posting.pages as number[]).push(page);
+        (posting.values as number[]).push(entry.values[i]!);
+        return;
+      }
+      const pages = Array.isArray(posting.pages) ? posting.pages : (posting.pages = Array.from(posting.pages));
+      const values = Array.isArray(posting.values) ? posting.values : (posting.values = Array.from(posting.values));
+      let at = 0;
+      for (let end = pages.length; at < end; ) {
+        const middle = (at + end) >> 1;
+        if (pages[middle]! < page) at = middle + 1;
+        else end = middle;
+      }
+      pages.splice(at, 0, page);
+      values.splice(at, 0, entry.values[i]!);
+    });
+  };
+
+  /** Leaves the state's way: every page's entry merged, in order. */
+  const mergeAll = () => {
+    merged = true;
+    for (let page = 0; page < keys.length; page++) {
+      const entry = changed.get(page) ?? entryAt(page);
+      describe(page, entry);
+      post(page, entry, true);
+    }
+    changed.clear();
+  };
+
   const add = (input: SearchInput) => {
-    built = listed = undefined;
+    built = undefined;
+    const page = keys.length;
     const key = pageKey(input);
+    keys.push(key);
+    inputs.push(input.html === undefined ? input : { ...input, html: undefined });
+    if (!merged && head!.keys[page] === key) return;
     let entry = readCached<PageEntry>(CACHE_KIND, key);
     if (!entry) {
       entry = entryOf(input);
       writeCached(CACHE_KIND, key, entry);
     }
-    const page = lengths.length;
-    entry.terms.forEach((term, i) => {
-      const posting = postings[idOf(term)]!;
-      posting.pages.push(page);
-      posting.values.push(entry.values[i]!);
-    });
-    lengths.push(entry.length);
-    titleShares.push(entry.share);
-    documents.push(Buffer.from(entry.doc, 'base64'));
+    if (merged) {
+      describe(page, entry);
+      post(page, entry, true);
+      return;
+    }
+    changed.set(page, entry);
+    // Most of the site changed (a new pipeline, say): merging is then the shorter way, and holds no entries.
+    if (changed.size > MAX_CHANGED) mergeAll();
   };
 
-  const build = () => {
+  /** Reads the state's postings, lengths and documents' keys; false when they are not there. */
+  const loadState = (): boolean => {
+    const bytes = readCachedFile(STATE_KIND, `${stateName}.bin`);
+    if (!bytes || bytes.length < 4) return false;
+    const jsonLength = bytes.readUInt32LE(0);
+    let meta: { list: string; terms: string[] };
+    try {
+      meta = JSON.parse(bytes.subarray(4, 4 + jsonLength).toString('utf8')) as typeof meta;
+    } catch {
+      return false;
+    }
+    let offset = 4 + jsonLength;
+    offset += (4 - (offset % 4)) % 4;
+    const n = meta.terms.length;
+    if (meta.list !== head!.list || (bytes.length - offset) % 4 || (bytes.length - offset) / 4 < n) return false;
+    // Typed arrays need aligned memory.
+    const aligned = (bytes.byteOffset + offset) % 4 ? Buffer.from(bytes.subarray(offset)) : bytes.subarray(offset);
+    const words32 = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
+    const total = words32.length - n;
+    let sum = 0;
+    for (let id = 0; id < n; id++) sum += words32[id]!;
+    if (2 * sum !== total || head!.lengths.length !== keys.length) return false;
+    let at = n;
+    for (let id = 0; id < n; id++) {
+      const size = words32[id]!;
+      termIds.set(meta.terms[id]!, id);
+      termNames.push(meta.terms[id]!);
+      postings.push({ pages: words32.subarray(at, at + size), values: words32.subarray(at + total / 2, at + total / 2 + size) });
+      at += size;
+    }
+    sortedTerms = n;
+    head!.lengths.forEach((length, page) => (lengths[page] = length));
+    head!.shares.forEach((share, page) => (titleShares[page] = share));
+    head!.docs.forEach((doc, page) => (docKeys[page] = doc));
+    return true;
+  };
+
+  /** The postings of this build from the state's: the changed pages' terms out, their new ones in. */
+  const applyChanges = () => {
+    if (keys.length !== head!.keys.length || !loadState()) {
+      // Pages came or went (every page after them has a new number), or the postings are gone.
+      resetPostings();
+      mergeAll();
+      return;
+    }
+    const gone = new Uint8Array(keys.length);
+    for (const page of changed.keys()) gone[page] = 1;
+    for (const posting of postings) {
+      let hit = false;
+      for (const page of posting.pages) if (gone[page]) hit = true;
+      if (!hit) continue;
+      const pages: number[] = [];
+      const values: number[] = [];
+      posting.pages.forEach((page, i) => {
+        if (gone[page]) return;
+        pages.push(page);
+        values.push(posting.values[i]!);
+      });
+      posting.pages = pages;
+      posting.values = values;
+    }
+    for (const [page, entry] of changed) {
+      describe(page, entry);
+      post(page, entry, false);
+    }
+    changed.clear();
+    merged = true;
+    made = 'changed in place';
+  };
+
+  const resetPostings = () => {
+    termIds.clear();
+    termNames.length = postings.length = sortedTerms = 0;
+  };
+
+  /** Every term in sorted order (the state's came sorted; the ones added since are sorted in). */
+  const termsInOrder = (): string[] => {
+    if (sortedTerms === termNames.length) return termNames;
+    const added = termNames.slice(sortedTerms).sort();
+    const all: string[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < sortedTerms || j < added.length) {
+      if (j >= added.length || (i < sortedTerms && termNames[i]! < added[j]!)) all.push(termNames[i++]!);
+      else all.push(added[j++]!);
+    }
+    return all;
+  };
+
+  /** The document of a page, from this build or from its entry. */
+  const documentOf = (page: number): Buffer => documents[page] ?? Buffer.from(entryAt(page).doc, 'base64');
+
+  /** The files, from the postings. */
+  const build = (): IndexFile[] => {
     if (built) return built;
+    if (!merged) applyChanges();
     const average = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length) || 1;
     const shards: Buffer[] = [];
     const firstTerms: string[] = [];
@@ -267,10 +514,13 @@ export function createSearchIndexer(): SearchIndexer {
       previous = '';
     };
     const encoder = new TextEncoder();
-    for (const term of [...termIds.keys()].sort()) {
+    const order = termsInOrder();
+    for (const term of order) {
+      const posting = postings[termIds.get(term)!]!;
+      // A term whose only pages changed and no longer have it.
+      if (!posting.pages.length) continue;
       if (bytes.length >= SHARD_BYTES) flush();
       if (!inShard) firstTerms.push(term);
-      const posting = postings[termIds.get(term)!]!;
       // Front coding: the length shared with the previous term, then the rest.
       let shared = 0;
       while (shared < term.length && shared < previous.length && term.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
@@ -301,35 +551,74 @@ export function createSearchIndexer(): SearchIndexer {
       previous = term;
     }
     flush();
+    // The key stands for every file's bytes (a document's through its content key).
     const hash = createHash('sha256').update(String(SEARCH_FORMAT));
-    for (const file of [...shards, ...documents]) hash.update(file);
+    for (const shard of shards) hash.update(shard);
+    for (const [key] of docKeys) hash.update(key);
     const key = hash.digest('hex').slice(0, 12);
-    const entry = { format: SEARCH_FORMAT, key, pages: lengths.length, shards: firstTerms };
+    const entry = Buffer.from(JSON.stringify({ format: SEARCH_FORMAT, key, pages: lengths.length, shards: firstTerms }));
     built = [
-      { path: 'index.json', content: Buffer.from(JSON.stringify(entry)) },
-      ...shards.map((content, i) => ({ path: `${key}/s${i}.bin`, content })),
-      ...documents.map((content, n) => ({ path: `${key}/p${n}.bin`, content })),
+      { path: 'index.json', key: contentKey(entry), size: entry.length, content: () => entry },
+      ...shards.map((content, i): IndexFile => ({ path: `${key}/s${i}.bin`, key: contentKey(content), size: content.length, content: () => content })),
+      ...docKeys.map(([docKey, size], n): IndexFile => ({ path: `${key}/p${n}.bin`, key: docKey, size, content: () => documentOf(n) })),
     ];
+    if (stateName) saveState(order, built);
     return built;
   };
 
-  const list = () => (listed ??= build().map((file): [string, string, number] => [file.path, contentKey(file.content), file.content.length]));
+  /** Saves what the next build starts from. */
+  const saveState = (order: string[], files: IndexFile[]) => {
+    const list = listKey(keys);
+    const live = order.filter((term) => postings[termIds.get(term)!]!.pages.length);
+    let total = 0;
+    for (const term of live) total += postings[termIds.get(term)!]!.pages.length;
+    const meta = Buffer.from(JSON.stringify({ list, terms: live }));
+    const start = 4 + meta.length + ((4 - ((4 + meta.length) % 4)) % 4);
+    const bytes = Buffer.alloc(start + 4 * (live.length + 2 * total));
+    bytes.writeUInt32LE(meta.length, 0);
+    meta.copy(bytes, 4);
+    const words32 = new Uint32Array(bytes.buffer, bytes.byteOffset + start, live.length + 2 * total);
+    let at = live.length;
+    live.forEach((term, id) => {
+      const posting = postings[termIds.get(term)!]!;
+      words32[id] = posting.pages.length;
+      words32.set(posting.pages, at);
+      words32.set(posting.values, at + total);
+      at += posting.pages.length;
+    });
+    const state: StateHead = { version: indexerVersion(), keys, list, lengths, shares: titleShares, docs: docKeys, files: files.map((f) => [f.path, f.key, f.size]) };
+    // The postings first: a head is only used with postings of its own list.
+    writeCachedFile(STATE_KIND, `${stateName}.bin`, bytes);
+    writeCachedFile(STATE_KIND, `${stateName}.json`, JSON.stringify(state));
+  };
+
+  /** When every page's entry is the one of the last build, so are the files. */
+  const unchanged = () => !merged && !changed.size && head!.keys.length === keys.length;
+  const list = (): Array<[string, string, number]> => {
+    if (!built && unchanged()) {
+      made = 'unchanged';
+      return head!.files;
+    }
+    return build().map((f): [string, string, number] => [f.path, f.key, f.size]);
+  };
 
   return {
     add,
-    files: build,
+    made: () => made,
+    files: () => build().map((f) => ({ path: f.path, content: f.content() })),
     list,
     async writeTo(dir, options = {}) {
       const listed = list();
-      const files = build().filter((file, i) => {
-        const [, key, size] = listed[i]!;
-        if (options.keep?.(file.path, key)) return false;
-        options.written?.(file.path, key, size);
+      const wanted = listed.filter(([path, key, size]) => {
+        if (options.keep?.(path, key)) return false;
+        options.written?.(path, key, size);
         return true;
       });
-      await flushCacheWrites();
+      const paths = new Set(wanted.map(([path]) => path));
+      const files = wanted.length ? build().filter((file) => paths.has(file.path)) : [];
       for (const folder of new Set(files.map((file) => dirname(file.path)))) await mkdir(join(dir, folder), { recursive: true });
-      await Promise.all(files.map((file) => writeFile(join(dir, file.path), file.content)));
+      await Promise.all(files.map((file) => writeFile(join(dir, file.path), file.content())));
+      await flushCacheWrites();
       return files.length;
     },
   };
@@ -353,8 +642,8 @@ export interface SearchWorker {
 const SEARCH_BATCH = 16;
 const SEARCH_BATCHES_IN_FLIGHT = 4;
 
-export function createSearchWorker(): SearchWorker {
-  const worker = new Worker(workerEntry('search'));
+export function createSearchWorker(options: SearchIndexerOptions = {}): SearchWorker {
+  const worker = new Worker(workerEntry('search'), { workerData: options });
   let failed: Error | undefined;
   const crashed = new Promise<never>((_, reject) => {
     worker.once('error', (e) => reject((failed = e)));

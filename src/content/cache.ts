@@ -71,20 +71,48 @@ export function codeBlocksKey(file: string): string {
   return createHash('sha256').update(pipelineVersion()).update('\0code\0').update(file).digest('hex');
 }
 
-export function readCache(key: string): CachedMarkdown | undefined {
-  return readCached<CachedMarkdown>('pages', key);
+/**
+ * A page's cached result. A page's file holds a line of JSON (everything but
+ * the body) and then the body HTML, so that `withHtml: false` (what a build
+ * needs to know of a page it does not render) reads no body: its `html` is ''.
+ */
+export function readCache(key: string, withHtml = true): CachedMarkdown | undefined {
+  const bytes = readCachedFile('pages', `${key}.page`, key.slice(0, 2));
+  if (!bytes) return undefined;
+  const end = bytes.indexOf(10);
+  if (end < 0) return undefined;
+  try {
+    const meta = JSON.parse(bytes.toString('utf8', 0, end)) as CachedMarkdown;
+    meta.html = withHtml ? bytes.toString('utf8', end + 1) : '';
+    return meta;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored. */
 export function writeCache(key: string, value: CachedMarkdown): Promise<boolean> {
-  return writeCached('pages', key, value);
+  // JSON.stringify escapes line breaks inside strings: the first one ends the meta line.
+  const meta = JSON.stringify({ ...value, html: undefined });
+  return writeCachedFile('pages', `${key}.page`, `${meta}\n${value.html}`, key.slice(0, 2));
 }
 
 /** A cached result of a kind (a folder of the cache), or undefined. */
 export function readCached<T>(kind: string, key: string): T | undefined {
+  const bytes = readCachedFile(kind, `${key}.json`, key.slice(0, 2));
+  if (!bytes) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file of the cache (in `kind`/`folder`/), or undefined. */
+export function readCachedFile(kind: string, name: string, folder = ''): Buffer | undefined {
   if (!enabled()) return undefined;
   try {
-    return JSON.parse(readFileSync(join(cacheRootDir(), kind, key.slice(0, 2), `${key}.json`), 'utf8')) as T;
+    return readFileSync(join(cacheRootDir(), kind, folder, name));
   } catch {
     return undefined;
   }
@@ -96,15 +124,21 @@ const folders = new Map<string, Promise<unknown>>();
 /** Stores a result of a kind in the background (see flushCacheWrites); resolves to whether it was stored. */
 export function writeCached(kind: string, key: string, value: unknown): Promise<boolean> {
   if (!enabled()) return Promise.resolve(false);
-  const dir = join(cacheRootDir(), kind, key.slice(0, 2));
+  return writeCachedFile(kind, `${key}.json`, JSON.stringify(value), key.slice(0, 2));
+}
+
+/** Stores a file in the cache (in `kind`/`folder`/) in the background; resolves to whether it was stored. */
+export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array, folder = ''): Promise<boolean> {
+  if (!enabled()) return Promise.resolve(false);
+  const dir = join(cacheRootDir(), kind, folder);
   // Written under a temporary name and renamed, so a reader never sees half a file.
-  const temp = join(dir, `${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  const temp = join(dir, `${name}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   const write = (async () => {
     let made = folders.get(dir);
     if (!made) folders.set(dir, (made = mkdir(dir, { recursive: true })));
     await made;
-    await writeFile(temp, JSON.stringify(value));
-    await rename(temp, join(dir, `${key}.json`));
+    await writeFile(temp, contents);
+    await rename(temp, join(dir, name));
     return true;
   })().catch(() => false); // A cache that cannot be written only costs time.
   pending.add(write);

@@ -62,17 +62,18 @@ interface Prepared {
  * The frontmatter is parsed only when it differs from the one the cached
  * render was made with: YAML parsing is most of the time of a cached page.
  */
-function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean): { prepared: Prepared; cached?: CachedMarkdown } {
+function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
   const raw = splitSource(readFileSync(join(contentDir, relPath), 'utf8'), sourcePath);
   const key = cacheKey(sourcePath, raw.bodyLineOffset, raw.body);
-  const cached = lookup ? readCache(key) : undefined;
+  const cached = lookup ? readCache(key, withHtml) : undefined;
   let fm: Pick<SplitSource, 'frontmatter' | 'locateField'>;
   if (cached?.fm?.yaml === raw.yaml) fm = { frontmatter: cached.fm.frontmatter, locateField: lazyLocateField(raw.yaml, sourcePath) };
   else {
     fm = readFrontmatter(raw.yaml, sourcePath);
     // The same body under new frontmatter: the cached render is kept with the frontmatter it now has.
-    if (cached) writeCache(key, { ...cached, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } });
+    const whole = cached && (withHtml ? cached : readCache(key));
+    if (whole) writeCache(key, { ...whole, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } });
   }
   return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached };
 }
@@ -206,7 +207,8 @@ export async function loadPages(
     }
     seen.set(id, displayPath);
     try {
-      const { prepared, cached } = prepare(rootDir, contentDir, file, true);
+      // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
+      const { prepared, cached } = prepare(rootDir, contentDir, file, true, keepHtml);
       slots.push({ prepared, rendered: cached, cached: !!cached });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;

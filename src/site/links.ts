@@ -25,17 +25,18 @@ export function resolveHref(site: Site, page: SitePage, href: string, targets: L
   const rawPath = hashAt < 0 ? href : href.slice(0, hashAt);
   const hash = hashAt < 0 ? '' : decodeURIComponent(href.slice(hashAt + 1));
   if (rawPath === '') return { url: page.url, page, hash };
-  const path = rawPath.replace(/\?.*$/, '');
+  const queryAt = rawPath.indexOf('?');
+  const path = queryAt < 0 ? rawPath : rawPath.slice(0, queryAt);
   const candidates: string[] = [];
   if (path.startsWith('/')) candidates.push(path);
   else if (path.endsWith('.md')) candidates.push(mdRoute(page, path));
   else {
-    candidates.push(posix.resolve(page.url, path));
-    candidates.push(posix.resolve(posix.dirname('/' + page.sourcePath.replace(/^content\//, '')), path));
+    candidates.push(resolved(page.url, path));
+    candidates.push(resolved(sourceFolder(page), path));
   }
   for (const candidate of candidates) {
     const normal = candidate.endsWith('/') || posix.extname(candidate) ? candidate : `${candidate}/`;
-    const target = site.byUrl.get(normal) ?? site.byUrl.get(normal.replace(/index\.html$/, ''));
+    const target = site.byUrl.get(normal) ?? (normal.endsWith('/index.html') ? site.byUrl.get(normal.slice(0, -'index.html'.length)) : undefined);
     if (target) return { url: target.url, page: target, hash };
     if (targets.files.has(candidate)) return { url: candidate, hash };
     if (targets.unchecked?.has(normal)) return { url: normal, hash };
@@ -43,8 +44,26 @@ export function resolveHref(site: Site, page: SitePage, href: string, targets: L
   return `links to "${rawPath}", which is not a page of this site`;
 }
 
+/** The folder of a page's source as a URL path (/guides for content/guides/caching.md). */
+const sourceFolder = (page: SitePage) => posix.dirname('/' + page.sourcePath.replace(/^content\//, ''));
+
+/*
+ * posix.resolve of a link's path from a folder, remembered: the pages of a folder link to the
+ * same few places, and resolving is most of the time of checking a link. Bounded for `docs serve`.
+ */
+const resolvedPaths = new Map<string, string>();
+function resolved(from: string, path: string): string {
+  const key = `${from}\0${path}`;
+  let result = resolvedPaths.get(key);
+  if (result === undefined) {
+    if (resolvedPaths.size >= 100_000) resolvedPaths.clear();
+    resolvedPaths.set(key, (result = posix.resolve(from, path)));
+  }
+  return result;
+}
+
 function mdRoute(page: SitePage, path: string): string {
-  const file = posix.resolve(posix.dirname('/' + page.sourcePath.replace(/^content\//, '')), path);
+  const file = resolved(sourceFolder(page), path);
   const id = file.slice(1, -3).replace(/(^|\/)index$/, '');
   return id ? `/${id}/` : '/';
 }

@@ -48,6 +48,24 @@ describe('docs build', () => {
     expect(err).toContain('site.config.yaml:50:9 sections[1].pages[1]: page "guides/second" has no file content/guides/second.md (or content/guides/second/index.md)');
   });
 
+  it('names the same line and column for a config problem when the config comes from the cache', async () => {
+    const dir = site();
+    const saved = process.env.DOCS_CACHE_DIR;
+    try {
+      process.env.DOCS_CACHE_DIR = join(dir, 'cache');
+      expect((await runDocs(['build', '--root', dir, '--quiet'])).code).toBe(0);
+      // The same config text: it is read from the cache, and its positions only when a problem needs them.
+      expect(readdirSync(join(dir, 'cache', 'config')).length).toBe(1);
+      renameSync(join(dir, 'content/guides/second.md'), join(dir, 'content/guides/2nd.md'));
+      const { code, err } = await runDocs(['build', '--root', dir]);
+      expect(code).toBe(1);
+      expect(err).toContain('site.config.yaml:50:9 sections[1].pages[1]: page "guides/second" has no file content/guides/second.md (or content/guides/second/index.md)');
+    } finally {
+      if (saved === undefined) delete process.env.DOCS_CACHE_DIR;
+      else process.env.DOCS_CACHE_DIR = saved;
+    }
+  });
+
   it('reports bad frontmatter, a broken link and a missing anchor together', async () => {
     const dir = site();
     editFile(join(dir, 'content/404.md'), 'title: Page not found\n', 'title: Page not found\ntags: [a]\n');
