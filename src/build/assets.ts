@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { build as esbuild, transform } from 'esbuild';
+import { readCached, writeCached } from '../content/cache.js';
 import { tokenStylesheet } from '../content/highlight.js';
+import { toolVersion } from './keys.js';
 
 export interface Asset {
   /** URL path, e.g. /assets/main.3f2a1c9b0d.js */
@@ -17,8 +19,15 @@ export function contentHash(contents: string | Buffer): string {
 /**
  * Bundles and minifies one browser script (plain TypeScript, no framework) into a self-contained file:
  * a classic script, or a module whose exports another script imports.
+ *
+ * The result is kept in the cache with the files it was made from and their
+ * hashes (from esbuild's metafile): while none of them changed, the next
+ * build takes it from there instead of starting esbuild.
  */
 export async function bundleBrowserScript(entry: string, define: Record<string, string> = {}, format: 'iife' | 'esm' = 'iife'): Promise<string> {
+  const key = createHash('sha256').update(JSON.stringify([toolVersion(), entry, define, format])).digest('hex');
+  const cached = readCached<BundledScript>(ASSETS_KIND, key);
+  if (cached && cached.inputs.every(([file, hash]) => hashOfFile(file) === hash)) return cached.contents;
   const result = await esbuild({
     entryPoints: [entry],
     bundle: true,
@@ -29,8 +38,32 @@ export async function bundleBrowserScript(entry: string, define: Record<string, 
     legalComments: 'none',
     define,
     logLevel: 'silent',
+    metafile: true,
   });
-  return result.outputFiles[0]!.text;
+  const contents = result.outputFiles[0]!.text;
+  const inputs = Object.keys(result.metafile.inputs).map((file): [string, string] => {
+    const path = resolve(file);
+    return [path, hashOfFile(path)];
+  });
+  writeCached(ASSETS_KIND, key, { inputs, contents } satisfies BundledScript);
+  return contents;
+}
+
+/** Where bundled scripts and stylesheets are cached. */
+const ASSETS_KIND = 'assets';
+
+interface BundledScript {
+  /** The files the bundle was made from, with a hash of each. */
+  inputs: Array<[path: string, hash: string]>;
+  contents: string;
+}
+
+function hashOfFile(path: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
+  } catch {
+    return 'missing';
+  }
 }
 
 /** The interaction script of the pages, and the search engine it loads when the search box is first used. */
@@ -53,6 +86,11 @@ export async function bundleCss(templatesDir: string): Promise<Asset> {
   const dir = join(templatesDir, 'styles');
   const files = readdirSync(dir).filter((f) => f.endsWith('.css')).sort();
   const source = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') + '\n' + tokenStylesheet();
-  const { code } = await transform(source, { loader: 'css', minify: true, target: ['chrome123', 'firefox120', 'safari17.5'] });
+  const key = createHash('sha256').update(toolVersion()).update('\0').update(source).digest('hex');
+  let code = readCached<string>(ASSETS_KIND, key);
+  if (code === undefined) {
+    ({ code } = await transform(source, { loader: 'css', minify: true, target: ['chrome123', 'firefox120', 'safari17.5'] }));
+    writeCached(ASSETS_KIND, key, code);
+  }
   return { url: `/assets/style.${contentHash(code)}.css`, contents: code };
 }

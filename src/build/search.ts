@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
-import { MAX_TERM, termsOf, words, writeVarint } from '../../templates/client/search-text.js';
+import { MAX_TERM, termsOf, words } from '../../templates/client/search-text.js';
 import { cacheEnabled, codeVersion, flushCacheWrites, readCache, readCached, readCachedFile, writeCached, writeCachedFile } from '../content/cache.js';
 import { workerEntry } from '../paths.js';
 import { contentKey } from './output.js';
@@ -163,8 +163,49 @@ interface StateHead {
   shares: number[];
   /** Per page: its document's content key and size. */
   docs: Array<[key: string, size: number]>;
+  /** Per term shard: the content key of its bytes before and after compression, and its compressed size. */
+  shards: Array<[raw: string, key: string, size: number]>;
   /** The index files, as SearchIndexer.list gives them. */
   files: Array<[path: string, key: string, size: number]>;
+}
+
+/** The indexer's code and Node's version (its zlib compresses the shards). */
+const stateVersion = () => `${indexerVersion()} ${process.version}`;
+
+/** A term shard: the content key of its uncompressed bytes, and its file. */
+type IndexShard = { raw: string; key: string; size: number; content(): Buffer };
+
+/** Bytes written one by one into a buffer that grows. */
+class ByteWriter {
+  private buffer = new Uint8Array(1024);
+  length = 0;
+  private room(more: number) {
+    if (this.length + more <= this.buffer.length) return;
+    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.length + more));
+    grown.set(this.buffer.subarray(0, this.length));
+    this.buffer = grown;
+  }
+  byte(value: number) {
+    this.room(1);
+    this.buffer[this.length++] = value;
+  }
+  /** The same bytes as writeVarint (templates/client/search-text.ts), which the engine reads. */
+  varint(value: number) {
+    this.room(8);
+    while (value >= 0x80) {
+      this.buffer[this.length++] = (value % 0x80) | 0x80;
+      value = Math.floor(value / 0x80);
+    }
+    this.buffer[this.length++] = value;
+  }
+  append(bytes: Uint8Array) {
+    this.room(bytes.length);
+    this.buffer.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+  view(): Uint8Array {
+    return this.buffer.subarray(0, this.length);
+  }
 }
 
 const listKey = (keys: readonly string[]) => {
@@ -225,7 +266,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     const saved = readCachedFile(STATE_KIND, `${stateName}.json`);
     try {
       const parsed = saved && (JSON.parse(saved.toString('utf8')) as StateHead);
-      if (parsed && parsed.version === indexerVersion()) head = parsed;
+      if (parsed && parsed.version === stateVersion()) head = parsed;
     } catch {
       // A damaged state is no state.
     }
@@ -499,17 +540,27 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     if (built) return built;
     if (!merged) applyChanges();
     const average = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length) || 1;
-    const shards: Buffer[] = [];
+    const shards: IndexShard[] = [];
     const firstTerms: string[] = [];
-    let bytes: number[] = [];
+    const bytes = new ByteWriter();
+    const list = new ByteWriter();
     let inShard = 0;
     let previous = '';
+    // A shard whose bytes are those of a shard of the last build is not compressed again: its key
+    // and size are known, and it is compressed only if it must be written.
+    const gzipped = new Map((head?.shards ?? []).map(([raw, key, size]) => [raw, { key, size }]));
     const flush = () => {
       if (!inShard) return;
-      const head: number[] = [];
-      writeVarint(head, inShard);
-      shards.push(gzipSync(Buffer.concat([Buffer.from(head), Buffer.from(bytes)]), { level: 9 }));
-      bytes = [];
+      const count = new ByteWriter();
+      count.varint(inShard);
+      const raw = Buffer.concat([count.view(), bytes.view()]);
+      const rawKey = contentKey(raw);
+      let gz: Buffer | undefined;
+      const compressed = () => (gz ??= gzipSync(raw, { level: 9 }));
+      const known = gzipped.get(rawKey);
+      if (known) shards.push({ raw: rawKey, key: known.key, size: known.size, content: compressed });
+      else shards.push({ raw: rawKey, key: contentKey(compressed()), size: compressed().length, content: compressed });
+      bytes.length = 0;
       inShard = 0;
       previous = '';
     };
@@ -527,12 +578,12 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
       // Never split a surrogate pair.
       if (shared > 0 && /[\uD800-\uDBFF]/.test(term[shared - 1]!)) shared--;
       const rest = encoder.encode(term.slice(shared));
-      writeVarint(bytes, shared);
-      writeVarint(bytes, rest.length);
-      for (const byte of rest) bytes.push(byte);
+      bytes.varint(shared);
+      bytes.varint(rest.length);
+      bytes.append(rest);
       // The pages of the term (gaps between page numbers) and a score byte each, preceded by their
       // count and byte length so that a reader can skip the terms it does not need.
-      const list: number[] = [];
+      list.length = 0;
       let last = 0;
       for (let i = 0; i < posting.pages.length; i++) {
         const page = posting.pages[i]!;
@@ -540,34 +591,34 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
         const tf = Math.floor(value / 4);
         const norm = 1 - B + (B * lengths[page]!) / average;
         const score = (tf * (K1 + 1)) / (tf + K1 * norm) + TITLE_PLACE[value % 4]! * titleShares[page]!;
-        writeVarint(list, page - last);
-        list.push(Math.max(1, Math.min(255, Math.round((score / MAX_SCORE) * 255))));
+        list.varint(page - last);
+        list.byte(Math.max(1, Math.min(255, Math.round((score / MAX_SCORE) * 255))));
         last = page;
       }
-      writeVarint(bytes, posting.pages.length);
-      writeVarint(bytes, list.length);
-      for (const byte of list) bytes.push(byte);
+      bytes.varint(posting.pages.length);
+      bytes.varint(list.length);
+      bytes.append(list.view());
       inShard++;
       previous = term;
     }
     flush();
-    // The key stands for every file's bytes (a document's through its content key).
+    // The key stands for every file's bytes (through their content keys).
     const hash = createHash('sha256').update(String(SEARCH_FORMAT));
-    for (const shard of shards) hash.update(shard);
+    for (const shard of shards) hash.update(shard.key);
     for (const [key] of docKeys) hash.update(key);
     const key = hash.digest('hex').slice(0, 12);
     const entry = Buffer.from(JSON.stringify({ format: SEARCH_FORMAT, key, pages: lengths.length, shards: firstTerms }));
     built = [
       { path: 'index.json', key: contentKey(entry), size: entry.length, content: () => entry },
-      ...shards.map((content, i): IndexFile => ({ path: `${key}/s${i}.bin`, key: contentKey(content), size: content.length, content: () => content })),
+      ...shards.map((shard, i): IndexFile => ({ path: `${key}/s${i}.bin`, key: shard.key, size: shard.size, content: shard.content })),
       ...docKeys.map(([docKey, size], n): IndexFile => ({ path: `${key}/p${n}.bin`, key: docKey, size, content: () => documentOf(n) })),
     ];
-    if (stateName) saveState(order, built);
+    if (stateName) saveState(order, built, shards);
     return built;
   };
 
   /** Saves what the next build starts from. */
-  const saveState = (order: string[], files: IndexFile[]) => {
+  const saveState = (order: string[], files: IndexFile[], shards: IndexShard[]) => {
     const list = listKey(keys);
     const live = order.filter((term) => postings[termIds.get(term)!]!.pages.length);
     let total = 0;
@@ -586,7 +637,16 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
       words32.set(posting.values, at + total);
       at += posting.pages.length;
     });
-    const state: StateHead = { version: indexerVersion(), keys, list, lengths, shares: titleShares, docs: docKeys, files: files.map((f) => [f.path, f.key, f.size]) };
+    const state: StateHead = {
+      version: stateVersion(),
+      keys,
+      list,
+      lengths,
+      shares: titleShares,
+      docs: docKeys,
+      shards: shards.map((shard) => [shard.raw, shard.key, shard.size]),
+      files: files.map((f) => [f.path, f.key, f.size]),
+    };
     // The postings first: a head is only used with postings of its own list.
     writeCachedFile(STATE_KIND, `${stateName}.bin`, bytes);
     writeCachedFile(STATE_KIND, `${stateName}.json`, JSON.stringify(state));
