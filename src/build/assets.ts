@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build as esbuild, transform } from 'esbuild';
 import { readCached, writeCached } from '../content/cache.js';
 import { tokenStylesheet } from '../content/highlight.js';
 import { toolVersion } from './keys.js';
@@ -28,6 +27,8 @@ export async function bundleBrowserScript(entry: string, define: Record<string, 
   const key = createHash('sha256').update(JSON.stringify([toolVersion(), entry, define, format])).digest('hex');
   const cached = readCached<BundledScript>(ASSETS_KIND, key);
   if (cached && cached.inputs.every(([file, hash]) => hashOfFile(file) === hash)) return cached.contents;
+  // Loaded only when a bundle must be made (Node reads its CommonJS exports at every load).
+  const { build: esbuild } = await import('esbuild');
   const result = await esbuild({
     entryPoints: [entry],
     bundle: true,
@@ -89,6 +90,7 @@ export async function bundleCss(templatesDir: string): Promise<Asset> {
   const key = createHash('sha256').update(toolVersion()).update('\0').update(source).digest('hex');
   let code = readCached<string>(ASSETS_KIND, key);
   if (code === undefined) {
+    const { transform } = await import('esbuild');
     ({ code } = await transform(source, { loader: 'css', minify: true, target: ['chrome123', 'firefox120', 'safari17.5'] }));
     writeCached(ASSETS_KIND, key, code);
   }

@@ -81,7 +81,7 @@ export function timed<T>(stage: string, fn: () => T): T {
 export async function loadSite(
   options: BuildOptions,
   onConfig?: (config: SiteConfig, base: string) => PageHooks | undefined,
-): Promise<{ site: Site; base: string; root: string }> {
+): Promise<{ site: Site; base: string; root: string; markdown: Map<string, string> }> {
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
@@ -91,7 +91,7 @@ export async function loadSite(
   // Loaded on first use: when every page comes from the render cache, never.
   const highlighter = () => timed('highlighter', () => loadHighlighter());
   // Page bodies wait in the render cache, not in memory, until their page is written.
-  const { pages, problems: pageProblems, failed } = await timed('markdown', () => loadPages(root, contentDir, highlighter, undefined, hooks, false));
+  const { pages, problems: pageProblems, failed, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, undefined, hooks, false));
   const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
   const targets: LinkTargets = {
     files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]),
@@ -100,7 +100,7 @@ export async function loadSite(
   problems.push(...pageProblems, ...timed('links', () => [...resolveLinks(site, base, targets), ...checkRelated(site, targets)]));
   const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
   if (shown.length) throw new InputError(shown);
-  return { site, base, root };
+  return { site, base, root, markdown };
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -130,13 +130,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await indexer?.close();
     throw e;
   }
-  const { site, base, root } = loaded;
+  const { site, base, root, markdown } = loaded;
   if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started };
 
   const templatesDir = options.templates ?? TEMPLATES_DIR;
   const out = new OutputWriter(outputFolder(options));
   try {
-    const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexer);
+    const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexer, markdown);
     await timed('commit', () => out.commit());
     return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started };
   } catch (e) {
@@ -154,6 +154,7 @@ async function writeSite(
   out: OutputWriter,
   onProgress?: (done: number, total: number) => void,
   indexer?: SearchWorker,
+  markdown = new Map<string, string>(),
 ): Promise<number> {
   let files = 0;
   const write = (path: string, contents: string | Buffer, key?: string) => {
@@ -197,7 +198,10 @@ async function writeSite(
     }
     // One file at a time: a printable section of a large site is tens of megabytes. Made while the
     // search thread finishes the index.
-    const extras = siteFiles(ctx, root, templatesDir, undefined, undefined, { keys, keep });
+    // llms-full.txt takes the Markdown read at the start (what the pages were rendered from), or reads it again.
+    const fromDisk = markdownFromDisk(root);
+    const markdownOf = (page: SitePage) => markdown.get(page.sourcePath) ?? fromDisk(page);
+    const extras = siteFiles(ctx, root, templatesDir, undefined, markdownOf, { keys, keep });
     for (let next = timed('extras', () => extras.next()); !next.done; next = timed('extras', () => extras.next())) {
       write(...next.value);
       await out.ready();

@@ -167,7 +167,15 @@ export interface LoadedPages {
   problems: SourceProblem[];
   /** Ids of pages that exist but failed to load (links to them are not reported as broken). */
   failed: Set<string>;
+  /**
+   * The Markdown bodies as read, by source path, while they fit in
+   * MARKDOWN_KEPT characters (llms-full.txt reads the others again).
+   */
+  markdown: Map<string, string>;
 }
+
+/** How many characters of Markdown bodies loadPages keeps for llms-full.txt: the whole of a site of a few thousand pages. */
+const MARKDOWN_KEPT = 24_000_000;
 
 /**
  * Loads every page, collecting the problems of all files (nothing stops at the
@@ -216,6 +224,8 @@ export async function loadPages(
       failed.add(id);
     }
   }
+  const markdown = new Map<string, string>();
+  let kept = 0;
   // Pages go to hooks.page in file order, each once every page before it is done.
   let next = 0;
   const emit = () => {
@@ -227,7 +237,12 @@ export async function loadPages(
       hooks?.page(slot.page, slot.cached === true);
       slot.done = true;
       slot.rendered = undefined;
-      // The page has what it needs of its source; the body text goes (llms-full.txt reads it again).
+      // The page has what it needs of its source; the body text goes (but for llms-full.txt, while it fits).
+      const body = slot.prepared.split.body;
+      if (kept + body.length <= MARKDOWN_KEPT) {
+        kept += body.length;
+        markdown.set(slot.prepared.sourcePath, body);
+      }
       slot.prepared = { ...slot.prepared, split: { ...slot.prepared.split, body: '' } };
       if (!keepHtml) {
         const page = slot.page;
@@ -276,5 +291,5 @@ export async function loadPages(
   }
   await flushCacheWrites();
   for (const slot of slots) if (slot.page) pages.push(slot.page);
-  return { pages, problems, failed };
+  return { pages, problems, failed, markdown };
 }
