@@ -9,7 +9,8 @@ import { loadConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
 import { loadPages, type PageHooks, type SourcePage } from '../content/load.js';
-import { InputError } from '../errors.js';
+import { readCached, writeCached } from '../content/cache.js';
+import { InputError, type SourceProblem } from '../errors.js';
 import { TOOL_ROOT } from '../paths.js';
 import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
@@ -97,10 +98,40 @@ export async function loadSite(
     files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]),
     unchecked: new Set([...failed].map(routeOf)),
   };
-  problems.push(...pageProblems, ...timed('links', () => [...resolveLinks(site, base, targets), ...checkRelated(site, targets)]));
+  problems.push(...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets)]));
   const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
   if (shown.length) throw new InputError(shown);
   return { site, base, root, markdown };
+}
+
+/*
+ * Where a page's links lead depends on its Markdown (its render cache key
+ * stands for it) and on the site as links see it: the base, the files that
+ * are not pages, and every page's URL and ids. The hrefs of the last build
+ * with the same site are kept in the cache by page, so that an edit resolves
+ * only the edited page's links. Only results without problems are kept.
+ */
+const LINKS_KIND = 'links';
+
+function resolveLinksCached(site: Site, base: string, targets: LinkTargets): SourceProblem[] {
+  const hash = createHash('sha256').update(base).update('\0');
+  for (const file of [...targets.files].sort()) hash.update(file).update('\0');
+  for (const url of [...(targets.unchecked ?? [])].sort()) hash.update(url).update('\0');
+  for (const page of site.pages) {
+    hash.update('\n').update(page.url);
+    for (const id of page.ids) hash.update('\0').update(id);
+  }
+  const key = hash.digest('hex');
+  const saved = readCached<Record<string, string[]>>(LINKS_KIND, key) ?? {};
+  const rest: SitePage[] = [];
+  for (const page of site.pages) {
+    const hrefs = saved[page.sourceKey];
+    if (hrefs && hrefs.length === page.links.length) page.hrefs = hrefs;
+    else rest.push(page);
+  }
+  const problems = resolveLinks(site, base, targets, rest);
+  if (rest.length && !problems.length) writeCached(LINKS_KIND, key, Object.fromEntries(site.pages.map((page) => [page.sourceKey, page.hrefs])));
+  return problems;
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {

@@ -397,16 +397,24 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
         (posting.values as number[]).push(entry.values[i]!);
         return;
       }
-      const pages = Array.isArray(posting.pages) ? posting.pages : (posting.pages = Array.from(posting.pages));
-      const values = Array.isArray(posting.values) ? posting.values : (posting.values = Array.from(posting.values));
+      // (The state's postings stay typed arrays: one kind of array keeps the encoding loop fast.)
+      const { pages, values } = posting;
       let at = 0;
       for (let end = pages.length; at < end; ) {
         const middle = (at + end) >> 1;
         if (pages[middle]! < page) at = middle + 1;
         else end = middle;
       }
-      pages.splice(at, 0, page);
-      values.splice(at, 0, entry.values[i]!);
+      const grownPages = new Uint32Array(pages.length + 1);
+      const grownValues = new Uint32Array(pages.length + 1);
+      grownPages.set(pages.slice(0, at));
+      grownPages[at] = page;
+      grownPages.set(pages.slice(at), at + 1);
+      grownValues.set(values.slice(0, at));
+      grownValues[at] = entry.values[i]!;
+      grownValues.set(values.slice(at), at + 1);
+      posting.pages = grownPages;
+      posting.values = grownValues;
     });
   };
 
@@ -490,19 +498,33 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     }
     const gone = new Uint8Array(keys.length);
     for (const page of changed.keys()) gone[page] = 1;
-    for (const posting of postings) {
-      let hit = false;
-      for (const page of posting.pages) if (gone[page]) hit = true;
-      if (!hit) continue;
-      const pages: number[] = [];
-      const values: number[] = [];
-      posting.pages.forEach((page, i) => {
-        if (gone[page]) return;
-        pages.push(page);
-        values.push(posting.values[i]!);
-      });
-      posting.pages = pages;
-      posting.values = values;
+    // The postings the changed pages were in: their old entries' terms, or (an entry the cache lost) every posting.
+    let touchedTerms: Iterable<Posting> | undefined = new Set<Posting>();
+    for (const page of changed.keys()) {
+      const old = readCached<PageEntry>(CACHE_KIND, head!.keys[page]!);
+      if (!old) {
+        touchedTerms = undefined;
+        break;
+      }
+      for (const term of old.terms) {
+        const id = termIds.get(term);
+        if (id !== undefined) (touchedTerms as Set<Posting>).add(postings[id]!);
+      }
+    }
+    for (const posting of touchedTerms ?? postings) {
+      const { pages, values } = posting;
+      let hits = 0;
+      for (let i = 0; i < pages.length; i++) hits += gone[pages[i]!]!;
+      if (!hits) continue;
+      const keptPages = new Uint32Array(pages.length - hits);
+      const keptValues = new Uint32Array(pages.length - hits);
+      for (let i = 0, at = 0; i < pages.length; i++) {
+        if (gone[pages[i]!]) continue;
+        keptPages[at] = pages[i]!;
+        keptValues[at++] = values[i]!;
+      }
+      posting.pages = keptPages;
+      posting.values = keptValues;
     }
     for (const [page, entry] of changed) {
       describe(page, entry);
@@ -566,6 +588,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     };
     const encoder = new TextEncoder();
     const order = termsInOrder();
+    const norms = lengths.map((length) => 1 - B + (B * length) / average);
     for (const term of order) {
       const posting = postings[termIds.get(term)!]!;
       // A term whose only pages changed and no longer have it.
@@ -577,10 +600,16 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
       while (shared < term.length && shared < previous.length && term.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
       // Never split a surrogate pair.
       if (shared > 0 && /[\uD800-\uDBFF]/.test(term[shared - 1]!)) shared--;
-      const rest = encoder.encode(term.slice(shared));
       bytes.varint(shared);
-      bytes.varint(rest.length);
-      bytes.append(rest);
+      if (/^[\x00-\x7f]*$/.test(term)) {
+        // ASCII (most terms): one byte per character.
+        bytes.varint(term.length - shared);
+        for (let c = shared; c < term.length; c++) bytes.byte(term.charCodeAt(c));
+      } else {
+        const rest = encoder.encode(term.slice(shared));
+        bytes.varint(rest.length);
+        bytes.append(rest);
+      }
       // The pages of the term (gaps between page numbers) and a score byte each, preceded by their
       // count and byte length so that a reader can skip the terms it does not need.
       list.length = 0;
@@ -589,8 +618,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
         const page = posting.pages[i]!;
         const value = posting.values[i]!;
         const tf = Math.floor(value / 4);
-        const norm = 1 - B + (B * lengths[page]!) / average;
-        const score = (tf * (K1 + 1)) / (tf + K1 * norm) + TITLE_PLACE[value % 4]! * titleShares[page]!;
+        const score = (tf * (K1 + 1)) / (tf + K1 * norms[page]!) + TITLE_PLACE[value % 4]! * titleShares[page]!;
         list.varint(page - last);
         list.byte(Math.max(1, Math.min(255, Math.round((score / MAX_SCORE) * 255))));
         last = page;

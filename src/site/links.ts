@@ -72,9 +72,9 @@ function mdRoute(page: SitePage, path: string): string {
  * Checks every internal link of every page and records its final href in
  * page.hrefs (same order as page.links); returns the problems (all of them).
  */
-export function resolveLinks(site: Site, base: string, targets: LinkTargets): SourceProblem[] {
+export function resolveLinks(site: Site, base: string, targets: LinkTargets, pages: Iterable<SitePage> = site.pages): SourceProblem[] {
   const problems: SourceProblem[] = [];
-  for (const page of site.pages) {
+  for (const page of pages) {
     page.hrefs = [];
     for (const link of page.links) {
       const { href } = link;
