@@ -202,13 +202,13 @@ async function writeSite(
   const searchFiles =
     indexer &&
     indexer.writeTo(join(out.temp, 'search-index'), {
-        // The index's files live in a folder named by its version: unchanged ones move to the new folder.
-        keep: (path, key) => counted(out.keepMoved(join('search-index', path), key)),
-        written: (path, key, size) => {
-          out.writtenElsewhere(join('search-index', path), key, size);
-          files++;
-        },
-      });
+      // The index's files live in a folder named by its version: unchanged ones move to the new folder.
+      keep: (path, key) => counted(out.keepMoved(join('search-index', path), key)),
+      written: (path, key, size) => {
+        out.writtenElsewhere(join('search-index', path), key, size);
+        files++;
+      },
+    });
   try {
     const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
     for (const [path, contents] of assetFiles) write(path, contents);
