@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -7,6 +8,7 @@ import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } f
 import { cacheEnabled, cacheKey, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { registerTokenClasses, tokenClassesIn, tokenClassesOf, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
+import { codeBlocksIn } from './plugins/code-blocks.js';
 
 export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' | 'codeBlocks'> {
   /** Page path without slashes: '' (home), 'concepts' (section index), 'concepts/output'. */
@@ -81,7 +83,7 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
 /** Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems. */
 async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean): Promise<{ rendered: CachedMarkdown; cached: Promise<boolean> }> {
   const codeKey = codeBlocksKey(prepared.sourcePath);
-  const previous = reuseCode ? readCached<CachedCodeBlocks>('code', codeKey) : undefined;
+  const previous = reuseCode ? (readCached<CachedCodeBlocks>('code', codeKey) ?? codeOfLastRender(prepared.sourcePath)) : undefined;
   if (previous) registerTokenClasses(previous.classes);
   const fresh = await renderMarkdown(prepared.split.body, {
     file: prepared.sourcePath,
@@ -98,6 +100,21 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
   }
   const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
   return { rendered: result, cached: writeCache(prepared.key, result) };
+}
+
+/*
+ * The render cache key of each page at the last loadPages of a content
+ * folder (one small record per build): an edited page finds its last render
+ * by it, and takes its code blocks' tokens from that render's markup.
+ */
+const RENDERS_KIND = 'renders';
+let lastRenders: Record<string, string> | undefined;
+
+function codeOfLastRender(sourcePath: string): CachedCodeBlocks | undefined {
+  const key = lastRenders?.[sourcePath];
+  const last = key === undefined ? undefined : readCache(key);
+  if (!last) return undefined;
+  return { blocks: [...codeBlocksIn(last.html)], classes: last.tokenClasses };
 }
 
 function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
@@ -198,6 +215,8 @@ export async function loadPages(
   keepHtml = true,
 ): Promise<LoadedPages> {
   keepHtml ||= !cacheEnabled();
+  const rendersKey = createHash('sha256').update(contentDir).digest('hex');
+  lastRenders = readCached<Record<string, string>>(RENDERS_KIND, rendersKey);
   const failed = new Set<string>();
   const problems: SourceProblem[] = [];
   const pages: SourcePage[] = [];
@@ -289,7 +308,12 @@ export async function loadPages(
       await nextTurn(); // lets the cache writes of the page (and the work hooks.page started) go on
     }
   }
-  await flushCacheWrites();
   for (const slot of slots) if (slot.page) pages.push(slot.page);
+  const renders = Object.fromEntries(pages.map((page) => [page.sourcePath, page.sourceKey]));
+  if (!lastRenders || pages.length !== Object.keys(lastRenders).length || pages.some((page) => lastRenders![page.sourcePath] !== page.sourceKey)) {
+    writeCached(RENDERS_KIND, rendersKey, renders);
+  }
+  lastRenders = undefined;
+  await flushCacheWrites();
   return { pages, problems, failed, markdown };
 }

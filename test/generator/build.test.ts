@@ -273,15 +273,58 @@ describe('docs build', () => {
       return Object.keys((JSON.parse(/DOCS_PROFILE (.*)/.exec(child.stderr)![1]!) as { stages: Record<string, number> }).stages);
     };
     const page = join(dir, 'content/guides/first.md');
-    // A first build renders every page and keeps no code tokens; the first edit of a page keeps its tokens.
+    // A first build renders every page and keeps no code tokens: an edit takes them from the markup of the
+    // page's last render, until a code block changes.
     expect(build()).toContain('highlighter');
     editFile(page, 'Intro with', 'An intro with');
-    expect(build()).toContain('highlighter');
-    // Its next edits reuse them, until a code block changes.
+    expect(build()).not.toContain('highlighter');
     editFile(page, 'An intro with', 'An introduction with');
     expect(build()).not.toContain('highlighter');
     editFile(page, "mode: 'production'", "mode: 'development'");
     expect(build()).toContain('highlighter');
+    // The tokens of the blocks the change left alone are kept with the page; the next text edit needs no highlighter.
+    editFile(page, 'An introduction with', 'An introduction, with');
+    expect(build()).not.toContain('highlighter');
+  });
+
+  it('reads a code block\'s tokens back from its markup exactly, or not at all', async () => {
+    const { renderMarkdown } = await import('../../src/content/markdown.js');
+    const { loadHighlighter } = await import('../../src/content/highlight.js');
+    const { codeBlocksIn } = await import('../../src/content/plugins/code-blocks.js');
+    const highlighter = await loadHighlighter();
+    const body = [
+      'Text.',
+      '',
+      '```js title="webpack.config.js" {2}',
+      "const a = '<b> & c';",
+      'module.exports = { mode: "production" }; // → ünïcode',
+      '```',
+      '',
+      '```diff',
+      '-old line',
+      '+new line',
+      '```',
+      '',
+      '```text',
+      'plain',
+      '```',
+      '',
+    ].join('\n');
+    const first = await renderMarkdown(body, { file: 'page.md', lineOffset: 0, highlighter, codeBlocks: new Map() });
+    const read = codeBlocksIn(first.html);
+    // Every highlighted block (plain text needs no tokens) comes back under its key.
+    expect([...read.keys()].sort()).toEqual([...first.codeBlocks.keys()].sort());
+    // Rendered from the tokens read back, without a highlighter, the page is the same bytes.
+    const again = await renderMarkdown(body, {
+      file: 'page.md',
+      lineOffset: 0,
+      highlighter: () => Promise.reject(new Error('the highlighter was needed')),
+      codeBlocks: read,
+    });
+    expect(again.html).toBe(first.html);
+    // Markup of another shape is not guessed at.
+    expect(codeBlocksIn('<pre class="code" data-lang="js" tabindex="0"><code><span class="line"><b>x</b></span></code></pre>').size).toBe(0);
+    expect(codeBlocksIn('<pre class="code" data-lang="js" tabindex="0"><code><span class="line">a &nbsp; b</span></code></pre>').size).toBe(0);
   });
 
   it('writes the same bytes when pages are rendered in worker threads', async () => {

@@ -5,7 +5,7 @@ import type { Parent } from 'unist';
 import { walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
-import { highlightTokens, isKnownLanguage, linesOf, loadLanguages, needsHighlighter } from '../highlight.js';
+import { highlightTokens, isKnownLanguage, linesOf, loadLanguages, needsHighlighter, type TokenLine } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
@@ -49,6 +49,55 @@ export function parseCodeMeta(meta: string | null | undefined, lineCount: number
 
 /** The key of a block's highlighted tokens: its language and code. */
 export const codeBlockKey = (lang: string, code: string) => createHash('sha1').update(lang).update('\0').update(code).digest('base64url');
+
+/**
+ * The tokens of the highlighted code blocks in a rendered body, by
+ * codeBlockKey: read back from the markup remarkCodeBlocks made, so that
+ * the next render of an edited page reuses them without keeping them
+ * anywhere else. A block whose markup is not exactly that shape is left out
+ * (it is highlighted again). Tokens that were plain text side by side come
+ * back as one: the markup they make is the same.
+ */
+export function codeBlocksIn(html: string): Map<string, TokenLine[]> {
+  const blocks = new Map<string, TokenLine[]>();
+  for (const block of html.matchAll(/<pre class="code" data-lang="([a-z0-9+#.-]+)" tabindex="0"><code>([^]*?)<\/code><\/pre>/g)) {
+    const lang = block[1]!;
+    if (!needsHighlighter(lang)) continue;
+    const lines: TokenLine[] = [];
+    for (const line of block[2]!.split('\n')) {
+      const inner = /^<span class="line(?: hl)?(?: add| del)?">(.*)<\/span>$/.exec(line)?.[1];
+      if (inner === undefined) break;
+      const tokens: TokenLine = [];
+      let rest = inner;
+      while (rest) {
+        const token = /^<span class="(t\w{5})">([^<]*)<\/span>|^([^<]+)/.exec(rest);
+        const text = token && unescapeText(token[2] ?? token[3]!);
+        if (text === undefined || text === null) break;
+        tokens.push([token![1] ?? '', text]);
+        rest = rest.slice(token![0].length);
+      }
+      if (rest) break;
+      lines.push(tokens);
+    }
+    if (lines.length !== block[2]!.split('\n').length) continue;
+    blocks.set(codeBlockKey(lang, lines.map((tokens) => tokens.map(([, text]) => text).join('')).join('\n')), lines);
+  }
+  return blocks;
+}
+
+const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
+
+/** Text as hast-util-to-html escapes it (numeric references, or the shortest named ones); undefined if it holds any other reference. */
+function unescapeText(text: string): string | undefined {
+  let unknown = false;
+  const plain = text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);|&/gi, (whole, code: string | undefined) => {
+    if (code?.[0] === '#') return String.fromCodePoint(code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : Number(code.slice(1)));
+    const named = code === undefined ? undefined : NAMED[code];
+    if (named === undefined) unknown = true;
+    return named ?? whole;
+  });
+  return unknown ? undefined : plain;
+}
 
 /**
  * Code blocks become highlighted markup. Tokens of a block the page had at
