@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TOOL_ROOT } from '../paths.js';
@@ -88,6 +88,11 @@ export function readCache(key: string, withHtml = true): CachedMarkdown | undefi
   } catch {
     return undefined;
   }
+}
+
+/** Whether the cache holds a page's result (its body included). */
+export function cacheHas(key: string): boolean {
+  return enabled() && existsSync(join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`));
 }
 
 /** Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored. */

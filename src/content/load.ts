@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
-import { cacheEnabled, cacheKey, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
+import { cacheEnabled, cacheHas, cacheKey, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { registerTokenClasses, tokenClassesIn, tokenClassesOf, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 import { codeBlocksIn } from './plugins/code-blocks.js';
@@ -64,20 +64,25 @@ interface Prepared {
  * The frontmatter is parsed only when it differs from the one the cached
  * render was made with: YAML parsing is most of the time of a cached page.
  */
-function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown } {
+function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
   const raw = splitSource(readFileSync(join(contentDir, relPath), 'utf8'), sourcePath);
   const key = cacheKey(sourcePath, raw.bodyLineOffset, raw.body);
-  const cached = lookup ? readCache(key, withHtml) : undefined;
+  // From the last build's record, while the cache still holds the body it stands for.
+  let packed = lookup && !withHtml ? lastBuild?.metas.get(key) : undefined;
+  if (packed && !cacheHas(key)) packed = undefined;
+  let cached = packed ? { ...packed, html: '' } : lookup ? readCache(key, withHtml) : undefined;
   let fm: Pick<SplitSource, 'frontmatter' | 'locateField'>;
-  if (cached?.fm?.yaml === raw.yaml) fm = { frontmatter: cached.fm.frontmatter, locateField: lazyLocateField(raw.yaml, sourcePath) };
+  const same = cached?.fm?.yaml === raw.yaml;
+  if (same) fm = { frontmatter: cached!.fm!.frontmatter, locateField: lazyLocateField(raw.yaml, sourcePath) };
   else {
     fm = readFrontmatter(raw.yaml, sourcePath);
     // The same body under new frontmatter: the cached render is kept with the frontmatter it now has.
     const whole = cached && (withHtml ? cached : readCache(key));
     if (whole) writeCache(key, { ...whole, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } });
+    if (cached) cached = { ...cached, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } };
   }
-  return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached };
+  return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached, packed: !!packed && same };
 }
 
 /** Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems. */
@@ -103,15 +108,28 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
 }
 
 /*
- * The render cache key of each page at the last loadPages of a content
- * folder (one small record per build): an edited page finds its last render
- * by it, and takes its code blocks' tokens from that render's markup.
+ * What the last loadPages of a content folder had, in one file of the cache:
+ * each page's render cache key, and its cached result without the body.
+ * A build reads that one file instead of a file per page, and an edited
+ * page finds its last render by it (and takes its code blocks' tokens from
+ * that render's markup).
  */
 const RENDERS_KIND = 'renders';
-let lastRenders: Record<string, string> | undefined;
+type Meta = Omit<CachedMarkdown, 'html'>;
+interface LastBuild {
+  keys: Map<string, string>;
+  metas: Map<string, Meta>;
+}
+let lastBuild: LastBuild | undefined;
+
+function readLastBuild(key: string): LastBuild | undefined {
+  const saved = readCached<{ pages: Array<[sourcePath: string, key: string, meta: Meta]> }>(RENDERS_KIND, key);
+  if (!Array.isArray(saved?.pages)) return undefined;
+  return { keys: new Map(saved.pages.map(([path, key]) => [path, key])), metas: new Map(saved.pages.map(([, key, meta]) => [key, meta])) };
+}
 
 function codeOfLastRender(sourcePath: string): CachedCodeBlocks | undefined {
-  const key = lastRenders?.[sourcePath];
+  const key = lastBuild?.keys.get(sourcePath);
   const last = key === undefined ? undefined : readCache(key);
   if (!last) return undefined;
   return { blocks: [...codeBlocksIn(last.html)], classes: last.tokenClasses };
@@ -216,14 +234,17 @@ export async function loadPages(
 ): Promise<LoadedPages> {
   keepHtml ||= !cacheEnabled();
   const rendersKey = createHash('sha256').update(contentDir).digest('hex');
-  lastRenders = readCached<Record<string, string>>(RENDERS_KIND, rendersKey);
+  lastBuild = readLastBuild(rendersKey);
+  /** Each page's cached result without its body, for the next build's record; and whether any is not the record's. */
+  const metas = new Map<string, Meta>();
+  let changed = false;
   const failed = new Set<string>();
   const problems: SourceProblem[] = [];
   const pages: SourcePage[] = [];
   const seen = new Map<string, string>();
   // Pass 1: read every file, check its frontmatter, and take what the cache has.
   /** `cached`: whether the render is in the cache (a page may let its HTML go only then). */
-  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; failed?: true; done?: true; page?: SourcePage };
+  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; packed?: boolean; failed?: true; done?: true; page?: SourcePage };
   const slots: Slot[] = [];
   for (const file of files) {
     const id = pageIdOf(file)!;
@@ -235,8 +256,8 @@ export async function loadPages(
     seen.set(id, displayPath);
     try {
       // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
-      const { prepared, cached } = prepare(rootDir, contentDir, file, true, keepHtml);
-      slots.push({ prepared, rendered: cached, cached: !!cached });
+      const { prepared, cached, packed } = prepare(rootDir, contentDir, file, true, keepHtml);
+      slots.push({ prepared, rendered: cached, cached: !!cached, packed });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);
@@ -253,6 +274,10 @@ export async function loadPages(
       if (slot.failed) continue;
       if (!slot.rendered) return;
       slot.page = assemble(slot.prepared, slot.rendered);
+      // (The last build's record as it was, or this render without its body.)
+      const packed = slot.packed ? lastBuild?.metas.get(slot.prepared.key) : undefined;
+      if (!packed) changed = true;
+      metas.set(slot.prepared.key, packed ?? (({ html: _html, ...meta }) => meta)(slot.rendered));
       hooks?.page(slot.page, slot.cached === true);
       slot.done = true;
       slot.rendered = undefined;
@@ -309,11 +334,10 @@ export async function loadPages(
     }
   }
   for (const slot of slots) if (slot.page) pages.push(slot.page);
-  const renders = Object.fromEntries(pages.map((page) => [page.sourcePath, page.sourceKey]));
-  if (!lastRenders || pages.length !== Object.keys(lastRenders).length || pages.some((page) => lastRenders![page.sourcePath] !== page.sourceKey)) {
-    writeCached(RENDERS_KIND, rendersKey, renders);
+  if (changed || pages.length !== lastBuild?.keys.size) {
+    writeCached(RENDERS_KIND, rendersKey, { pages: pages.map((page) => [page.sourcePath, page.sourceKey, metas.get(page.sourceKey)!]) });
   }
-  lastRenders = undefined;
+  lastBuild = undefined;
   await flushCacheWrites();
   return { pages, problems, failed, markdown };
 }

@@ -167,6 +167,22 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'second'))).toEqual(snapshotDir(join(dir, 'first')));
   });
 
+  it('renders a page again when the render cache lost its body, although the record of the last build has the rest', async () => {
+    const dir = site();
+    const saved = process.env.DOCS_CACHE_DIR;
+    try {
+      process.env.DOCS_CACHE_DIR = join(dir, 'cache');
+      await runDocs(['build', '--root', dir, '--out', 'first', '--quiet']);
+      expect(readdirSync(join(dir, 'cache', 'renders')).length).toBe(1);
+      rmSync(join(dir, 'cache', 'pages'), { recursive: true });
+      expect((await runDocs(['build', '--root', dir, '--out', 'second', '--quiet'])).code).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.DOCS_CACHE_DIR;
+      else process.env.DOCS_CACHE_DIR = saved;
+    }
+    expect(snapshotDir(join(dir, 'second'))).toEqual(snapshotDir(join(dir, 'first')));
+  });
+
   it('keeps what did not change and still writes the bytes of a full build, after every kind of change', async () => {
     const dir = site();
     const dist = join(dir, 'dist');
