@@ -11,6 +11,7 @@ import { loadHighlighter } from '../content/highlight.js';
 import { loadPages, type PageHooks, type SourcePage } from '../content/load.js';
 import { readCached, writeCached } from '../content/cache.js';
 import { InputError, type SourceProblem } from '../errors.js';
+import { parsersLoadMs, withParsers } from '../parsers.js';
 import { TOOL_ROOT } from '../paths.js';
 import { checkRelated, resolveLinks, withBase, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
@@ -86,19 +87,25 @@ export async function loadSite(
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
-  const loaded = timed('config', () => loadConfig(configPath, relative(root, configPath)));
+  const loaded = await withParsers(() => timed('config', () => loadConfig(configPath, relative(root, configPath))));
   const hooks = onConfig?.(loaded.config, base);
   const contentDir = join(root, 'content');
   // Loaded on first use: when every page comes from the render cache, never.
   const highlighter = () => timed('highlighter', () => loadHighlighter());
   // Page bodies wait in the render cache, not in memory, until their page is written.
   const { pages, problems: pageProblems, failed, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, undefined, hooks, false));
-  const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
   const targets: LinkTargets = {
     files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]),
     unchecked: new Set([...failed].map(routeOf)),
   };
-  problems.push(...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets)]));
+  // (Run again with the parsers loaded if a problem needs a position in YAML: see src/parsers.ts.)
+  const { site, problems } = await withParsers(() => {
+    const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
+    problems.push(...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets)]));
+    return { site, problems };
+  });
+  const parsersMs = parsersLoadMs();
+  if (parsersMs !== undefined) stageTimes.parsers = parsersMs;
   const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
   if (shown.length) throw new InputError(shown);
   return { site, base, root, markdown };

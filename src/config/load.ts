@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { formatPath, InputError, type SourceProblem } from '../errors.js';
-import { locate, parseLocatedYaml, type LocatedYaml } from '../yaml-positions.js';
+import type { LocatedYaml } from '../yaml-positions.js';
 import { toolVersion } from '../build/keys.js';
 import { readCached, writeCached } from '../content/cache.js';
-import { zodProblems } from '../validate.js';
-import { SiteConfigSchema, type SiteConfig } from './schema.js';
+import { parsers } from '../parsers.js';
+import type { SiteConfig } from './schema.js';
 
 export interface LoadedConfig {
   config: SiteConfig;
@@ -16,7 +16,7 @@ export interface LoadedConfig {
   problemAt(path: readonly PropertyKey[], message: string): SourceProblem;
 }
 
-/** Reads, parses and validates site.config.yaml; throws InputError listing every problem. */
+/** Reads, parses and validates site.config.yaml; throws InputError listing every problem (and ParsersNotLoaded, see src/parsers.ts). */
 export function loadConfig(path: string, displayName = basename(path)): LoadedConfig {
   let source: string;
   try {
@@ -45,52 +45,13 @@ export function parseConfig(source: string, file: string): LoadedConfig {
     let located: LocatedYaml | undefined;
     const problemAt = (path: readonly PropertyKey[], message: string): SourceProblem => ({
       file,
-      ...locate((located ??= parseLocatedYaml(source, file).located), path),
+      ...parsers().locate((located ??= parsers().parseLocatedYaml(source, file).located), path),
       path: formatPath(path),
       message,
     });
     return { config: cached, file, problemAt };
   }
-  const loaded = parseChecked(source, file);
+  const loaded = parsers().parseChecked(source, file);
   writeCached(CONFIG_KIND, key, loaded.config);
   return loaded;
-}
-
-function parseChecked(source: string, file: string): LoadedConfig {
-  const { located, problems } = parseLocatedYaml(source, file);
-  if (problems.length) throw new InputError(problems);
-  const data: unknown = located.doc.toJS();
-  const result = SiteConfigSchema.safeParse(data ?? {});
-  if (!result.success) throw new InputError(zodProblems(result.error.issues, located));
-  const problemAt = (path: readonly PropertyKey[], message: string): SourceProblem => ({
-    file,
-    ...locate(located, path),
-    path: formatPath(path),
-    message,
-  });
-  const config = result.data;
-  const crossProblems = checkConfig(config, problemAt);
-  if (crossProblems.length) throw new InputError(crossProblems);
-  return { config, file, problemAt };
-}
-
-/** Rules that span several fields and so cannot live in the zod schema. */
-function checkConfig(config: SiteConfig, problemAt: LoadedConfig['problemAt']): SourceProblem[] {
-  const problems: SourceProblem[] = [];
-  const seen = new Map<string, string>();
-  config.sections.forEach((section, s) => {
-    const sectionKey = `section:${section.url}`;
-    if (seen.has(sectionKey)) {
-      problems.push(problemAt(['sections', s, 'url'], `section "${section.url}" is listed twice (first at ${seen.get(sectionKey)})`));
-    } else seen.set(sectionKey, formatPath(['sections', s]));
-    section.pages.forEach((page, p) => {
-      const path = ['sections', s, 'pages', p];
-      if (page === section.url) {
-        problems.push(problemAt(path, `page "${page}" is the section's own index page; do not list it again`));
-      } else if (seen.has(page)) {
-        problems.push(problemAt(path, `page "${page}" is listed twice (first at ${seen.get(page)})`));
-      } else seen.set(page, formatPath(path));
-    });
-  });
-  return problems;
 }

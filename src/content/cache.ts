@@ -33,7 +33,7 @@ export function codeVersion(files: readonly string[]): string {
 
 let version: string | undefined;
 /** Changes whenever the Markdown pipeline's code or the highlighter changes. */
-function pipelineVersion(): string {
+export function pipelineVersion(): string {
   if (version) return version;
   const hash = createHash('sha256');
   const dir = join(TOOL_ROOT, 'src', 'content');

@@ -1,28 +1,8 @@
-import { z } from 'zod';
-import { InputError, type SourceProblem } from '../errors.js';
-import { zodProblems } from '../validate.js';
-import { locate, parseLocatedYaml } from '../yaml-positions.js';
+import { InputError } from '../errors.js';
+import { parsers } from '../parsers.js';
+import type { Frontmatter } from './frontmatter-schema.js';
 
-export const FrontmatterSchema = z.strictObject({
-  title: z.string().min(1).describe('Page title: the h1, the sidebar entry and the <title>.'),
-  group: z
-    .string()
-    .min(1)
-    .default('-')
-    .describe('Sidebar group heading; "-" (the default) means no heading.'),
-  description: z.string().min(1).optional().describe('Meta description and search summary.'),
-  contributors: z.array(z.string().regex(/^[A-Za-z0-9-]+$/, 'expected a GitHub user name')).default([]),
-  related: z
-    .array(z.strictObject({ title: z.string().min(1), url: z.string().min(1) }))
-    .default([])
-    .describe('"Further reading" links at the end of the page.'),
-  repo: z
-    .string()
-    .regex(/^https?:\/\//, 'expected an absolute URL')
-    .optional()
-    .describe('Source repository of the documented package ("Jump to repository").'),
-});
-export type Frontmatter = z.infer<typeof FrontmatterSchema>;
+export type { Frontmatter };
 
 export interface SplitSource {
   frontmatter: Frontmatter;
@@ -61,23 +41,6 @@ export function splitSource(source: string, file: string): RawSource {
   return { yaml, body, bodyLineOffset };
 }
 
-/** Reads and validates the frontmatter of a cut source; throws InputError with positions in `file`. */
-export function readFrontmatter(yaml: string, file: string): Pick<SplitSource, 'frontmatter' | 'locateField'> {
-  const { located, problems } = parseLocatedYaml(yaml, file, 1);
-  if (problems.length) throw new InputError(problems);
-  const data = located.doc.toJS() ?? {};
-  const result = FrontmatterSchema.safeParse(data);
-  if (!result.success) {
-    const list: SourceProblem[] = zodProblems(result.error.issues, located).map((p) => ({
-      ...p,
-      path: p.path === '(root)' ? 'frontmatter' : `frontmatter.${p.path}`,
-    }));
-    throw new InputError(list);
-  }
-  // The parsed document is not kept (it is many times the size of its text): places are looked up again when asked for.
-  return { frontmatter: result.data, locateField: lazyLocateField(yaml, file) };
-}
-
 /**
  * Places of frontmatter fields, for problems found later (a related link): the
  * YAML is parsed again when one is asked for (rare), so that no page keeps
@@ -85,11 +48,11 @@ export function readFrontmatter(yaml: string, file: string): Pick<SplitSource, '
  * never parsed at all.
  */
 export function lazyLocateField(yaml: string, file: string): SplitSource['locateField'] {
-  return (path) => locate(parseLocatedYaml(yaml, file, 1).located, path);
+  return (path) => parsers().locate(parsers().parseLocatedYaml(yaml, file, 1).located, path);
 }
 
-/** Splits and validates a page's frontmatter; throws InputError with positions in `file`. */
-export function splitFrontmatter(source: string, file: string): SplitSource {
-  const { yaml, body, bodyLineOffset } = splitSource(source, file);
-  return { ...readFrontmatter(yaml, file), body, bodyLineOffset };
+/** Reads and validates the frontmatter of a cut source; throws InputError with positions in `file` (and ParsersNotLoaded, see src/parsers.ts). */
+export function readFrontmatter(yaml: string, file: string): Pick<SplitSource, 'frontmatter' | 'locateField'> {
+  return { frontmatter: parsers().readFrontmatter(yaml, file), locateField: lazyLocateField(yaml, file) };
 }
+

@@ -5,9 +5,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
-import { cacheEnabled, cacheHas, cacheKey, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
+import { cacheEnabled, cacheHas, cacheKey, pipelineVersion, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { registerTokenClasses, tokenClassesIn, tokenClassesOf, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
+import { loadParsers, withParsers } from '../parsers.js';
 import { codeBlocksIn } from './plugins/code-blocks.js';
 
 export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' | 'codeBlocks'> {
@@ -74,13 +75,16 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
   let cached = packed ? { ...packed, html: '' } : lookup ? readCache(key, withHtml) : undefined;
   let fm: Pick<SplitSource, 'frontmatter' | 'locateField'>;
   const same = cached?.fm?.yaml === raw.yaml;
-  if (same) fm = { frontmatter: cached!.fm!.frontmatter, locateField: lazyLocateField(raw.yaml, sourcePath) };
-  else {
-    fm = readFrontmatter(raw.yaml, sourcePath);
+  // The frontmatter as read before: with the cached render, or (a page whose body changed) at the last build.
+  const last = lastBuild?.metas.get(lastBuild.keys.get(sourcePath) ?? '')?.fm;
+  const known = same ? cached!.fm : last?.yaml === raw.yaml ? last : undefined;
+  if (known) fm = { frontmatter: known.frontmatter, locateField: lazyLocateField(raw.yaml, sourcePath) };
+  else fm = readFrontmatter(raw.yaml, sourcePath);
+  if (cached && !same) {
     // The same body under new frontmatter: the cached render is kept with the frontmatter it now has.
-    const whole = cached && (withHtml ? cached : readCache(key));
+    const whole = withHtml ? cached : readCache(key);
     if (whole) writeCache(key, { ...whole, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } });
-    if (cached) cached = { ...cached, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } };
+    cached = { ...cached, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } };
   }
   return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached, packed: !!packed && same };
 }
@@ -123,8 +127,9 @@ interface LastBuild {
 let lastBuild: LastBuild | undefined;
 
 function readLastBuild(key: string): LastBuild | undefined {
-  const saved = readCached<{ pages: Array<[sourcePath: string, key: string, meta: Meta]> }>(RENDERS_KIND, key);
-  if (!Array.isArray(saved?.pages)) return undefined;
+  const saved = readCached<{ version: string; pages: Array<[sourcePath: string, key: string, meta: Meta]> }>(RENDERS_KIND, key);
+  // Made by another version of the pipeline (its frontmatter was checked by other code): not used.
+  if (saved?.version !== pipelineVersion() || !Array.isArray(saved.pages)) return undefined;
   return { keys: new Map(saved.pages.map(([path, key]) => [path, key])), metas: new Map(saved.pages.map(([, key, meta]) => [key, meta])) };
 }
 
@@ -157,7 +162,7 @@ export async function loadPage(
   relPath: string,
   highlighter: HighlighterSource,
 ): Promise<{ page: SourcePage; markdown: string }> {
-  const { prepared, cached } = prepare(rootDir, contentDir, relPath, true);
+  const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
   return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, true)).rendered), markdown: prepared.split.body };
 }
 
@@ -171,6 +176,7 @@ export async function loadPage(
  * fifth of the time of a 1,000-page cold build).
  */
 export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
+  await loadParsers();
   return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, reuseCode);
 }
 
@@ -256,7 +262,7 @@ export async function loadPages(
     seen.set(id, displayPath);
     try {
       // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
-      const { prepared, cached, packed } = prepare(rootDir, contentDir, file, true, keepHtml);
+      const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));
       slots.push({ prepared, rendered: cached, cached: !!cached, packed });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
@@ -335,7 +341,7 @@ export async function loadPages(
   }
   for (const slot of slots) if (slot.page) pages.push(slot.page);
   if (changed || pages.length !== lastBuild?.keys.size) {
-    writeCached(RENDERS_KIND, rendersKey, { pages: pages.map((page) => [page.sourcePath, page.sourceKey, metas.get(page.sourceKey)!]) });
+    writeCached(RENDERS_KIND, rendersKey, { version: pipelineVersion(), pages: pages.map((page) => [page.sourcePath, page.sourceKey, metas.get(page.sourceKey)!]) });
   }
   lastBuild = undefined;
   await flushCacheWrites();

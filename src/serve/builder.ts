@@ -7,6 +7,7 @@ import { GENERATED, listStatic, pageFile, renderContext, searchInputs, searchOrd
 import { lastUpdated } from '../build/git.js';
 import { createSearchIndexer } from '../build/search.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { loadParsers } from '../parsers.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
 import { listContentFiles, loadPage, pageIdOf, type SourcePage } from '../content/load.js';
 import { InputError, type SourceProblem } from '../errors.js';
@@ -118,6 +119,8 @@ export class SiteBuilder {
 
   /** Applies a change; returns the output files that changed, or every problem found. */
   async build(change: Change): Promise<BuildResult> {
+    // The config, frontmatter and problem positions below are read synchronously.
+    await loadParsers();
     const started = performance.now();
     const stages: Record<string, number> = {};
     let last = started;

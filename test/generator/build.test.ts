@@ -277,17 +277,36 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'unwritable'))).toEqual(snapshotDir(join(dir, 'uncached')));
   });
 
+  /** A build of `dir` in a process of its own, with a cache in dir/cache: the stages its profile shows. */
+  const profiledBuild = (dir: string, expectedStatus = 0) => {
+    const child = spawnSync(process.execPath, [join(ROOT, 'bin/docs.js'), 'build', '--root', dir, '--quiet'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, DOCS_PROFILE: '1', DOCS_CACHE_DIR: join(dir, 'cache') },
+    });
+    expect(child.status, child.stderr).toBe(expectedStatus);
+    const profile = /DOCS_PROFILE (.*)/.exec(child.stderr)?.[1];
+    return { stages: profile ? Object.keys((JSON.parse(profile) as { stages: Record<string, number> }).stages) : [], err: child.stderr };
+  };
+
+  it('loads the YAML parser and the schemas only when a config or frontmatter is not in the cache, or a problem needs a position', () => {
+    const dir = site();
+    const build = (status = 0) => profiledBuild(dir, status);
+    expect(build().stages).toContain('parsers');
+    expect(build().stages).not.toContain('parsers');
+    const page = join(dir, 'content/guides/first.md');
+    editFile(page, 'Intro with', 'An intro with');
+    expect(build().stages).not.toContain('parsers');
+    editFile(page, /^title: .*$/m, 'title: First guide, renamed');
+    expect(build().stages).toContain('parsers');
+    // A cached config, with a problem found later: its position comes from the config's text.
+    renameSync(join(dir, 'content/guides/second.md'), join(dir, 'content/guides/2nd.md'));
+    expect(build(1).err).toContain('site.config.yaml:50:9 sections[1].pages[1]: page "guides/second" has no file');
+  });
+
   it('does not load the highlighter to rebuild a page whose code blocks did not change', () => {
     const dir = site();
-    const build = () => {
-      const child = spawnSync(process.execPath, [join(ROOT, 'bin/docs.js'), 'build', '--root', dir, '--quiet'], {
-        encoding: 'utf8',
-        timeout: 60_000,
-        env: { ...process.env, DOCS_PROFILE: '1', DOCS_CACHE_DIR: join(dir, 'cache') },
-      });
-      expect(child.status, child.stderr).toBe(0);
-      return Object.keys((JSON.parse(/DOCS_PROFILE (.*)/.exec(child.stderr)![1]!) as { stages: Record<string, number> }).stages);
-    };
+    const build = () => profiledBuild(dir).stages;
     const page = join(dir, 'content/guides/first.md');
     // A first build renders every page and keeps no code tokens: an edit takes them from the markup of the
     // page's last render, until a code block changes.

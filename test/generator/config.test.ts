@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
+import { loadParsers } from '../../src/parsers.js';
 import { InputError } from '../../src/errors.js';
 import { ROOT } from '../helpers/content.js';
 
@@ -22,6 +23,9 @@ function edit(from: string | RegExp, to: string): string {
   if (result === FIXTURE) throw new Error(`the edit did not apply: ${String(from)}`);
   return result;
 }
+
+// The config is read synchronously once the parsers are loaded (as the build does when it needs them).
+beforeAll(() => loadParsers());
 
 describe('site.config.yaml validation', () => {
   it('accepts the fixture config and fills in defaults', () => {

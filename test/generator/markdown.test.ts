@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Highlighter } from 'shiki';
-import { splitFrontmatter } from '../../src/content/frontmatter.js';
+import { splitFrontmatter } from '../../src/content/frontmatter-schema.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { pageIdOf } from '../../src/content/load.js';
 import { renderMarkdown } from '../../src/content/markdown.js';

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headScript } from '../../templates/head-script.js';
 import { build, contentSecurityPolicy, SECURITY_HEADERS } from '../../src/build/build.js';
 import { loadConfig } from '../../src/config/load.js';
+import { loadParsers } from '../../src/parsers.js';
 import { RELOAD_TAG } from '../../src/serve/files.js';
 import { headersFor, negotiateEncoding, parseHeadersFile, parseTarget } from '../../src/serve/http.js';
 import type { Preview } from '../../src/serve/serve.js';
@@ -27,6 +28,9 @@ afterAll(async () => {
   await preview?.close();
   fixture?.cleanup();
 });
+
+// The config is read synchronously once the parsers are loaded (as the build does when it needs them).
+beforeAll(() => loadParsers());
 
 describe('request targets', () => {
   it('accepts plain paths and decodes them', () => {

@@ -1,0 +1,47 @@
+import { formatPath, InputError, type SourceProblem } from '../errors.js';
+import { zodProblems } from '../validate.js';
+import { locate, parseLocatedYaml } from '../yaml-positions.js';
+import type { LoadedConfig } from './load.js';
+import { SiteConfigSchema, type SiteConfig } from './schema.js';
+
+/* The config's parsing and checks (loaded with the parsers: see src/parsers.ts). */
+
+/** Parses and validates a config's text; throws InputError listing every problem. */
+export function parseChecked(source: string, file: string): LoadedConfig {
+  const { located, problems } = parseLocatedYaml(source, file);
+  if (problems.length) throw new InputError(problems);
+  const data: unknown = located.doc.toJS();
+  const result = SiteConfigSchema.safeParse(data ?? {});
+  if (!result.success) throw new InputError(zodProblems(result.error.issues, located));
+  const problemAt = (path: readonly PropertyKey[], message: string): SourceProblem => ({
+    file,
+    ...locate(located, path),
+    path: formatPath(path),
+    message,
+  });
+  const config = result.data;
+  const crossProblems = checkConfig(config, problemAt);
+  if (crossProblems.length) throw new InputError(crossProblems);
+  return { config, file, problemAt };
+}
+
+/** Rules that span several fields and so cannot live in the zod schema. */
+function checkConfig(config: SiteConfig, problemAt: LoadedConfig['problemAt']): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  const seen = new Map<string, string>();
+  config.sections.forEach((section, s) => {
+    const sectionKey = `section:${section.url}`;
+    if (seen.has(sectionKey)) {
+      problems.push(problemAt(['sections', s, 'url'], `section "${section.url}" is listed twice (first at ${seen.get(sectionKey)})`));
+    } else seen.set(sectionKey, formatPath(['sections', s]));
+    section.pages.forEach((page, p) => {
+      const path = ['sections', s, 'pages', p];
+      if (page === section.url) {
+        problems.push(problemAt(path, `page "${page}" is the section's own index page; do not list it again`));
+      } else if (seen.has(page)) {
+        problems.push(problemAt(path, `page "${page}" is listed twice (first at ${seen.get(page)})`));
+      } else seen.set(page, formatPath(path));
+    });
+  });
+  return problems;
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { InputError, type SourceProblem } from '../errors.js';
+import { zodProblems } from '../validate.js';
+import { locate, parseLocatedYaml } from '../yaml-positions.js';
+import { splitSource, type SplitSource } from './frontmatter.js';
+
+/* The frontmatter's schema and its reading (loaded with the parsers: see src/parsers.ts). */
+
+export const FrontmatterSchema = z.strictObject({
+  title: z.string().min(1).describe('Page title: the h1, the sidebar entry and the <title>.'),
+  group: z
+    .string()
+    .min(1)
+    .default('-')
+    .describe('Sidebar group heading; "-" (the default) means no heading.'),
+  description: z.string().min(1).optional().describe('Meta description and search summary.'),
+  contributors: z.array(z.string().regex(/^[A-Za-z0-9-]+$/, 'expected a GitHub user name')).default([]),
+  related: z
+    .array(z.strictObject({ title: z.string().min(1), url: z.string().min(1) }))
+    .default([])
+    .describe('"Further reading" links at the end of the page.'),
+  repo: z
+    .string()
+    .regex(/^https?:\/\//, 'expected an absolute URL')
+    .optional()
+    .describe('Source repository of the documented package ("Jump to repository").'),
+});
+export type Frontmatter = z.infer<typeof FrontmatterSchema>;
+
+/** Reads and validates the frontmatter of a cut source; throws InputError with positions in `file`. */
+export function readFrontmatter(yaml: string, file: string): Frontmatter {
+  const { located, problems } = parseLocatedYaml(yaml, file, 1);
+  if (problems.length) throw new InputError(problems);
+  const data = located.doc.toJS() ?? {};
+  const result = FrontmatterSchema.safeParse(data);
+  if (!result.success) {
+    const list: SourceProblem[] = zodProblems(result.error.issues, located).map((p) => ({
+      ...p,
+      path: p.path === '(root)' ? 'frontmatter' : `frontmatter.${p.path}`,
+    }));
+    throw new InputError(list);
+  }
+  // The parsed document is not kept (it is many times the size of its text): places are looked up again when asked for.
+  return result.data;
+}
+
+/** Splits and validates a page's frontmatter; throws InputError with positions in `file`. */
+export function splitFrontmatter(source: string, file: string): SplitSource {
+  const { yaml, body, bodyLineOffset } = splitSource(source, file);
+  return { frontmatter: readFrontmatter(yaml, file), locateField: (path) => locate(parseLocatedYaml(yaml, file, 1).located, path), body, bodyLineOffset };
+}
