@@ -370,10 +370,10 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   };
 
   /** A page's entry: from the cache, or made (and cached). */
-  const entryAt = (page: number): PageEntry => {
+  const entryAt = (page: number, input = inputs[page]!): PageEntry => {
     let entry = readCached<PageEntry>(CACHE_KIND, keys[page]!);
     if (!entry) {
-      entry = entryOf(inputs[page]!);
+      entry = entryOf(input);
       writeCached(CACHE_KIND, keys[page]!, entry);
     }
     return entry;
@@ -436,11 +436,8 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     keys.push(key);
     inputs.push(input.html === undefined ? input : { ...input, html: undefined });
     if (!merged && head!.keys[page] === key) return;
-    let entry = readCached<PageEntry>(CACHE_KIND, key);
-    if (!entry) {
-      entry = entryOf(input);
-      writeCached(CACHE_KIND, key, entry);
-    }
+    // (With the body as given, when the page was just rendered.)
+    const entry = entryAt(page, input);
     if (merged) {
       describe(page, entry);
       post(page, entry, true);

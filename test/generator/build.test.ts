@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/content.js';
-import { editFile, fixtureSite, runDocs, snapshotDir } from '../helpers/site.js';
+import { editFile, fixtureSite, runDocs, snapshotDir, withCacheDir } from '../helpers/site.js';
 
 const dirs: string[] = [];
 function site(): string {
@@ -50,9 +50,7 @@ describe('docs build', () => {
 
   it('names the same line and column for a config problem when the config comes from the cache', async () => {
     const dir = site();
-    const saved = process.env.DOCS_CACHE_DIR;
-    try {
-      process.env.DOCS_CACHE_DIR = join(dir, 'cache');
+    await withCacheDir(join(dir, 'cache'), async () => {
       expect((await runDocs(['build', '--root', dir, '--quiet'])).code).toBe(0);
       // The same config text: it is read from the cache, and its positions only when a problem needs them.
       expect(readdirSync(join(dir, 'cache', 'config')).length).toBe(1);
@@ -60,10 +58,7 @@ describe('docs build', () => {
       const { code, err } = await runDocs(['build', '--root', dir]);
       expect(code).toBe(1);
       expect(err).toContain('site.config.yaml:50:9 sections[1].pages[1]: page "guides/second" has no file content/guides/second.md (or content/guides/second/index.md)');
-    } finally {
-      if (saved === undefined) delete process.env.DOCS_CACHE_DIR;
-      else process.env.DOCS_CACHE_DIR = saved;
-    }
+    });
   });
 
   it('reports bad frontmatter, a broken link and a missing anchor together', async () => {
@@ -152,34 +147,24 @@ describe('docs build', () => {
 
   it('indexes a page from the render cache when the search entries are gone (the index thread reads its body there)', async () => {
     const dir = site();
-    const saved = process.env.DOCS_CACHE_DIR;
-    try {
-      process.env.DOCS_CACHE_DIR = join(dir, 'cache');
+    await withCacheDir(join(dir, 'cache'), async () => {
       await runDocs(['build', '--root', dir, '--out', 'first', '--quiet']);
       rmSync(join(dir, 'cache', 'search-pages'), { recursive: true });
       expect(readdirSync(join(dir, 'cache', 'pages')).length).toBeGreaterThan(0);
       await runDocs(['build', '--root', dir, '--out', 'second', '--quiet']);
       expect(existsSync(join(dir, 'cache', 'search-pages'))).toBe(true);
-    } finally {
-      if (saved === undefined) delete process.env.DOCS_CACHE_DIR;
-      else process.env.DOCS_CACHE_DIR = saved;
-    }
+    });
     expect(snapshotDir(join(dir, 'second'))).toEqual(snapshotDir(join(dir, 'first')));
   });
 
   it('renders a page again when the render cache lost its body, although the record of the last build has the rest', async () => {
     const dir = site();
-    const saved = process.env.DOCS_CACHE_DIR;
-    try {
-      process.env.DOCS_CACHE_DIR = join(dir, 'cache');
+    await withCacheDir(join(dir, 'cache'), async () => {
       await runDocs(['build', '--root', dir, '--out', 'first', '--quiet']);
       expect(readdirSync(join(dir, 'cache', 'renders')).length).toBe(1);
       rmSync(join(dir, 'cache', 'pages'), { recursive: true });
       expect((await runDocs(['build', '--root', dir, '--out', 'second', '--quiet'])).code).toBe(0);
-    } finally {
-      if (saved === undefined) delete process.env.DOCS_CACHE_DIR;
-      else process.env.DOCS_CACHE_DIR = saved;
-    }
+    });
     expect(snapshotDir(join(dir, 'second'))).toEqual(snapshotDir(join(dir, 'first')));
   });
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createSearchIndexer, type SearchInput } from '../../src/build/search.js';
 import { sectionsOf } from '../../src/build/search-sections.js';
 import { flushCacheWrites } from '../../src/content/cache.js';
+import { withCacheDir } from '../helpers/site.js';
 import { createSearchEngine } from '../../templates/client/search-engine.js';
 import { queryWords, termsOf } from '../../templates/client/search-text.js';
 
@@ -65,51 +66,49 @@ describe('search index', () => {
 
   it('starts from the last build\'s saved state and writes the bytes of an index made from nothing', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'docs-search-state-'));
-    const saved = process.env.DOCS_CACHE_DIR;
-    process.env.DOCS_CACHE_DIR = cache;
     try {
-      /** The index of `pages` from the saved state, how it was made, and the same index made without a state. */
-      const both = async (pages: SearchInput[]) => {
-        const indexer = createSearchIndexer({ state: '/site/dist' });
-        for (const p of pages) indexer.add(p);
-        const listed = indexer.list();
-        const made = indexer.made();
-        const files = new Map(indexer.files().map((f) => [f.path, f.content]));
-        const fresh = createSearchIndexer();
-        for (const p of pages) fresh.add(p);
-        expect(listed).toEqual(fresh.list());
-        // As a build does before it ends: the state is saved in the background.
-        await flushCacheWrites();
-        return { made, files, fresh: new Map(fresh.files().map((f) => [f.path, f.content])) };
-      };
-      const same = async (pages: SearchInput[], way: string) => {
-        const { made, files, fresh } = await both(pages);
-        expect(made).toBe(way);
-        expect(files).toEqual(fresh);
-      };
-      await same(PAGES, 'merged');
-      await same(PAGES, 'unchanged');
-      // One page's text: words go (some of them from every page) and come.
-      const edited = [...PAGES];
-      edited[2] = page('/guides/lazy-loading/', 'Lazy loading', '<p>Load a chunk on demand with <code>import()</code>.</p><h2 id="prefetching">Prefetching</h2><p>Magic comments ask the browser to fetch it early.</p>');
-      await same(edited, 'changed in place');
-      await same(edited, 'unchanged');
-      // Two pages at once, one of them renamed.
-      edited[0] = page('/guides/caching/', 'Long-term caching', '<p>Browsers keep files; a content hash changes the name.</p>');
-      edited[4] = page('/guides/xss/', 'Escaping', '<p>Text stays text: &lt;script&gt;.</p>');
-      await same(edited, 'changed in place');
-      // A page removed: every later page has a new number.
-      await same(edited.slice(1), 'merged');
-      await same(PAGES, 'merged');
-      // A damaged state is no state. The postings are read only when a page changed.
-      const damage = (kind: string) => writeFileSync(join(cache, 'search-state', readdirSync(join(cache, 'search-state')).find((f) => f.endsWith(`.${kind}`))!), 'not a state');
-      damage('json');
-      await same(PAGES, 'merged');
-      damage('bin');
-      await same(edited, 'merged');
+      await withCacheDir(cache, async () => {
+        /** The index of `pages` from the saved state, how it was made, and the same index made without a state. */
+        const both = async (pages: SearchInput[]) => {
+          const indexer = createSearchIndexer({ state: '/site/dist' });
+          for (const p of pages) indexer.add(p);
+          const listed = indexer.list();
+          const made = indexer.made();
+          const files = new Map(indexer.files().map((f) => [f.path, f.content]));
+          const fresh = createSearchIndexer();
+          for (const p of pages) fresh.add(p);
+          expect(listed).toEqual(fresh.list());
+          // As a build does before it ends: the state is saved in the background.
+          await flushCacheWrites();
+          return { made, files, fresh: new Map(fresh.files().map((f) => [f.path, f.content])) };
+        };
+        const same = async (pages: SearchInput[], way: string) => {
+          const { made, files, fresh } = await both(pages);
+          expect(made).toBe(way);
+          expect(files).toEqual(fresh);
+        };
+        await same(PAGES, 'merged');
+        await same(PAGES, 'unchanged');
+        // One page's text: words go (some of them from every page) and come.
+        const edited = [...PAGES];
+        edited[2] = page('/guides/lazy-loading/', 'Lazy loading', '<p>Load a chunk on demand with <code>import()</code>.</p><h2 id="prefetching">Prefetching</h2><p>Magic comments ask the browser to fetch it early.</p>');
+        await same(edited, 'changed in place');
+        await same(edited, 'unchanged');
+        // Two pages at once, one of them renamed.
+        edited[0] = page('/guides/caching/', 'Long-term caching', '<p>Browsers keep files; a content hash changes the name.</p>');
+        edited[4] = page('/guides/xss/', 'Escaping', '<p>Text stays text: &lt;script&gt;.</p>');
+        await same(edited, 'changed in place');
+        // A page removed: every later page has a new number.
+        await same(edited.slice(1), 'merged');
+        await same(PAGES, 'merged');
+        // A damaged state is no state. The postings are read only when a page changed.
+        const damage = (kind: string) => writeFileSync(join(cache, 'search-state', readdirSync(join(cache, 'search-state')).find((f) => f.endsWith(`.${kind}`))!), 'not a state');
+        damage('json');
+        await same(PAGES, 'merged');
+        damage('bin');
+        await same(edited, 'merged');
+      });
     } finally {
-      if (saved === undefined) delete process.env.DOCS_CACHE_DIR;
-      else process.env.DOCS_CACHE_DIR = saved;
       rmSync(cache, { recursive: true, force: true });
     }
   });

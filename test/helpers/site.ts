@@ -33,3 +33,15 @@ export async function runDocs(args: string[]): Promise<{ code: number; out: stri
 export function snapshotDir(dir: string): Map<string, string> {
   return new Map(listFiles(dir).map((f) => [f, readFileSync(join(dir, f)).toString('base64')]));
 }
+
+/** Runs `fn` with DOCS_CACHE_DIR set to `dir`, then puts the variable back as it was. */
+export async function withCacheDir<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.DOCS_CACHE_DIR;
+  process.env.DOCS_CACHE_DIR = dir;
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env.DOCS_CACHE_DIR;
+    else process.env.DOCS_CACHE_DIR = saved;
+  }
+}
