@@ -52,12 +52,13 @@ async function bundleDir() {
     entryPoints: {
       cli: join(root, 'src/cli.ts'),
       'content-worker': join(root, 'src/content/worker.ts'),
+      'highlight-worker': join(root, 'src/content/highlight-worker.ts'),
       'search-worker': join(root, 'src/build/search-worker.ts'),
     },
     outdir: temp,
     outExtension: { '.js': '.mjs' },
     bundle: true,
-    // Code the three entries share, and each grammar of the highlighter, in chunks of their own (loaded when used).
+    // Code the entries share, and each grammar of the highlighter, in chunks of their own (loaded when used).
     splitting: true,
     platform: 'node',
     format: 'esm',

@@ -15,7 +15,8 @@ export const TOOL_ROOT: string =
   typeof __DOCS_TOOL_ROOT__ === 'string' ? __DOCS_TOOL_ROOT__ : fileURLToPath(new URL('../', import.meta.url));
 
 /** The script a worker thread starts from: the bundled one when running bundled. */
-export function workerEntry(name: 'content' | 'search'): URL {
+export function workerEntry(name: 'content' | 'highlight' | 'search'): URL {
   if (typeof __DOCS_BUNDLE_DIR__ === 'string') return pathToFileURL(join(__DOCS_BUNDLE_DIR__, `${name}-worker.mjs`));
-  return pathToFileURL(join(TOOL_ROOT, 'src', ...(name === 'content' ? ['content', 'worker-entry.mjs'] : ['build', 'search-worker-entry.mjs'])));
+  const entries = { content: ['content', 'worker-entry.mjs'], highlight: ['content', 'highlight-worker-entry.mjs'], search: ['build', 'search-worker-entry.mjs'] };
+  return pathToFileURL(join(TOOL_ROOT, 'src', ...entries[name]));
 }

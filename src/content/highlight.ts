@@ -91,8 +91,21 @@ export function loadHighlighter(): Promise<Highlighter> {
   return highlighterPromise;
 }
 
-/** A highlighter, or a function that loads it when first needed (a page whose code blocks all come from the cache never does). */
-export type HighlighterSource = Highlighter | (() => Promise<Highlighter>);
+/** Tokens highlighted elsewhere (another thread, see HighlightThread), by codeBlockKey. */
+export interface TokenSource {
+  tokens(key: string, lang: string, code: string): Promise<TokenLine[]>;
+}
+
+/**
+ * A highlighter, a function that loads it when first needed (a page whose
+ * code blocks all come from the cache never does), or a source of tokens
+ * highlighted by another thread.
+ */
+export type HighlighterSource = Highlighter | (() => Promise<Highlighter>) | TokenSource;
+
+export function isTokenSource(source: HighlighterSource): source is TokenSource {
+  return typeof source === 'object' && 'tokens' in source && typeof source.tokens === 'function';
+}
 
 /** Loads the grammars of `langs` (names as written after the fence; the rest stay unloaded). */
 export async function loadLanguages(h: Highlighter, langs: Iterable<string>): Promise<void> {

@@ -6,10 +6,11 @@ import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
 import { cacheEnabled, cacheHas, cacheKey, pipelineVersion, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
-import { registerTokenClasses, tokenClassesIn, tokenClassesOf, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
+import { isTokenSource, registerTokenClasses, tokenClassesIn, tokenClassesOf, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
+import { HighlightThread } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 import { loadParsers, withParsers } from '../parsers.js';
-import { codeBlocksIn } from './plugins/code-blocks.js';
+import { codeBlocksIn, fencedCodeBlocks } from './plugins/code-blocks.js';
 
 export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' | 'codeBlocks'> {
   /** Page path without slashes: '' (home), 'concepts' (section index), 'concepts/output'. */
@@ -166,6 +167,29 @@ export async function loadPage(
 ): Promise<{ page: SourcePage; markdown: string }> {
   const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
   return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, true)).rendered), markdown: prepared.split.body };
+}
+
+/**
+ * Below this many code blocks to highlight, loading the highlighter on this
+ * thread costs less than starting a thread for it.
+ */
+const HIGHLIGHT_THREAD_MIN_BLOCKS = 20;
+/** Pages rendered at once on this thread while a highlight thread works. */
+const PAGES_IN_FLIGHT = 16;
+
+/**
+ * A highlight thread for pages rendered on this thread, with their code
+ * blocks sent ahead; none when there are few to highlight, or no thread to
+ * spare (DOCS_WORKERS=0). Pages rendered before have their tokens in their
+ * last render, and are not counted.
+ */
+function highlightThreadFor(pages: Prepared[], highlighter: HighlighterSource): HighlightThread | undefined {
+  if (workerCount() === 0 || isTokenSource(highlighter)) return undefined;
+  const ahead = pages.filter((page) => !lastBuild?.keys.has(page.sourcePath)).map((page) => fencedCodeBlocks(page.split.body));
+  if (ahead.reduce((count, blocks) => count + blocks.length, 0) < HIGHLIGHT_THREAD_MIN_BLOCKS) return undefined;
+  const thread = new HighlightThread(typeof highlighter === 'function' ? highlighter : async () => highlighter);
+  for (const blocks of ahead) if (blocks.length) thread.send(blocks);
+  return thread;
 }
 
 /**
@@ -335,10 +359,21 @@ export async function loadPages(
       reuseCode,
     );
   } else {
-    for (const miss of misses) {
-      // Read and split in pass 1 already: rendered from that.
-      settle(miss, await renderPrepared(() => miss.prepared, highlighter, reuseCode));
-      await nextTurn(); // lets the cache writes of the page (and the work hooks.page started) go on
+    const thread = highlightThreadFor(misses.map((m) => m.prepared), highlighter);
+    // With a highlight thread, a page waiting for its tokens lets the next ones parse meanwhile.
+    let taken = 0;
+    const renderNext = async () => {
+      while (taken < misses.length) {
+        const miss = misses[taken++]!;
+        // Read and split in pass 1 already: rendered from that.
+        settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, reuseCode));
+        await nextTurn(); // lets the cache writes of the page (and the work hooks.page started) go on
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: thread ? PAGES_IN_FLIGHT : 1 }, renderNext));
+    } finally {
+      await thread?.close();
     }
   }
   for (const slot of slots) if (slot.page) pages.push(slot.page);

@@ -10,14 +10,18 @@ import { workerEntry } from '../paths.js';
  * work per page, so a cold build of many pages spreads them over the cores:
  * the main thread renders from the first moment, and worker threads join in
  * as soon as they have loaded the pipeline (which takes them a few hundred
- * milliseconds), taking pages in small batches until none are left. Below
- * PARALLEL_MIN_BYTES of Markdown to render, starting a worker costs more than
- * it saves (measured on 2 cores: 100 synthetic pages, 0.8 MB, build faster
- * without; 300 pages, 2.5 MB, faster with one).
+ * milliseconds), taking pages in small batches until none are left. Each
+ * thread loads and compiles the grammars it uses. Below PARALLEL_MIN_BYTES of
+ * Markdown to render, one thread renders and another highlights instead (see
+ * HighlightThread): measured on 2 cores, cold builds, medians of 3 runs, that
+ * is faster up to about 4 MB (the real site, 1.9 MB: 8.0 s against 11.0 s
+ * with the pool; 300 synthetic pages, 2.5 MB: 7.2 s against 7.8 s; 500 pages,
+ * 4.3 MB: 13.2 s against 13.5 s) and slower beyond (1,000 pages, 8.7 MB:
+ * 19.9 s against 17.0 s).
  * DOCS_WORKERS sets the number of worker threads (0: the main thread alone).
  */
 
-const DEFAULT_MIN_BYTES = 1_500_000;
+const DEFAULT_MIN_BYTES = 4_000_000;
 /** Old-generation heap of a worker thread (MB): the highlighter and its grammars, plus one batch of pages. */
 const DEFAULT_WORKER_HEAP_MB = 384;
 let workerHeapMb = DEFAULT_WORKER_HEAP_MB;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/content.js';
@@ -263,11 +263,11 @@ describe('docs build', () => {
   });
 
   /** A build of `dir` in a process of its own, with a cache in dir/cache: the stages its profile shows. */
-  const profiledBuild = (dir: string, expectedStatus = 0) => {
-    const child = spawnSync(process.execPath, [join(ROOT, 'bin/docs.js'), 'build', '--root', dir, '--quiet'], {
+  const profiledBuild = (dir: string, expectedStatus = 0, env: Record<string, string> = {}, args: string[] = []) => {
+    const child = spawnSync(process.execPath, [join(ROOT, 'bin/docs.js'), 'build', '--root', dir, '--quiet', ...args], {
       encoding: 'utf8',
       timeout: 60_000,
-      env: { ...process.env, DOCS_PROFILE: '1', DOCS_CACHE_DIR: join(dir, 'cache') },
+      env: { ...process.env, DOCS_PROFILE: '1', DOCS_CACHE_DIR: join(dir, 'cache'), ...env },
     });
     expect(child.status, child.stderr).toBe(expectedStatus);
     const profile = /DOCS_PROFILE (.*)/.exec(child.stderr)?.[1];
@@ -305,6 +305,21 @@ describe('docs build', () => {
     // The tokens of the blocks the change left alone are kept with the page; the next text edit needs no highlighter.
     editFile(page, 'An introduction with', 'An introduction, with');
     expect(build()).not.toContain('highlighter');
+  });
+
+  it('writes the same bytes when code is highlighted on a thread of its own', () => {
+    const dir = site();
+    // Enough code blocks in a first build for a highlight thread, in three languages.
+    const fences = ['```js\nconst n = N;\n```', '```json\n{ "n": N }\n```', '```bash\nnpx webpack --env n=N\n```'];
+    const blocks = Array.from({ length: 30 }, (_, i) => fences[i % 3]!.replace('N', String(i)));
+    appendFileSync(join(dir, 'content/guides/first.md'), `\n${blocks.join('\n\n')}\n`);
+    const alone = profiledBuild(dir, 0, { DOCS_WORKERS: '0', DOCS_CACHE: '0' }, ['--out', 'alone']);
+    const threaded = profiledBuild(dir, 0, { DOCS_WORKERS: '1', DOCS_CACHE: '0' }, ['--out', 'threaded']);
+    expect(alone.stages).toContain('highlighter');
+    // The thread highlighted every block: the build's own thread never loaded a highlighter.
+    expect(threaded.stages).not.toContain('highlighter');
+    // Pages and the stylesheet (which lists the token classes the thread reported) are the same bytes.
+    expect(snapshotDir(join(dir, 'threaded'))).toEqual(snapshotDir(join(dir, 'alone')));
   });
 
   it('reads a code block\'s tokens back from its markup exactly, or not at all', async () => {

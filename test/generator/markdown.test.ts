@@ -1,12 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Highlighter } from 'shiki';
 import { splitFrontmatter } from '../../src/content/frontmatter-schema.js';
-import { loadHighlighter } from '../../src/content/highlight.js';
-import { pageIdOf } from '../../src/content/load.js';
+import { highlightTokens, loadHighlighter } from '../../src/content/highlight.js';
+import { HighlightThread } from '../../src/content/highlight-thread.js';
+import { listContentFiles, pageIdOf } from '../../src/content/load.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
-import { parseCodeMeta } from '../../src/content/plugins/code-blocks.js';
+import { codeBlockKey, fencedCodeBlocks, parseCodeMeta } from '../../src/content/plugins/code-blocks.js';
 import { InputError } from '../../src/errors.js';
 import { routeOf } from '../../src/site/model.js';
+import { ROOT } from '../helpers/content.js';
 
 let highlighter: Highlighter;
 beforeAll(async () => {
@@ -203,5 +207,116 @@ describe('GFM autolink literals', () => {
     expect(plain).toContain('<input type="checkbox" checked disabled>');
     expect(plain).toContain('<section data-footnotes');
     expect(full.replace(/<p><a href="https:\/\/example\.com"[^]*?<\/p>\n?/, '')).toBe(plain);
+  });
+});
+
+describe('code blocks found ahead of parsing', () => {
+  const parsedKeys = async (body: string) => [...(await render(body)).codeBlocks.keys()].sort();
+  const guessedKeys = (body: string) => fencedCodeBlocks(body).map((b) => b.key).sort();
+
+  it('finds the fenced blocks the parser finds, with the code as highlighted', async () => {
+    const body = [
+      '# Title',
+      '',
+      '```js title="a.js" {1}',
+      'const a = 1;',
+      '```',
+      '',
+      '  ~~~~json',
+      '  {',
+      '    "a": 1',
+      '  }',
+      '  ~~~~',
+      '',
+      '```diff js',
+      '+const b = 2;',
+      '-const b = 1;',
+      ' const c = 3;',
+      '```',
+      '',
+      '````md',
+      '```js',
+      'inside a fence: not a block of its own',
+      '```',
+      '````',
+      '',
+      '```text',
+      'plain text is not highlighted',
+      '```',
+      '',
+      '```bash',
+      'npm run build',
+      '```',
+    ].join('\n');
+    const guessed = guessedKeys(body);
+    expect(guessed).toHaveLength(4);
+    expect(guessed).toEqual(await parsedKeys(body));
+    expect(fencedCodeBlocks(body).map((b) => [b.lang, b.code])).toContainEqual(['json', '{\n  "a": 1\n}']);
+  });
+
+  it('misses blocks in lists and quotes, and guesses nothing the parser does not find', async () => {
+    const body = ['- item', '', '  ```js', '  const inList = true;', '  ```', '', '> ```js', '> const quoted = true;', '> ```', '', '```js', 'const top = 1;', '```', ''].join('\n');
+    const parsed = await parsedKeys(body);
+    expect(parsed).toHaveLength(3);
+    const guessed = guessedKeys(body);
+    expect(guessed.length).toBeGreaterThan(0);
+    for (const key of guessed) expect(parsed).toContain(key);
+  });
+
+  it('guesses right on the pages of the real site', async () => {
+    let [found, wrong, parsed] = [0, 0, 0];
+    for (const file of listContentFiles(join(ROOT, 'content'))) {
+      const { body } = splitFrontmatter(readFileSync(join(ROOT, 'content', file), 'utf8'), file);
+      const keys = new Set((await render(body)).codeBlocks.keys());
+      parsed += keys.size;
+      for (const { key } of fencedCodeBlocks(body)) {
+        if (keys.has(key)) found++;
+        else wrong++;
+      }
+    }
+    expect(parsed).toBeGreaterThan(1000);
+    // Nothing is highlighted in vain, and nearly every block is found ahead.
+    expect(wrong).toBe(0);
+    expect(found / parsed).toBeGreaterThan(0.95);
+  }, 120_000);
+});
+
+describe('highlighting on a thread of its own', () => {
+  const blocks = [
+    { lang: 'js', code: 'const a = 1; // one' },
+    { lang: 'json', code: '{ "a": [1, true, null] }' },
+    { lang: 'bash', code: 'npx webpack --mode production' },
+  ].map((b) => ({ ...b, key: codeBlockKey(b.lang, b.code) }));
+
+  it('gives the tokens this thread would', async () => {
+    const local = blocks.map((b) => highlightTokens(highlighter, b.code, b.lang));
+    let fallbacks = 0;
+    const thread = new HighlightThread(async () => {
+      fallbacks++;
+      return highlighter;
+    });
+    try {
+      thread.send(blocks.slice(0, 2));
+      const tokens = await Promise.all(blocks.map((b) => thread.tokens(b.key, b.lang, b.code)));
+      expect(tokens).toEqual(local);
+    } finally {
+      await thread.close();
+    }
+    expect(fallbacks).toBe(0);
+  });
+
+  it('highlights here what a failed thread did not answer', async () => {
+    let fallbacks = 0;
+    const thread = new HighlightThread(async () => {
+      fallbacks++;
+      return highlighter;
+    }, new URL('./no-such-worker.mjs', import.meta.url));
+    try {
+      const tokens = await Promise.all(blocks.map((b) => thread.tokens(b.key, b.lang, b.code)));
+      expect(tokens).toEqual(blocks.map((b) => highlightTokens(highlighter, b.code, b.lang)));
+    } finally {
+      await thread.close();
+    }
+    expect(fallbacks).toBeGreaterThan(0);
   });
 });

@@ -5,7 +5,8 @@ import type { Parent } from 'unist';
 import { walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
-import { highlightTokens, isKnownLanguage, linesOf, loadLanguages, needsHighlighter, type TokenLine } from '../highlight.js';
+import type { Highlighter } from 'shiki';
+import { highlightTokens, isKnownLanguage, isTokenSource, linesOf, loadLanguages, needsHighlighter, type TokenLine } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
@@ -45,6 +46,70 @@ export function parseCodeMeta(meta: string | null | undefined, lineCount: number
     else return `unknown code block option "${word}" (expected title="…", {line ranges} or diff)`;
   }
   return result;
+}
+
+type LineMark = 'add' | 'del' | undefined;
+
+/**
+ * The code of a block as highlighted, and each line's diff mark: diff
+ * markers are kept out of the highlighted code so that it stays valid syntax.
+ */
+export function highlightedCode(value: string, meta: CodeMeta): { code: string; marks: LineMark[] } {
+  const marks: LineMark[] = [];
+  if (!meta.diff) return { code: value, marks };
+  const code = value
+    .split('\n')
+    .map((line, i) => {
+      const m = /^([+-])( ?)/.exec(line);
+      marks[i] = m ? (m[1] === '+' ? 'add' : 'del') : undefined;
+      return m ? line.slice(m[0].length) : line.startsWith(' ') ? line.slice(1) : line;
+    })
+    .join('\n');
+  return { code, marks };
+}
+
+/** A code block to highlight: its codeBlockKey, language and code as highlighted. */
+export interface CodeToHighlight {
+  key: string;
+  lang: string;
+  code: string;
+}
+
+/**
+ * The code blocks of a Markdown body that need highlighting, found without
+ * parsing it: fenced blocks that start a line (up to three spaces in) and
+ * are not inside another fence. A guess made ahead of rendering, so that
+ * another thread can highlight while this one parses: a block in a list or
+ * a quote is missed, and what a guess gets wrong is only highlighted in
+ * vain, since rendering asks for each block by the key of what the parser
+ * found (see remarkCodeBlocks).
+ */
+export function fencedCodeBlocks(body: string): CodeToHighlight[] {
+  const found: CodeToHighlight[] = [];
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)(.*)$/.exec(lines[i]!);
+    if (!open || (open[2]![0] === '`' && open[4]!.includes('`'))) continue;
+    const [, indent, fence, info] = open as unknown as [string, string, string, string, string];
+    const close = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`);
+    const content: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !close.test(lines[j]!); j++) {
+      const line = lines[j]!;
+      let strip = 0;
+      while (strip < indent.length && line[strip] === ' ') strip++;
+      content.push(line.slice(strip));
+    }
+    i = j;
+    const lang = (info || 'text').toLowerCase();
+    if (!needsHighlighter(lang) || !isKnownLanguage(lang)) continue;
+    const value = content.join('\n');
+    const meta = parseCodeMeta(open[4]!.trim() || null, content.length);
+    if (typeof meta === 'string') continue;
+    const { code } = highlightedCode(value, meta);
+    found.push({ key: codeBlockKey(lang, code), lang, code });
+  }
+  return found;
 }
 
 /** The key of a block's highlighted tokens: its language and code. */
@@ -108,39 +173,30 @@ function unescapeText(text: string): string | undefined {
 export function remarkCodeBlocks() {
   return async (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    const blocks: Array<{ node: Code; index: number; parent: Parent; lang: string; code: string; meta: CodeMeta; marks: Array<'add' | 'del' | undefined>; key: string }> = [];
+    const blocks: Array<{ node: Code; index: number; parent: Parent; lang: string; code: string; meta: CodeMeta; marks: LineMark[]; key: string }> = [];
     walk<Code>(tree, 'code', (node, index, parent) => {
       const lang = (node.lang ?? 'text').toLowerCase();
       if (!isKnownLanguage(lang)) {
         report(ctx, node.position, `unknown code language "${node.lang}"`);
         return;
       }
-      let code = node.value;
-      const rawLines = code.split('\n');
-      const meta = parseCodeMeta(node.meta, rawLines.length);
+      const meta = parseCodeMeta(node.meta, node.value.split('\n').length);
       if (typeof meta === 'string') {
         report(ctx, node.position, meta);
         return;
       }
-      // Diff markers are kept out of the highlighted code so that it stays valid syntax.
-      const marks: Array<'add' | 'del' | undefined> = [];
-      if (meta.diff) {
-        code = rawLines
-          .map((line, i) => {
-            const m = /^([+-])( ?)/.exec(line);
-            marks[i] = m ? (m[1] === '+' ? 'add' : 'del') : undefined;
-            return m ? line.slice(m[0].length) : line.startsWith(' ') ? line.slice(1) : line;
-          })
-          .join('\n');
-      }
+      const { code, marks } = highlightedCode(node.value, meta);
       blocks.push({ node, index: index!, parent: parent!, lang, code, meta, marks, key: codeBlockKey(lang, code) });
     });
     const { previous, used } = ctx.codeBlocks;
     const missing = blocks.filter((b) => needsHighlighter(b.lang) && !previous.has(b.key) && !used.has(b.key));
-    const highlighter = missing.length ? (typeof ctx.highlighter === 'function' ? await ctx.highlighter() : ctx.highlighter) : undefined;
+    const source = ctx.highlighter;
+    // Highlighted by another thread: all of the page's blocks asked for at once.
+    const fetched = missing.length && isTokenSource(source) ? new Map(await Promise.all(missing.map(async (b) => [b.key, await source.tokens(b.key, b.lang, b.code)] as const))) : undefined;
+    const highlighter = missing.length && !fetched ? (typeof source === 'function' ? await source() : (source as Highlighter)) : undefined;
     if (highlighter) await loadLanguages(highlighter, missing.map((b) => b.lang));
     for (const { node, index, parent, lang, code, meta, marks, key } of blocks) {
-      const tokens = used.get(key) ?? previous.get(key) ?? highlightTokens(highlighter!, code, lang);
+      const tokens = used.get(key) ?? previous.get(key) ?? fetched?.get(key) ?? highlightTokens(highlighter!, code, lang);
       if (needsHighlighter(lang)) used.set(key, tokens);
       const lines = linesOf(tokens);
       const body: ElementContent[] = [];

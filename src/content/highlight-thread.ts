@@ -1,0 +1,92 @@
+import { Worker } from 'node:worker_threads';
+import type { Highlighter } from 'shiki';
+import { workerEntry } from '../paths.js';
+import { highlightTokens, loadLanguages, registerTokenClasses, type TokenLine, type TokenSource } from './highlight.js';
+import type { HighlightReply } from './highlight-worker.js';
+import type { CodeToHighlight } from './plugins/code-blocks.js';
+
+/*
+ * Highlighting on a thread of its own. In a build that renders many pages
+ * on one thread, the code blocks are found ahead (fencedCodeBlocks) and sent
+ * here page by page, so that they are highlighted on the other core while
+ * this thread parses; rendering then asks for each block by its key and
+ * most are waiting. The grammars load and compile in that thread alone.
+ * Tokens are the highlighter's whatever thread makes them: output is the
+ * same. Should the thread fail, what it had not answered is highlighted here.
+ */
+export class HighlightThread implements TokenSource {
+  private readonly worker: Worker;
+  private readonly asked = new Map<string, { block: CodeToHighlight; promise: Promise<TokenLine[]>; resolve: (tokens: TokenLine[]) => void; reject: (e: unknown) => void; done?: true }>();
+  private failed = false;
+  private closed = false;
+
+  constructor(
+    private readonly fallback: () => Promise<Highlighter>,
+    entry = workerEntry('highlight'),
+  ) {
+    this.worker = new Worker(entry);
+    this.worker.on('message', (reply: HighlightReply) => {
+      if (reply.error) return this.fail();
+      registerTokenClasses(reply.classes);
+      for (const [key, tokens] of reply.tokens) {
+        const entry = this.asked.get(key);
+        if (!entry || entry.done) continue;
+        entry.done = true;
+        entry.resolve(tokens);
+      }
+    });
+    this.worker.on('error', () => this.fail());
+  }
+
+  /** Sends blocks to highlight (one page's, say) unless they were sent before. */
+  send(blocks: CodeToHighlight[]): void {
+    const fresh = blocks.filter((b) => !this.asked.has(b.key));
+    for (const block of fresh) {
+      let resolve!: (tokens: TokenLine[]) => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<TokenLine[]>((yes, no) => {
+        resolve = yes;
+        reject = no;
+      });
+      // A block sent ahead and never asked for is not an unhandled failure.
+      promise.catch(() => {});
+      this.asked.set(block.key, { block, promise, resolve, reject });
+    }
+    if (!fresh.length) return;
+    if (this.failed) void this.highlightHere();
+    else this.worker.postMessage(fresh);
+  }
+
+  tokens(key: string, lang: string, code: string): Promise<TokenLine[]> {
+    if (!this.asked.has(key)) this.send([{ key, lang, code }]);
+    return this.asked.get(key)!.promise;
+  }
+
+  /** Ends the thread, once rendering is done (blocks sent ahead and not answered are not needed). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.worker.terminate();
+  }
+
+  private fail(): void {
+    if (this.closed || this.failed) return;
+    this.failed = true;
+    void this.worker.terminate();
+    void this.highlightHere();
+  }
+
+  private async highlightHere(): Promise<void> {
+    const waiting = [...this.asked.values()].filter((entry) => !entry.done);
+    try {
+      const h = await this.fallback();
+      await loadLanguages(h, waiting.map((entry) => entry.block.lang));
+      for (const entry of waiting) {
+        if (entry.done) continue;
+        entry.done = true;
+        entry.resolve(highlightTokens(h, entry.block.code, entry.block.lang));
+      }
+    } catch (e) {
+      for (const entry of waiting) entry.reject(e);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { parentPort } from 'node:worker_threads';
+import { highlightTokens, loadHighlighter, loadLanguages, tokenClassesOf, type TokenClass, type TokenLine } from './highlight.js';
+import type { CodeToHighlight } from './plugins/code-blocks.js';
+
+/*
+ * The highlight thread (see HighlightThread): highlights the code blocks it
+ * is sent, in the order sent, and answers each batch with their tokens and
+ * the token classes they use.
+ */
+export interface HighlightReply {
+  tokens: Array<[key: string, tokens: TokenLine[]]>;
+  classes: Record<string, TokenClass>;
+  error?: string;
+}
+
+const port = parentPort!;
+const highlighter = loadHighlighter();
+
+// One batch at a time, in the order sent (the first pages' blocks are needed first).
+let queue = Promise.resolve();
+port.on('message', (blocks: CodeToHighlight[]) => {
+  queue = queue.then(() => highlight(blocks));
+});
+
+async function highlight(blocks: CodeToHighlight[]): Promise<void> {
+  try {
+    const h = await highlighter;
+    await loadLanguages(h, blocks.map((b) => b.lang));
+    const tokens = blocks.map((b): [string, TokenLine[]] => [b.key, highlightTokens(h, b.code, b.lang)]);
+    const names = new Set<string>();
+    for (const [, lines] of tokens) for (const line of lines) for (const [name] of line) if (name) names.add(name);
+    port.postMessage({ tokens, classes: tokenClassesOf(names) } satisfies HighlightReply);
+  } catch (e) {
+    port.postMessage({ tokens: [], classes: {}, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies HighlightReply);
+  }
+}
