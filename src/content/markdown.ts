@@ -16,7 +16,7 @@ import type { PageContext } from './context.js';
 import type { HighlighterSource, TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
-import { mayHoldAutolinks, remarkGfmWithoutAutolinks } from './plugins/gfm-without-autolinks.js';
+import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
 
 export interface RawLink {
@@ -52,7 +52,7 @@ export interface RenderedMarkdown {
 // The plugin list, in order, as one declarative pipeline. Parsing and the mdast
 // stage are shared; the hast stage runs per page with that page's collectors.
 const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
-// The same for pages that cannot hold an autolink literal, without the costly search for them.
+// The same without the costly search for autolink literals: what every page is parsed with first.
 const parserWithoutAutolinks = unified().use(remarkParse).use(remarkGfmWithoutAutolinks).use(remarkDirective);
 const mdastTransforms = unified().use(remarkDirectives).use(remarkCodeBlocks);
 
@@ -77,7 +77,9 @@ export async function renderMarkdown(
     codeBlocks: { previous: options.codeBlocks ?? new Map(), used: new Map() },
   };
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
-  const mdast = (mayHoldAutolinks(body) ? parser : parserWithoutAutolinks).parse(vfile) as MdastRoot;
+  let mdast = parserWithoutAutolinks.parse(vfile) as MdastRoot;
+  // Parsed again, looking for autolink literals, only when its text could hold one.
+  if (mayHoldAutolinks(body) && textMayHoldAutolinks(mdast)) mdast = parser.parse(vfile) as MdastRoot;
   await mdastTransforms.run(mdast, vfile);
   const anchors: Anchor[] = [];
   const headings: string[] = [];

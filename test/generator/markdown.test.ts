@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import remarkDirective from 'remark-directive';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Highlighter } from 'shiki';
 import { splitFrontmatter } from '../../src/content/frontmatter-schema.js';
@@ -8,6 +12,7 @@ import { HighlightThread } from '../../src/content/highlight-thread.js';
 import { listContentFiles, pageIdOf } from '../../src/content/load.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 import { codeBlockKey, fencedCodeBlocks, parseCodeMeta } from '../../src/content/plugins/code-blocks.js';
+import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from '../../src/content/plugins/gfm-without-autolinks.js';
 import { InputError } from '../../src/errors.js';
 import { routeOf } from '../../src/site/model.js';
 import { ROOT } from '../helpers/content.js';
@@ -208,6 +213,37 @@ describe('GFM autolink literals', () => {
     expect(plain).toContain('<section data-footnotes');
     expect(full.replace(/<p><a href="https:\/\/example\.com"[^]*?<\/p>\n?/, '')).toBe(plain);
   });
+});
+
+describe('parsing without looking for autolink literals', () => {
+  const full = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
+  const fast = unified().use(remarkParse).use(remarkGfmWithoutAutolinks).use(remarkDirective);
+  /** The tree the pipeline keeps: the fast parse, unless its text could hold a literal. */
+  const kept = (body: string) => {
+    const tree = fast.parse(body);
+    return mayHoldAutolinks(body) && textMayHoldAutolinks(tree) ? full.parse(body) : tree;
+  };
+
+  it('parses again where text holds a mark, and not for marks in code, HTML or destinations', () => {
+    const again = ['See www.example.org.', 'Mail team@example.org', '![logo at https://example.org](a.png)', '[go to https://example.org](https://example.org)', '| a |\n| - |\n| http://x.org |', '> quoted www.example.org', ':::note\nA note: https://example.org\n:::'];
+    for (const body of again) expect(textMayHoldAutolinks(fast.parse(body)), body).toBe(true);
+    const not = ['```js\nimport a from "@scope/pkg"; // https://example.org\n```', 'Use `@scope/pkg` or `www.example.org`.', '[docs](https://example.org/a)', '<span data-x="https://example.org">x</span>', ':::note{href="https://example.org"}\nText\n:::', 'Write <a href="mailto:team@example.org">to us</a>.'];
+    for (const body of not) {
+      expect(mayHoldAutolinks(body), body).toBe(true);
+      expect(textMayHoldAutolinks(fast.parse(body)), body).toBe(false);
+    }
+  });
+
+  it('keeps the very tree the full parser makes, on every page of the real site', () => {
+    let skipped = 0;
+    for (const file of listContentFiles(join(ROOT, 'content'))) {
+      const { body } = splitFrontmatter(readFileSync(join(ROOT, 'content', file), 'utf8'), file);
+      if (mayHoldAutolinks(body) && !textMayHoldAutolinks(fast.parse(body))) skipped++;
+      expect(kept(body), file).toEqual(full.parse(body));
+    }
+    // Pages with a mark only in code: the second parse they no longer need.
+    expect(skipped).toBeGreaterThan(20);
+  }, 120_000);
 });
 
 describe('code blocks found ahead of parsing', () => {

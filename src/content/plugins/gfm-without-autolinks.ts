@@ -8,14 +8,15 @@ import { gfmTable } from 'micromark-extension-gfm-table';
 import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
 import { combineExtensions } from 'micromark-util-combine-extensions';
 import type { Processor } from 'unified';
+import type { Node } from 'unist';
 
 /**
  * remark-gfm without autolink literals: the same extensions, in the same
  * order, minus the one that turns bare `www.`, `http(s)://` and e-mail
  * addresses into links. That one tries a match at nearly every word and
  * makes parsing 70 % slower; a page whose text holds none of `www.`,
- * `http://`, `https://` or `@` (see mayHoldAutolinks) parses to the same tree
- * without it.
+ * `http://`, `https://` or `@` (see mayHoldAutolinks and
+ * textMayHoldAutolinks) parses to the same tree without it.
  */
 export function remarkGfmWithoutAutolinks(this: Processor) {
   const data = this.data();
@@ -23,7 +24,25 @@ export function remarkGfmWithoutAutolinks(this: Processor) {
   (data.fromMarkdownExtensions ??= []).push([gfmFootnoteFromMarkdown(), gfmStrikethroughFromMarkdown(), gfmTableFromMarkdown(), gfmTaskListItemFromMarkdown()]);
 }
 
+const AUTOLINK_MARK = /www\.|https?:\/\/|@/i;
+
 /** Whether GFM could find an autolink literal in `markdown` (every kind needs one of these). */
 export function mayHoldAutolinks(markdown: string): boolean {
-  return /www\.|https?:\/\/|@/i.test(markdown);
+  return AUTOLINK_MARK.test(markdown);
+}
+
+/**
+ * Whether GFM could find an autolink literal in the text of a tree parsed
+ * without looking for them. Literals are only found in text (not in code,
+ * HTML, link destinations or directive attributes), and every character of
+ * one is text to the parser without them, since none of www., http(s)://
+ * or @ starts another construct: a text node (or an image's alt, made of
+ * text) holds the mark. Most pages that hold one of these marks only hold
+ * it in code (@scoped/packages, URLs in comments); they need no second parse.
+ */
+export function textMayHoldAutolinks(tree: Node): boolean {
+  const node = tree as Node & { value?: unknown; alt?: unknown; children?: Node[] };
+  if (node.type === 'text' && typeof node.value === 'string' && AUTOLINK_MARK.test(node.value)) return true;
+  if (typeof node.alt === 'string' && AUTOLINK_MARK.test(node.alt)) return true;
+  return node.children?.some(textMayHoldAutolinks) ?? false;
 }
