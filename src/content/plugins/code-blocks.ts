@@ -86,11 +86,13 @@ export interface CodeToHighlight {
  */
 export function fencedCodeBlocks(body: string): CodeToHighlight[] {
   const found: CodeToHighlight[] = [];
-  const lines = body.split('\n');
+  const lines = body.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const open = /^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)(.*)$/.exec(lines[i]!);
-    if (!open || (open[2]![0] === '`' && open[4]!.includes('`'))) continue;
-    const [, indent, fence, info] = open as unknown as [string, string, string, string, string];
+    if (!open) continue;
+    const [indent, fence, info, rest] = [open[1]!, open[2]!, open[3]!, open[4]!];
+    // A backtick fence's info string holds no backtick (that line is inline code).
+    if (fence[0] === '`' && rest.includes('`')) continue;
     const close = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`);
     const content: string[] = [];
     let j = i + 1;
@@ -104,7 +106,7 @@ export function fencedCodeBlocks(body: string): CodeToHighlight[] {
     const lang = (info || 'text').toLowerCase();
     if (!needsHighlighter(lang) || !isKnownLanguage(lang)) continue;
     const value = content.join('\n');
-    const meta = parseCodeMeta(open[4]!.trim() || null, content.length);
+    const meta = parseCodeMeta(rest.trim() || null, content.length);
     if (typeof meta === 'string') continue;
     const { code } = highlightedCode(value, meta);
     found.push({ key: codeBlockKey(lang, code), lang, code });
