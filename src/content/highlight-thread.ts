@@ -1,9 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { Highlighter } from 'shiki';
 import { workerEntry } from '../paths.js';
-import { highlightTokens, loadLanguages, registerTokenClasses, type TokenLine, type TokenSource } from './highlight.js';
+import { highlightTokens, loadLanguages, registerTokenClasses, type CodeToHighlight, type TokenLine, type TokenSource } from './highlight.js';
 import type { HighlightReply } from './highlight-worker.js';
-import type { CodeToHighlight } from './plugins/code-blocks.js';
 
 /*
  * Highlighting on a thread of its own. In a build that renders many pages
@@ -57,9 +56,9 @@ export class HighlightThread implements TokenSource {
     else this.worker.postMessage(fresh);
   }
 
-  tokens(key: string, lang: string, code: string): Promise<TokenLine[]> {
-    if (!this.asked.has(key)) this.send([{ key, lang, code }]);
-    return this.asked.get(key)!.promise;
+  async tokens(blocks: CodeToHighlight[]): Promise<Map<string, TokenLine[]>> {
+    this.send(blocks);
+    return new Map(await Promise.all(blocks.map(async (b) => [b.key, await this.asked.get(b.key)!.promise] as const)));
   }
 
   /** Ends the thread, once rendering is done (blocks sent ahead and not answered are not needed). */

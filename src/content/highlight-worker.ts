@@ -1,6 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { highlightTokens, loadHighlighter, loadLanguages, tokenClassesOf, type TokenClass, type TokenLine } from './highlight.js';
-import type { CodeToHighlight } from './plugins/code-blocks.js';
+import { highlightTokens, loadHighlighter, loadLanguages, tokenClassesOf, type CodeToHighlight, type TokenClass, type TokenLine } from './highlight.js';
 
 /*
  * The highlight thread (see HighlightThread): highlights the code blocks it

@@ -91,9 +91,16 @@ export function loadHighlighter(): Promise<Highlighter> {
   return highlighterPromise;
 }
 
-/** Tokens highlighted elsewhere (another thread, see HighlightThread), by codeBlockKey. */
+/** A code block to highlight: its codeBlockKey, language and code as highlighted. */
+export interface CodeToHighlight {
+  key: string;
+  lang: string;
+  code: string;
+}
+
+/** Tokens highlighted elsewhere (another thread, see HighlightThread): those of a page's blocks, by codeBlockKey. */
 export interface TokenSource {
-  tokens(key: string, lang: string, code: string): Promise<TokenLine[]>;
+  tokens(blocks: CodeToHighlight[]): Promise<Map<string, TokenLine[]>>;
 }
 
 /**

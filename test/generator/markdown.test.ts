@@ -333,8 +333,8 @@ describe('highlighting on a thread of its own', () => {
     });
     try {
       thread.send(blocks.slice(0, 2));
-      const tokens = await Promise.all(blocks.map((b) => thread.tokens(b.key, b.lang, b.code)));
-      expect(tokens).toEqual(local);
+      const tokens = await thread.tokens(blocks);
+      expect(blocks.map((b) => tokens.get(b.key))).toEqual(local);
     } finally {
       await thread.close();
     }
@@ -348,8 +348,8 @@ describe('highlighting on a thread of its own', () => {
       return highlighter;
     }, new URL('./no-such-worker.mjs', import.meta.url));
     try {
-      const tokens = await Promise.all(blocks.map((b) => thread.tokens(b.key, b.lang, b.code)));
-      expect(tokens).toEqual(blocks.map((b) => highlightTokens(highlighter, b.code, b.lang)));
+      const tokens = await thread.tokens(blocks);
+      expect(blocks.map((b) => tokens.get(b.key))).toEqual(blocks.map((b) => highlightTokens(highlighter, b.code, b.lang)));
     } finally {
       await thread.close();
     }

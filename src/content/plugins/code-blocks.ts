@@ -6,7 +6,7 @@ import { walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
 import type { Highlighter } from 'shiki';
-import { highlightTokens, isKnownLanguage, isTokenSource, linesOf, loadLanguages, needsHighlighter, type TokenLine } from '../highlight.js';
+import { highlightTokens, isKnownLanguage, isTokenSource, linesOf, loadLanguages, needsHighlighter, type CodeToHighlight, type TokenLine } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
@@ -66,13 +66,6 @@ export function highlightedCode(value: string, meta: CodeMeta): { code: string; 
     })
     .join('\n');
   return { code, marks };
-}
-
-/** A code block to highlight: its codeBlockKey, language and code as highlighted. */
-export interface CodeToHighlight {
-  key: string;
-  lang: string;
-  code: string;
 }
 
 /**
@@ -194,7 +187,7 @@ export function remarkCodeBlocks() {
     const missing = blocks.filter((b) => needsHighlighter(b.lang) && !previous.has(b.key) && !used.has(b.key));
     const source = ctx.highlighter;
     // Highlighted by another thread: all of the page's blocks asked for at once.
-    const fetched = missing.length && isTokenSource(source) ? new Map(await Promise.all(missing.map(async (b) => [b.key, await source.tokens(b.key, b.lang, b.code)] as const))) : undefined;
+    const fetched = missing.length && isTokenSource(source) ? await source.tokens(missing) : undefined;
     const highlighter = missing.length && !fetched ? (typeof source === 'function' ? await source() : (source as Highlighter)) : undefined;
     if (highlighter) await loadLanguages(highlighter, missing.map((b) => b.lang));
     for (const { node, index, parent, lang, code, meta, marks, key } of blocks) {
