@@ -1,7 +1,7 @@
 import { formatPath, InputError, type SourceProblem } from '../errors.js';
 import { zodProblems } from '../validate.js';
-import { locate, parseLocatedYaml } from '../yaml-positions.js';
-import type { LoadedConfig } from './load.js';
+import { parseLocatedYaml } from '../yaml-positions.js';
+import { configProblemAt, type LoadedConfig } from './load.js';
 import { SiteConfigSchema, type SiteConfig } from './schema.js';
 
 /* The config's parsing and checks (loaded with the parsers: see src/parsers.ts). */
@@ -13,12 +13,7 @@ export function parseChecked(source: string, file: string): LoadedConfig {
   const data: unknown = located.doc.toJS();
   const result = SiteConfigSchema.safeParse(data ?? {});
   if (!result.success) throw new InputError(zodProblems(result.error.issues, located));
-  const problemAt = (path: readonly PropertyKey[], message: string): SourceProblem => ({
-    file,
-    ...locate(located, path),
-    path: formatPath(path),
-    message,
-  });
+  const problemAt = configProblemAt(file, () => located);
   const config = result.data;
   const crossProblems = checkConfig(config, problemAt);
   if (crossProblems.length) throw new InputError(crossProblems);

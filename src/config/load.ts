@@ -38,18 +38,17 @@ export function loadConfig(path: string, displayName = basename(path)): LoadedCo
  */
 const CONFIG_KIND = 'config';
 
+/** A problem at a path of the config, with the line and column the path has in `located()` (called when a problem is reported). */
+export function configProblemAt(file: string, located: () => LocatedYaml): LoadedConfig['problemAt'] {
+  return (path, message) => ({ file, ...parsers().locate(located(), path), path: formatPath(path), message });
+}
+
 export function parseConfig(source: string, file: string): LoadedConfig {
   const key = createHash('sha256').update(toolVersion()).update('\0').update(source).digest('hex');
   const cached = readCached<SiteConfig>(CONFIG_KIND, key);
   if (cached) {
     let located: LocatedYaml | undefined;
-    const problemAt = (path: readonly PropertyKey[], message: string): SourceProblem => ({
-      file,
-      ...parsers().locate((located ??= parsers().parseLocatedYaml(source, file).located), path),
-      path: formatPath(path),
-      message,
-    });
-    return { config: cached, file, problemAt };
+    return { config: cached, file, problemAt: configProblemAt(file, () => (located ??= parsers().parseLocatedYaml(source, file).located)) };
   }
   const loaded = parsers().parseChecked(source, file);
   writeCached(CONFIG_KIND, key, loaded.config);

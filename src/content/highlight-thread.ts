@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Highlighter } from 'shiki';
 import { workerEntry } from '../paths.js';
-import { highlightTokens, loadLanguages, registerTokenClasses, type CodeToHighlight, type TokenLine, type TokenSource } from './highlight.js';
+import { highlightBlocks, registerTokenClasses, type CodeToHighlight, type TokenLine, type TokenSource } from './highlight.js';
 import type { HighlightReply } from './highlight-worker.js';
 
 /*
@@ -77,12 +77,11 @@ export class HighlightThread implements TokenSource {
   private async highlightHere(): Promise<void> {
     const waiting = [...this.asked.values()].filter((entry) => !entry.done);
     try {
-      const h = await this.fallback();
-      await loadLanguages(h, waiting.map((entry) => entry.block.lang));
+      const tokens = await highlightBlocks(await this.fallback(), waiting.map((entry) => entry.block));
       for (const entry of waiting) {
         if (entry.done) continue;
         entry.done = true;
-        entry.resolve(highlightTokens(h, entry.block.code, entry.block.lang));
+        entry.resolve(tokens.get(entry.block.key)!);
       }
     } catch (e) {
       for (const entry of waiting) entry.reject(e);

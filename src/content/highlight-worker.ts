@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { highlightTokens, loadHighlighter, loadLanguages, tokenClassesOf, type CodeToHighlight, type TokenClass, type TokenLine } from './highlight.js';
+import { highlightBlocks, loadHighlighter, tokenClassesOf, type CodeToHighlight, type TokenClass, type TokenLine } from './highlight.js';
 
 /*
  * The highlight thread (see HighlightThread): highlights the code blocks it
@@ -23,12 +23,10 @@ port.on('message', (blocks: CodeToHighlight[]) => {
 
 async function highlight(blocks: CodeToHighlight[]): Promise<void> {
   try {
-    const h = await highlighter;
-    await loadLanguages(h, blocks.map((b) => b.lang));
-    const tokens = blocks.map((b): [string, TokenLine[]] => [b.key, highlightTokens(h, b.code, b.lang)]);
+    const tokens = await highlightBlocks(await highlighter, blocks);
     const names = new Set<string>();
-    for (const [, lines] of tokens) for (const line of lines) for (const [name] of line) if (name) names.add(name);
-    port.postMessage({ tokens, classes: tokenClassesOf(names) } satisfies HighlightReply);
+    for (const lines of tokens.values()) for (const line of lines) for (const [name] of line) if (name) names.add(name);
+    port.postMessage({ tokens: [...tokens], classes: tokenClassesOf(names) } satisfies HighlightReply);
   } catch (e) {
     port.postMessage({ tokens: [], classes: {}, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies HighlightReply);
   }

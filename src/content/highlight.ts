@@ -159,7 +159,7 @@ export type TokenLine = Array<[className: string, text: string]>;
 
 /** Highlights `code` into lines of tokens (see linesOf). */
 export function highlightTokens(h: Highlighter, code: string, lang: string): TokenLine[] {
-  if (PLAIN.has(lang)) return code.split('\n').map((line) => (line ? [['', line]] : []));
+  if (PLAIN.has(lang)) return plainTokens(code);
   // No time limit per line: a slow (loaded) machine must not give different output.
   const tokens = combined
     ? h.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 }).map((line) =>
@@ -179,6 +179,17 @@ export function highlightTokens(h: Highlighter, code: string, lang: string): Tok
   );
 }
 
+/** Plain text as lines of tokens: one unstyled token per non-empty line. */
+export function plainTokens(code: string): TokenLine[] {
+  return code.split('\n').map((line) => (line ? [['', line]] : []));
+}
+
+/** Highlights blocks, once the grammars of their languages are loaded: their tokens by codeBlockKey. */
+export async function highlightBlocks(h: Highlighter, blocks: readonly CodeToHighlight[]): Promise<Map<string, TokenLine[]>> {
+  await loadLanguages(h, blocks.map((b) => b.lang));
+  return new Map(blocks.map((b) => [b.key, highlightTokens(h, b.code, b.lang)]));
+}
+
 /** Whether highlighting `lang` needs the highlighter (plain text does not). */
 export function needsHighlighter(lang: string): boolean {
   return !PLAIN.has(lang);
@@ -193,14 +204,6 @@ export function linesOf(tokens: TokenLine[]): Element[] {
       ),
     ),
   );
-}
-
-/**
- * Highlights `code` into one hast `span.line` per line. Lines are returned
- * separately so that callers can mark highlighted, added or removed lines.
- */
-export function highlightLines(h: Highlighter, code: string, lang: string): Element[] {
-  return linesOf(highlightTokens(h, code, lang));
 }
 
 /** The token classes of `names` with their colours (to restore with registerTokenClasses). */

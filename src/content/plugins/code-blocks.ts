@@ -5,8 +5,7 @@ import type { Parent } from 'unist';
 import { walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
-import type { Highlighter } from 'shiki';
-import { highlightTokens, isKnownLanguage, isTokenSource, linesOf, loadLanguages, needsHighlighter, type CodeToHighlight, type TokenLine } from '../highlight.js';
+import { highlightBlocks, isKnownLanguage, isTokenSource, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
@@ -186,12 +185,14 @@ export function remarkCodeBlocks() {
     const { previous, used } = ctx.codeBlocks;
     const missing = blocks.filter((b) => needsHighlighter(b.lang) && !previous.has(b.key) && !used.has(b.key));
     const source = ctx.highlighter;
-    // Highlighted by another thread: all of the page's blocks asked for at once.
-    const fetched = missing.length && isTokenSource(source) ? await source.tokens(missing) : undefined;
-    const highlighter = missing.length && !fetched ? (typeof source === 'function' ? await source() : (source as Highlighter)) : undefined;
-    if (highlighter) await loadLanguages(highlighter, missing.map((b) => b.lang));
+    // The page's missing blocks at once: from another thread, or from the highlighter (loaded when first needed).
+    const fetched = !missing.length
+      ? new Map<string, TokenLine[]>()
+      : isTokenSource(source)
+        ? await source.tokens(missing)
+        : await highlightBlocks(typeof source === 'function' ? await source() : source, missing);
     for (const { node, index, parent, lang, code, meta, marks, key } of blocks) {
-      const tokens = used.get(key) ?? previous.get(key) ?? fetched?.get(key) ?? highlightTokens(highlighter!, code, lang);
+      const tokens = used.get(key) ?? previous.get(key) ?? fetched.get(key) ?? plainTokens(code);
       if (needsHighlighter(lang)) used.set(key, tokens);
       const lines = linesOf(tokens);
       const body: ElementContent[] = [];
