@@ -206,6 +206,13 @@ export function linesOf(tokens: TokenLine[]): Element[] {
   );
 }
 
+/** The class names that the tokens of some code blocks use. */
+export function tokenClassNames(blocks: Iterable<TokenLine[]>): Set<string> {
+  const names = new Set<string>();
+  for (const lines of blocks) for (const line of lines) for (const [name] of line) if (name) names.add(name);
+  return names;
+}
+
 /** The token classes of `names` with their colours (to restore with registerTokenClasses). */
 export function tokenClassesOf(names: Iterable<string>): Record<string, TokenClass> {
   const classes: Record<string, TokenClass> = {};

@@ -6,7 +6,7 @@ import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
 import { cacheEnabled, cacheHas, cacheKey, pipelineVersion, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
-import { isTokenSource, registerTokenClasses, tokenClassesIn, tokenClassesOf, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
+import { isTokenSource, registerTokenClasses, tokenClassesIn, tokenClassesOf, tokenClassNames, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 import { loadParsers, withParsers } from '../parsers.js';
@@ -94,7 +94,7 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
 
 /** Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems. */
 async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean): Promise<{ rendered: CachedMarkdown; cached: Promise<boolean> }> {
-  const codeKey = codeBlocksKey(prepared.sourcePath);
+  const codeKey = reuseCode ? codeBlocksKey(prepared.sourcePath) : '';
   const previous = reuseCode ? (readCached<CachedCodeBlocks>('code', codeKey) ?? codeOfLastRender(prepared.sourcePath)) : undefined;
   if (previous) registerTokenClasses(previous.classes);
   const fresh = await renderMarkdown(prepared.split.body, {
@@ -106,9 +106,7 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
   if (fresh.problems.length) throw new InputError(fresh.problems);
   const { problems: _problems, hast: _hast, ids, codeBlocks, ...rest } = fresh;
   if (reuseCode && codeBlocks.size && (codeBlocks.size !== previous?.blocks.length || previous.blocks.some(([key]) => !codeBlocks.has(key)))) {
-    const classes = new Set<string>();
-    for (const tokens of codeBlocks.values()) for (const line of tokens) for (const [name] of line) if (name) classes.add(name);
-    writeCached('code', codeKey, { blocks: [...codeBlocks], classes: tokenClassesOf(classes) } satisfies CachedCodeBlocks);
+    writeCached('code', codeKey, { blocks: [...codeBlocks], classes: tokenClassesOf(tokenClassNames(codeBlocks.values())) } satisfies CachedCodeBlocks);
   }
   const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
   return { rendered: result, cached: writeCache(prepared.key, result) };
