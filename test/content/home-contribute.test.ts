@@ -344,6 +344,22 @@ describe('debugging page', () => {
   });
 });
 
+describe('organization page', () => {
+  const body = readPage('organization').body;
+  const readme = readFileSync(join(WEBPACK_DIR, 'README.md'), 'utf8');
+
+  it('describes the governance bodies that webpack’s own README names', () => {
+    // The installed README lists the TSC and says the repository is maintained by the Core Working Group.
+    expect(readme).toContain('TSC (Technical Steering Committee)');
+    expect(readme).toContain('Core Working Group');
+    expect(body).toContain('Technical Steering Committee (TSC)');
+    expect(body).toContain('Core Working Group');
+    expect(body).toMatch(/voting members?/);
+    expect(body).toContain('](https://github.com/webpack/governance)');
+    expect(body).not.toMatch(/no separate membership or voting body/i);
+  });
+});
+
 describe('page hygiene', () => {
   it.each(PAGES)('%s has a description, no placeholders and ends by linking onward', (id) => {
     const page = readPage(id);
