@@ -1571,6 +1571,51 @@ describe('SplitChunksPlugin examples', () => {
     expect(jsFiles(strict.outputs)).toEqual(['home.js', 'product.js']);
   });
 
+  it('automaticNameDelimiter names the parts maxSize cuts a named chunk into, and leaves named chunk ids alone', async () => {
+    const page = readPage('plugins/split-chunks-plugin').body;
+    expect(page).toContain('`app-src_a_js-6e1c5d41.js`');
+    expect(page).toContain('`app~src_a_js_6e1c5d41.js`');
+    // an entry `app` of four modules, each larger than minSize, so that maxSize cuts it along module boundaries
+    const parts: Record<string, string> = {
+      'src/index.js': "import { a } from './a.js';\nimport { b } from './b.js';\nimport { c } from './c.js';\n\nconsole.log(a.length + b.length + c.length);\n",
+    };
+    for (const m of ['a', 'b', 'c']) parts[`src/${m}.js`] = `export const ${m} = '${m.repeat(400)}';\n`;
+    const partsBuild = (name: string, delimiter?: string) =>
+      build(name, parts, () => ({
+        mode: 'development',
+        entry: { app: './src/index.js' },
+        optimization: { splitChunks: { chunks: 'all', minSize: 100, maxSize: 500, ...(delimiter ? { automaticNameDelimiter: delimiter } : {}) } },
+      }));
+    expect(jsFiles((await partsBuild('split-delim-dash')).outputs)).toEqual([
+      'app-src_a_js-6e1c5d41.js',
+      'app-src_b_js-2f014d08.js',
+      'app-src_c_js-a674cacb.js',
+      'app-src_index_js-b63528e4.js',
+    ]);
+    expect(jsFiles((await partsBuild('split-delim-tilde', '~')).outputs)).toContain('app~src_a_js_6e1c5d41.js');
+    // without a size limit, the id that chunkIds: 'named' gives the vendors chunk keeps its '-'
+    const vendors = await build('split-delim-vendors', files(), (dir) => ({
+      ...loadConfig(configOf('split-chunks-plugin', 0), dir),
+      mode: 'development',
+      optimization: { splitChunks: { chunks: 'all', automaticNameDelimiter: '~' } },
+    }));
+    expect(jsFiles(vendors.outputs)).toEqual(['home.js', 'product.js', 'vendors-node_modules_chart-kit_index_js.js']);
+    expect(page).toContain('`vendors-node_modules_chart-kit_index_js`');
+  });
+
+  it('fallbackCacheGroup: the page lists every key of the schema; minSizeReduction is accepted but not read', () => {
+    const schema = loadSchema('WebpackOptions.json') as SchemaNode & { definitions: Record<string, SchemaNode> };
+    const keys = Object.keys(schema.definitions.OptimizationSplitChunksOptions!.properties!.fallbackCacheGroup!.properties!);
+    const body = sections('plugins/split-chunks-plugin').find((s) => s.text === 'fallbackCacheGroup')!.body;
+    for (const key of keys) expect(body, key).toContain(`\`${key}\``);
+    expect(body).toMatch(/`minSizeReduction` passes validation but has no effect/);
+    const plugin = new webpack.optimize.SplitChunksPlugin({ fallbackCacheGroup: { minSizeReduction: 1000, automaticNameDelimiter: '+' } });
+    const fallback = (plugin.options as unknown as { fallbackCacheGroup: Record<string, unknown> }).fallbackCacheGroup;
+    expect(fallback.automaticNameDelimiter).toBe('+');
+    expect(Object.keys(fallback).sort()).toEqual(['automaticNameDelimiter', 'chunksFilter', 'maxAsyncSize', 'maxInitialSize', 'minSize']);
+    expect(new webpack.optimize.SplitChunksPlugin({}).options.fallbackCacheGroup.automaticNameDelimiter).toBe('~');
+  });
+
   it('a plugin created without options has the restrictive defaults the page lists', () => {
     const plugin = new webpack.optimize.SplitChunksPlugin();
     const options = plugin.options as unknown as Record<string, unknown>;
