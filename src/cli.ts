@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { build, stageTimes } from './build/build.js';
-import { InputError } from './errors.js';
+import { InputError, systemErrorMessage } from './errors.js';
+import { UsageError } from './build/out-guard.js';
 import { TOOL_ROOT } from './paths.js';
 
 export const EXIT = { ok: 0, input: 1, usage: 2 } as const;
@@ -28,7 +29,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
   const common = (cmd: Command) =>
     cmd
       .option('-c, --config <file>', 'the site configuration', 'site.config.yaml')
-      .option('--root <dir>', 'the site folder (holds content/, templates/, static/)', '.');
+      .option('--root <dir>', 'the site folder (holds site.config.yaml, content/ and static/)', '.');
 
   common(program.command('build').description('Build the static site into the output folder.'))
     .option('-o, --out <dir>', 'output folder', 'dist')
@@ -50,7 +51,8 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     .option('--open', 'open the site in the default browser')
     .action(async (opts: { config: string; root: string; port: string; host: string; open?: boolean }) => {
       const { serve } = await import('./serve/serve.js');
-      code = await serve({ root: opts.root, config: opts.config, port: Number(opts.port), host: opts.host, open: !!opts.open }, io);
+      const port = /^\d+$/.test(opts.port.trim()) ? Number(opts.port) : Number.NaN;
+      code = await serve({ root: opts.root, config: opts.config, port, portText: opts.port, host: opts.host, open: !!opts.open }, io);
     });
 
   try {
@@ -59,9 +61,28 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     if (e instanceof CommanderError) {
       return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    throw e;
+    return reportUnexpected(e, io);
   }
   return code;
+}
+
+/**
+ * A failure that is not a problem in the writer's files: a file-system
+ * error (full disk, no permission) is one line naming the path; anything
+ * else is a bug of docs, said in one line, with the stack under DOCS_DEBUG=1.
+ */
+export function reportUnexpected(e: unknown, io: Io): number {
+  const system = systemErrorMessage(e);
+  if (system) {
+    io.err.write(`docs: ${system}\n`);
+    if (process.env.DOCS_DEBUG === '1') io.err.write(`${(e as Error).stack}\n`);
+    return EXIT.input;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  io.err.write(`docs: unexpected error (a bug in docs, not in your files; please report it): ${message.split('\n')[0]}\n`);
+  if (process.env.DOCS_DEBUG === '1') io.err.write(`${e instanceof Error ? e.stack : ''}\n`);
+  else io.err.write('Run again with DOCS_DEBUG=1 to see where it happened.\n');
+  return EXIT.input;
 }
 
 async function runBuild(
@@ -79,6 +100,7 @@ async function runBuild(
       base: opts.base,
       checkOnly,
       only: opts.only,
+      onWait: (pid) => io.err.write(`Waiting for another build (process ${pid}) into ${opts.out}/ to finish…\n`),
       onProgress: opts.quiet
         ? undefined
         : (done, total) => {
@@ -107,6 +129,12 @@ async function runBuild(
       io.err.write(`${e.message}\n${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found; ${checkOnly ? 'fix them and run docs check again' : 'the previous output was left untouched'}.\n`);
       return EXIT.input;
     }
-    throw e;
+    if (e instanceof UsageError) {
+      io.err.write(`${e.message}\n`);
+      return EXIT.usage;
+    }
+    const code = reportUnexpected(e, io);
+    if (!checkOnly) io.err.write('The previous output was left untouched.\n');
+    return code;
   }
 }

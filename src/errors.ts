@@ -41,3 +41,32 @@ export function formatPath(path: readonly PropertyKey[]): string {
   }
   return out;
 }
+
+const SYSTEM_ERRORS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EBUSY: 'the file or folder is busy (in use, or a mount point)',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  ENOENT: 'no such file or folder',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EISDIR: 'a folder where a file was expected',
+  EEXIST: 'already exists',
+  ENOTEMPTY: 'the folder is not empty',
+  EXDEV: 'the temporary folder and the output are on different file systems',
+  EIO: 'input/output error of the device',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'the path is too long',
+};
+
+/** A one-line message for an error of the operating system (full disk, no permission…), or undefined. */
+export function systemErrorMessage(e: unknown): string | undefined {
+  const err = e as NodeJS.ErrnoException | undefined;
+  if (!err || typeof err !== 'object' || typeof err.code !== 'string' || !(err.code in SYSTEM_ERRORS)) return undefined;
+  const dest = (err as { dest?: string }).dest;
+  const where = err.path ? `${err.path}${dest ? ` → ${dest}` : ''}: ` : '';
+  return `${where}${SYSTEM_ERRORS[err.code]} (${err.code}${err.syscall ? `, while trying to ${err.syscall}` : ''})`;
+}

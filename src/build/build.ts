@@ -21,6 +21,8 @@ import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import { lastUpdated } from './git.js';
 import { outputKeys, type OutputKeys } from './keys.js';
 import { OutputWriter } from './output.js';
+import { lockOutput, type OutputLock } from './output-lock.js';
+import { checkOutputFolder, OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './out-guard.js';
 import { renderPage, renderPrintable } from './render.js';
 import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
 
@@ -40,6 +42,8 @@ export interface BuildOptions {
   templates?: string;
   /** Check only: report only problems in files whose path starts with this prefix. */
   only?: string;
+  /** Called once when the build waits for another build into the same output folder. */
+  onWait?: (pid: number) => void;
 }
 
 export interface BuildResult {
@@ -142,6 +146,45 @@ function resolveLinksCached(site: Site, base: string, targets: LinkTargets): Sou
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
+  if (options.checkOnly) return buildLocked(options);
+  // Before anything is read or written: an output folder whose replacement would lose a writer's files is refused.
+  const root = resolve(options.root);
+  const target = checkOutputFolder(outputFolder(options), { root, config: resolve(root, options.config ?? 'site.config.yaml'), display: options.out ?? 'dist' });
+  // One build at a time into a folder; the lock also lets this build remove what interrupted ones left.
+  const lock = await lockOutput(target, options.onWait);
+  const stop = interruptions(lock);
+  try {
+    return await buildLocked(options);
+  } finally {
+    stop();
+    lock.release();
+  }
+}
+
+/** Temporary folders of the build in progress (see OutputWriter), removed if the process is interrupted. */
+const inProgress = new Set<OutputWriter>();
+
+/**
+ * Ctrl+C or a kill while a build runs: its temporary folder and its lock go,
+ * then the process ends as the signal would have ended it. Returns the
+ * function that stops listening.
+ */
+function interruptions(lock: OutputLock): () => void {
+  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
+    const handler = () => {
+      for (const out of inProgress) out.discard();
+      lock.release();
+      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+    };
+    process.once(signal, handler);
+    return [signal, handler] as const;
+  });
+  return () => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  };
+}
+
+async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   // From the start of the process: loading Node and the tool's code.
   stageTimes.startup = started;
@@ -173,6 +216,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   const templatesDir = options.templates ?? TEMPLATES_DIR;
   const out = new OutputWriter(outputFolder(options));
+  inProgress.add(out);
   try {
     const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexer, markdown);
     await timed('commit', () => out.commit());
@@ -181,6 +225,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await indexer?.close();
     await out.abort();
     throw e;
+  } finally {
+    inProgress.delete(out);
   }
 }
 
@@ -218,6 +264,8 @@ async function writeSite(
     });
   try {
     const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
+    // Marks the folder as the output of a build, which a later build may replace (see checkOutputFolder).
+    write(OUTPUT_MARKER, OUTPUT_MARKER_TEXT);
     for (const [path, contents] of assetFiles) write(path, contents);
     const keys = outputKeys(ctx);
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { cacheEnabled, cachePath } from '../content/cache.js';
+import { tempFolderPrefix } from './output-lock.js';
 
 /** Most bytes of file contents waiting to be written before `ready` makes the caller wait. */
 const MAX_IN_FLIGHT = 32 * 1024 * 1024;
@@ -66,7 +67,9 @@ export class OutputWriter {
   constructor(outDir: string) {
     this.target = resolve(outDir);
     mkdirSync(dirname(this.target), { recursive: true });
-    this.temp = mkdtempSync(join(dirname(this.target), `.${basename(this.target)}-build-`));
+    this.temp = mkdtempSync(join(dirname(this.target), tempFolderPrefix(this.target)));
+    // mkdtemp makes the folder 0700; the output is for a web server that may run as another user.
+    chmodSync(this.temp, 0o777 & ~currentUmask());
     this.folders.set(this.temp, Promise.resolve());
     if (cacheEnabled()) {
       this.manifestFile = cachePath('output', `${createHash('sha256').update(this.target).digest('hex').slice(0, 16)}.json`);
@@ -136,6 +139,8 @@ export class OutputWriter {
     made.then(() => writeFile(file, contents)).then(
       () => this.done(contents.length),
       (e: unknown) => {
+        // A disk-full error names no file: the message should.
+        if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = file;
         this.failure ??= e;
         this.done(contents.length);
       },
@@ -187,6 +192,7 @@ export class OutputWriter {
       renameSync(this.temp, this.target);
       rmSync(old, { recursive: true, force: true });
     }
+    this.removeUnnamedIndexFolders();
     if (this.manifestFile) {
       const files: Manifest['files'] = {};
       for (const [path, { key, size }] of this.files) files[path] = [key, size];
@@ -198,6 +204,30 @@ export class OutputWriter {
       } catch {
         // Without a manifest the next build writes everything: slower, the same output.
       }
+    }
+  }
+
+  /**
+   * The search index lives in a folder named by its version: one that no
+   * file of this build is in (left by a build that was stopped or raced,
+   * before builds took a lock) would be published for nothing.
+   */
+  private removeUnnamedIndexFolders(): void {
+    const index = join(this.target, 'search-index');
+    let names: string[];
+    try {
+      names = readdirSync(index);
+    } catch {
+      return;
+    }
+    const named = new Set<string>();
+    for (const path of this.files.keys()) {
+      const parts = path.split(/[\\/]/);
+      if (parts[0] === 'search-index' && parts.length > 2) named.add(parts[1]!);
+    }
+    for (const name of names) {
+      const path = join(index, name);
+      if (!named.has(name) && lstatSync(path).isDirectory()) rmSync(path, { recursive: true, force: true });
     }
   }
 
@@ -263,10 +293,21 @@ export class OutputWriter {
     rmSync(this.temp, { recursive: true, force: true });
   }
 
+  /** Removes the temporary folder at once, writes in flight or not (the process is about to end). */
+  discard(): void {
+    rmSync(this.temp, { recursive: true, force: true });
+  }
+
   async abort(): Promise<void> {
     await this.settle().catch(() => undefined);
     rmSync(this.temp, { recursive: true, force: true });
   }
+}
+
+function currentUmask(): number {
+  // process.umask() without an argument is deprecated (it briefly changes the umask to read it), but
+  // it is the only way to read it, and no other thread of this process makes files at this instant.
+  return process.umask();
 }
 
 function lstatSafe(path: string) {

@@ -29,6 +29,8 @@ export interface ServeOptions {
   config: string;
   port: number;
   host: string;
+  /** The --port argument as typed, for messages. */
+  portText?: string;
   open: boolean;
   /** Folder of the page templates; defaults to the templates shipped with the tool (as `docs build`). */
   templates?: string;
@@ -67,7 +69,7 @@ export interface Preview {
 /** Runs `docs serve` until SIGINT or SIGTERM (or `signal`); resolves to the exit code. */
 export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal): Promise<number> {
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
-    io.err.write(`--port must be a number from 0 to 65535 (got "${options.port}").\n`);
+    io.err.write(`--port must be a number from 0 to 65535 (got "${options.portText ?? options.port}").\n`);
     return 2;
   }
   // Listen for Ctrl+C from the start: a stop during the first build still ends cleanly.
@@ -417,6 +419,11 @@ class PreviewServer implements Preview {
     if (port !== 0 && this.port !== port) this.io.out.write(`Port ${port} was in use, so the preview uses port ${this.port} instead.\n`);
     const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
     this.url = `http://${shown}:${this.port}/`;
+    if (!isLoopback(host)) {
+      this.io.out.write(
+        `Listening on ${host === '0.0.0.0' || host === '::' ? 'every network interface' : `"${host}"`} (--host): other computers on the network can open the preview, and it answers any host name.\n`,
+      );
+    }
   }
 
   private headersFor(path: string): Record<string, string> {
@@ -508,8 +515,12 @@ function templateProblems(detail: string, root: string): string[] {
  * (DNS rebinding protection); a preview bound to another interface on purpose
  * (--host) answers any name.
  */
+function isLoopback(host: string): boolean {
+  return host === '127.0.0.1' || host === '::1' || host === 'localhost';
+}
+
 export function hostAllowed(hostHeader: string | undefined, boundHost: string): boolean {
-  const loopback = boundHost === '127.0.0.1' || boundHost === '::1' || boundHost === 'localhost';
+  const loopback = isLoopback(boundHost);
   if (!loopback) return true;
   if (!hostHeader) return false;
   const name = hostHeader.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();

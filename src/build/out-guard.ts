@@ -1,0 +1,99 @@
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
+
+/** A wrong command line (exit code 2): the build refuses before it touches anything. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/**
+ * A file every build writes into its output folder. A folder that holds it
+ * (or, for output written before it existed, every file of OUTPUT_SIGNATURE)
+ * is ours to replace; any other non-empty folder is refused.
+ */
+export const OUTPUT_MARKER = '.docs-output';
+export const OUTPUT_MARKER_TEXT = 'Written by `docs build`. Each build replaces everything in this folder.\n';
+const OUTPUT_SIGNATURE = ['404.html', 'sitemap.xml', 'robots.txt', '_headers', '_redirects', 'llms.txt'];
+
+/** The path with every existing part resolved through symbolic links (the rest appended as written). */
+function real(path: string): string {
+  const abs = resolve(path);
+  const missing: string[] = [];
+  let current = abs;
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...missing.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return abs;
+      missing.push(basename(current));
+      current = parent;
+    }
+  }
+}
+
+/** Whether `inner` is `outer` or lies inside it. */
+export function isWithin(inner: string, outer: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !parse(rel).root);
+}
+
+/**
+ * Refuses an output folder whose replacement would lose a writer's files:
+ * the filesystem root, the home folder, the site root or any folder above
+ * it, a folder of sources (content/, static/, the config file and what holds
+ * them), anything inside content/ or static/ (it would be read back as a
+ * source), a file, and a non-empty folder that is not the output of a build.
+ * Throws UsageError naming the reason; returns the resolved output path.
+ */
+export function checkOutputFolder(outDir: string, sources: { root: string; config: string; display: string }): string {
+  const out = resolve(outDir);
+  const realOut = real(out);
+  const root = real(sources.root);
+  const refuse = (why: string) => {
+    throw new UsageError(`--out ${sources.display}: ${why}. Nothing was written or deleted; choose another output folder (the default is dist/).`);
+  };
+  if (parse(realOut).root === realOut) refuse('this is the root of the file system');
+  if (realOut === real(homedir())) refuse('this is your home folder');
+  const content = join(root, 'content');
+  const staticDir = join(root, 'static');
+  const config = real(sources.config);
+  const named: Array<[string, string]> = [
+    [root, 'the site folder'],
+    [content, 'the content/ folder'],
+    [staticDir, 'the static/ folder'],
+    [config, `the config file ${basename(config)}`],
+  ];
+  for (const [path, what] of named) {
+    if (realOut === path) refuse(`this is ${what}, which a build would replace`);
+    if (isWithin(path, realOut)) refuse(`this folder holds ${what}, which a build would replace`);
+  }
+  if (isWithin(realOut, content)) refuse('this is inside content/, where the output would be read as pages');
+  if (isWithin(realOut, staticDir)) refuse('this is inside static/, where the output would be copied into itself');
+  let st;
+  try {
+    st = statSync(realOut);
+  } catch {
+    return out; // Nothing there yet.
+  }
+  if (!st.isDirectory()) refuse('this is a file, not a folder');
+  if (!looksLikeOutput(realOut)) {
+    refuse('this folder is not empty and does not hold the output of a build (it has no ' + OUTPUT_MARKER + ' file)');
+  }
+  return out;
+}
+
+function looksLikeOutput(dir: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  if (names.length === 0 || names.includes(OUTPUT_MARKER)) return true;
+  return OUTPUT_SIGNATURE.every((name) => names.includes(name));
+}
