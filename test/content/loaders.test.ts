@@ -272,9 +272,16 @@ const EXAMPLES: Record<Loader, Example[]> = {
       what: 'bundles @import, emits the url() image and injects the CSS',
       async check(b) {
         const svg = onlySvg(b);
-        const css = cssOf(await b.run());
+        const browser = await b.run();
+        const css = cssOf(browser);
         expect(css).toContain('font-family: system-ui');
         expect(css).toContain('.page');
+        // the @import is a module of its own: style-loader adds one <style> per list entry, base.css first
+        const styles = stylesIn(browser).map((s) => s.textContent);
+        expect(styles).toHaveLength(2);
+        expect(styles[0]).toContain('font-family: system-ui');
+        expect(styles[0]).not.toContain('.page');
+        expect(styles[1]).toContain('.page');
         expect(css).toContain(svg);
         expect(css).not.toContain('@import');
         expect(css).not.toContain('./images/dot.svg');
@@ -639,6 +646,57 @@ describe.each(LOADERS)('%s', (name) => {
 });
 
 describe('css-loader', () => {
+  /** The modules example with a second entry file that imports an ordinary global stylesheet too. */
+  const withGlobal = (code: string) => code.replace("entry: './src/card.js'", "entry: './src/page.js'");
+  const globalFiles = {
+    'src/global.css': '.title {\n  color: navy;\n}\n',
+    'src/page.js': "import './global.css';\nimport './card.js';\n",
+  };
+
+  it('modules example: auto: true keeps a plain .css file global; without auto every matched file is a CSS Module', async () => {
+    const block = configBlocks('loaders/css-loader')[1]!;
+    expect(block.code).toContain("modules: { auto: true, localIdentName: '[name]__[local]--[hash:base64:5]' }");
+    const code = withGlobal(block.code);
+    expect(code).not.toBe(block.code);
+    await withBuild(
+      'css-loader',
+      code,
+      block.line,
+      async (b) => {
+        const browser = await b.run();
+        expect(logsOf(browser)[0]).toMatch(/^card-module__title--[\w-]{5} /);
+        expect(cssOf(browser)).toMatch(/^\.title \{/m);
+      },
+      globalFiles,
+    );
+    await withBuild(
+      'css-loader',
+      variant({ ...block, code }, 'auto: true, ', ''),
+      block.line,
+      async (b) => {
+        const css = cssOf(await b.run());
+        expect(css).not.toMatch(/^\.title \{/m);
+        expect(css).toMatch(/^\.global__title--[\w-]{5} \{/m);
+      },
+      globalFiles,
+    );
+  });
+
+  it('modules.auto: false turns CSS Modules off, even for *.module.css files', async () => {
+    const block = configBlocks('loaders/css-loader')[1]!;
+    await withBuild('css-loader', variant(block, 'auto: true', 'auto: false'), block.line, async (b) => {
+      const browser = await b.run();
+      // neither name is exported (the fake console prints undefined as an empty string)
+      expect(logsOf(browser)).toHaveLength(1);
+      expect(logsOf(browser)[0]).not.toMatch(/\w/);
+      expect(cssOf(browser)).toMatch(/^\.title \{/m);
+      expect(b.warnings.join('\n')).toMatch(/export 'title' \(imported as 'styles'\) was not found/);
+    });
+    const auto = subsections(section('loaders/css-loader', 'Options'), '####').get('modules.auto')!;
+    expect(auto).toContain('`false` turns CSS Modules off for every file');
+    expect(auto).toMatch(/- Default: `true` when `modules` is not set; not set \(`undefined`\) when `modules` is `true`, a string or an object/);
+  });
+
   it('documents every property of the modules option', async () => {
     const modules = readSchema(SCHEMAS['css-loader']).properties.modules!;
     const object = modules.anyOf!.find((s) => s.properties)!;
