@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, ROOT, scratchDir, writeFiles } from '../helpers/content.js';
+import { webpack as webpackLib } from '../helpers/webpack.js';
 import { exampleTracker, fixtureFiles, h3sUnder, readPage, reportCount, sectionsOf } from './api-helpers.js';
+
+const devServerSchema = createRequire(import.meta.url)('webpack-dev-server/lib/options.json') as object;
 
 const PAGE = 'api/cli';
 const CLI = join(ROOT, 'node_modules', 'webpack-cli', 'bin', 'cli.js');
@@ -156,6 +160,120 @@ describe('/api/cli/', () => {
     } finally {
       removeDir(cwd);
     }
+  });
+
+  it('describes every enumerated value of a flag, and offers a string only where the CLI accepts one', () => {
+    // The flags are generated from webpack's schema and from webpack-dev-server's: a flag can have
+    // several configs (an enum, a string, a boolean, …); the page lists the enum values in code spans.
+    const sections = new Map(sectionsOf(PAGE).filter((s) => s.depth === 3 && s.text.startsWith('-')).map((s) => [s.text, s]));
+    const schemas = [webpackLib.cli.getArguments(), webpackLib.cli.getArguments(devServerSchema as never)];
+    const problems: string[] = [];
+    let values = 0;
+    for (const args of schemas) {
+      for (const [name, arg] of Object.entries(args)) {
+        // Flags that only exist in their --no- form are documented under that heading.
+        const section = sections.get(`--${name}`) ?? sections.get(`--no-${name}`);
+        if (!section) {
+          problems.push(`--${name}: no heading`);
+          continue;
+        }
+        const description = section.body.split('\n\n').slice(0, 3).join('\n\n');
+        const enums = arg.configs.flatMap((c) => (c.type === 'enum' ? (c.values ?? []) : []));
+        const acceptsString = arg.configs.some((c) => c.type === 'string' || c.type === 'path');
+        for (const value of enums) {
+          values++;
+          if (!description.includes(`\`${String(value)}\``)) problems.push(`--${name}: value ${String(value)} not named`);
+        }
+        if (/\b(?:or|to) a string\b/.test(description) && !acceptsString) problems.push(`--${name}: the page offers a string, the CLI accepts only ${arg.configs.map((c) => c.type).join(', ')}`);
+      }
+    }
+    reportCount('enumerated flag values checked', values);
+    expect(problems).toEqual([]);
+  });
+
+  it('adds positional entries to the configured entry instead of replacing it', async () => {
+    const cwd = scratchDir('api-cli-positional');
+    try {
+      writeFiles(cwd, {
+        'package.json': '{ "private": true }\n',
+        'webpack.config.js': "module.exports = { mode: 'development', devtool: false, entry: './src/a.js' };\n",
+        'src/a.js': "console.log('from-config-entry');\n",
+        'src/b.js': "console.log('from-positional-entry');\n",
+      });
+      const run = await cli(cwd, ['./src/b.js']);
+      expect(run.code, run.stderr).toBe(0);
+      const out = readFileSync(join(cwd, 'dist', 'main.js'), 'utf8');
+      expect(out).toContain('from-config-entry');
+      expect(out).toContain('from-positional-entry');
+      expect(readPage(PAGE).body).toContain('They are added to the `entry` of the configuration');
+    } finally {
+      removeDir(cwd);
+    }
+  });
+
+  it('sets WEBPACK_BUNDLE and WEBPACK_BUILD for a one-off build and only WEBPACK_WATCH with --watch or watch', async () => {
+    const cwd = scratchDir('api-cli-env-flags');
+    try {
+      writeFiles(cwd, {
+        'package.json': '{ "private": true }\n',
+        ...fixtureFiles('app'),
+        // Records the env it receives; a watch run stops here instead of watching.
+        'webpack.config.js': [
+          "const fs = require('node:fs');",
+          'module.exports = (env) => {',
+          "  const keys = Object.keys(env).filter((k) => k.startsWith('WEBPACK_')).sort();",
+          "  fs.appendFileSync('env.txt', keys.join(',') + '\\n');",
+          '  if (env.WEBPACK_WATCH) process.exit(0);',
+          "  return { mode: 'development' };",
+          '};',
+          '',
+        ].join('\n'),
+      });
+      for (const args of [[], ['--watch'], ['watch']]) {
+        const run = await cli(cwd, args);
+        expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+      }
+      expect(readFileSync(join(cwd, 'env.txt'), 'utf8').trim().split('\n')).toEqual(['WEBPACK_BUILD,WEBPACK_BUNDLE', 'WEBPACK_WATCH', 'WEBPACK_WATCH']);
+      expect(readPage(PAGE).body).toContain('`WEBPACK_WATCH` (and neither of the other two) for the `watch` command or a build with `--watch`');
+    } finally {
+      removeDir(cwd);
+    }
+  });
+
+  it('merges two configurations from one file with --merge, and refuses a single configuration', async () => {
+    const cwd = scratchDir('api-cli-merge');
+    try {
+      writeFiles(cwd, {
+        'package.json': '{ "private": true }\n',
+        ...fixtureFiles('app'),
+        'pair.config.js': "module.exports = [{ mode: 'development', devtool: false }, { output: { filename: 'merged.js' } }];\n",
+        'single.config.js': "module.exports = { mode: 'development' };\n",
+      });
+      const pair = await cli(cwd, ['-c', 'pair.config.js', '--merge']);
+      expect(pair.code, pair.stderr).toBe(0);
+      expect(existsSync(join(cwd, 'dist', 'merged.js'))).toBe(true);
+      const single = await cli(cwd, ['-c', 'single.config.js', '--merge']);
+      expect(single.code).toBe(2);
+      expect(single.stderr).toContain('At least two configurations are required for merge');
+      expect(readPage(PAGE).body).toContain('Needs at least two configurations, which can come from two files or from one file that exports an array');
+    } finally {
+      removeDir(cwd);
+    }
+  });
+
+  it('version and -v print the system and package report of info', async () => {
+    const [version, short] = await Promise.all([cli(ROOT, ['version', '--output', 'json']), cli(ROOT, ['-v'])]);
+    expect(version.code, version.stderr).toBe(0);
+    const report = JSON.parse(version.stdout) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(report)).toEqual(expect.arrayContaining(['System', 'Binaries', 'Packages']));
+    // Packages whose names contain webpack or loader, not only webpack, webpack-cli and webpack-dev-server.
+    expect(Object.keys(report['Packages']!)).toEqual(expect.arrayContaining(['webpack', 'webpack-cli', 'css-loader']));
+    expect(short.code, short.stderr).toBe(0);
+    expect(short.stdout).toMatch(/^ {2}System:$/m);
+    expect(short.stdout).toMatch(/^ {2}Packages:$/m);
+    const body = readPage(PAGE).body;
+    expect(body).toContain('Prints the same report as `info`');
+    expect(body).not.toContain('Prints the versions of webpack, webpack-cli and webpack-dev-server');
   });
 
   it('used every titled example of the page', () => {
