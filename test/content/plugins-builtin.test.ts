@@ -744,6 +744,24 @@ describe('DefinePlugin examples', () => {
     expect(b.warnings.some((w) => w.startsWith("DefinePlugin\nConflicting values for 'process.env.NODE_ENV'"))).toBe(true);
   });
 
+  it('the same value as the one mode gives process.env.NODE_ENV does not warn', async () => {
+    const b = await build('define-same', fixture('app'), () => ({
+      mode: 'production',
+      entry: './src/index.js',
+      plugins: [new webpack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('production') })],
+    }));
+    expect(b.warnings.filter((w) => w.includes('Conflicting values'))).toEqual([]);
+    expect(readPage('plugins/define-plugin').body).toContain('with a different value produces the `Conflicting values` warning');
+  });
+
+  it('the intro: webpack itself empties the dead branch, in development mode too', async () => {
+    const b = await build('define-dev', files(), (dir) => ({ ...loadConfig(configOf('define-plugin', 0), dir), mode: 'development', devtool: false }));
+    const main = b.outputs['main.js']!;
+    expect(main).not.toContain('Using the new checkout');
+    expect(main).toContain('Using the classic checkout');
+    expect(main).toMatch(/if \(false\)/);
+  });
+
   it('optimization.nodeEnv sets process.env.NODE_ENV and import.meta.env.MODE without a warning', async () => {
     const b = await build('define-nodeenv', { 'src/index.js': 'console.log(process.env.NODE_ENV, import.meta.env.MODE, import.meta.env.PROD);\n' }, configOf('define-plugin', 1));
     expect(b.warnings).toEqual([]);
