@@ -1891,22 +1891,36 @@ describe('plugins index', () => {
   it('has a title, a description and the two h2 headings', () => {
     expect(page.frontmatter.title).toBe('Plugins');
     expect(String(page.frontmatter.description).length).toBeGreaterThan(40);
-    expect(h2s('plugins')).toEqual(['Built in', 'Official packages']);
+    expect(h2s('plugins')).toEqual(['Built in', 'Separate packages']);
   });
 
-  it('Built in lists exactly the built-in pages, Official packages every other plugin page, in sidebar order', () => {
+  it('Built in lists exactly the built-in pages, Separate packages every other plugin page, in sidebar order', () => {
     const builtIn = tableLinks('Built in').map((l) => l.slug);
-    const packages = tableLinks('Official packages').map((l) => l.slug);
+    const packages = tableLinks('Separate packages').map((l) => l.slug);
     expect(builtIn).toEqual(sectionPages.filter((p) => p in BUILT_IN || OTHER_BUILT_IN.includes(p)));
     expect(packages).toEqual(sectionPages.filter((p) => !(p in BUILT_IN) && !OTHER_BUILT_IN.includes(p)));
     expect(packages.every((p) => existsSync(join(ROOT, 'node_modules', p, 'package.json')))).toBe(true);
   });
 
   it('gives each plugin one line of description', () => {
-    for (const { slug, text } of [...tableLinks('Built in'), ...tableLinks('Official packages')]) {
+    for (const { slug, text } of [...tableLinks('Built in'), ...tableLinks('Separate packages')]) {
       expect(text.length, slug).toBeGreaterThan(30);
       expect(text.endsWith('.'), slug).toBe(true);
     }
+  });
+
+  it('names the one separate package that the webpack organisations do not maintain, from its package.json', () => {
+    const repositoryOf = (name: string) => {
+      const { repository } = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { repository: string | { url: string } };
+      return typeof repository === 'string' ? repository : repository.url;
+    };
+    const packages = tableLinks('Separate packages').map((l) => l.slug);
+    const outside = packages.filter((p) => !/^(https:\/\/github\.com\/|github:)?webpack(-contrib)?\//.test(repositoryOf(p)));
+    expect(outside).toEqual(['html-webpack-plugin']);
+    const body = section('plugins', 'Separate packages').body;
+    expect(body).toContain('All of them but one are maintained by the webpack team. The exception is html-webpack-plugin');
+    expect(body).not.toMatch(/These plugins are maintained by the webpack team/);
+    expect(readPage('plugins/html-webpack-plugin').body).toContain('maintains it in the `jantimon/html-webpack-plugin` repository');
   });
 
   it('the example configuration builds with the banner and an HTML page', async () => {
