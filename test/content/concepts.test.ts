@@ -466,6 +466,70 @@ describe('targets', () => {
   });
 });
 
+describe('targets: the chunk format and browserslist', () => {
+  const page = readPage('concepts/targets');
+  const message = 'For the selected environment is no default script chunk format available';
+
+  /** The chunk format webpack picks for a browserslist query, or the error it throws while applying defaults. */
+  function chunkFormatFor(query: string): string {
+    const dir = scratchDir('concepts-targets-chunk-format');
+    try {
+      writeFiles(dir, { ...PACKAGE_JSON, 'src/index.js': "import('./lazy.js');\n", 'src/lazy.js': 'export default 1;\n' });
+      const compiler = webpack({ context: dir, mode: 'production', entry: './src/index.js', target: `browserslist:${query}` });
+      return String(compiler.options.output.chunkFormat);
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      removeDir(dir);
+    }
+  }
+
+  it('old browsers alone get a chunk format; a mix with Node.js versions can have none', () => {
+    expect(page.body).toContain(message);
+    expect(page.body).not.toMatch(/only very old browsers, webpack may report/);
+    for (const query of ['ie 6', 'ie 11', 'chrome 4']) expect(chunkFormatFor(query)).toBe('array-push');
+    expect(chunkFormatFor('node 10, ie 11')).toContain(message);
+    // When every entry supports ECMAScript modules, the mix builds as modules.
+    expect(chunkFormatFor('node 20, chrome 120')).toBe('module');
+  });
+});
+
+describe('module resolution: default extensions', () => {
+  const page = readPage('concepts/module-resolution');
+
+  it('require() and import get the extension lists the page gives', () => {
+    const dir = scratchDir('concepts-resolution-extensions');
+    try {
+      writeFiles(dir, { ...PACKAGE_JSON, 'src/index.js': 'export default 1;\n' });
+      const resolve = webpack({ context: dir, mode: 'production', entry: './src/index.js' }).options.resolve;
+      expect(resolve.byDependency?.['commonjs']?.extensions).toEqual(['.js', '.json', '.wasm']);
+      expect(resolve.byDependency?.['esm']?.extensions).toEqual(['.js', '.json', '.wasm', '.html', '.css']);
+      const explicitHtml = webpack({ context: dir, mode: 'production', entry: './src/index.js', experiments: { html: true } }).options.resolve;
+      expect(explicitHtml.byDependency?.['esm']?.extensions?.[0]).toBe('.html');
+    } finally {
+      removeDir(dir);
+    }
+    expect(page.body).toContain('For `require()` the default list is `.js`, `.json` and `.wasm`.');
+    expect(page.body).toContain('For `import`, webpack appends `.html` and `.css`');
+  });
+});
+
+describe('concepts index: what npx webpack --version prints', () => {
+  const page = readPage('concepts');
+
+  it('prints the system, the binaries and the matching packages with their ranges', () => {
+    const cli = join(process.cwd(), 'node_modules', 'webpack-cli', 'bin', 'cli.js');
+    const run = spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8', cwd: process.cwd() });
+    expect(run.status).toBe(0);
+    for (const section of ['System:', 'OS:', 'CPU:', 'Memory:', 'Binaries:', 'Node:', 'Packages:']) expect(run.stdout).toContain(section);
+    expect(run.stdout).toMatch(new RegExp(`webpack: \\^?[\\d.]+ => ${webpack.version.replace(/\./g, '\\.')}`));
+    // A declared dependency whose name holds neither "webpack" nor "loader" is left out.
+    expect(run.stdout).not.toMatch(/^\s+vitest:/m);
+    expect(page.body).toContain('the operating system, CPU and memory');
+    expect(page.body).toContain(`(\`webpack: ^${webpack.version} => ${webpack.version}\`)`);
+  });
+});
+
 describe('manifest', () => {
   const page = readPage('concepts/manifest');
   const config = configFrom(pick(page, 'webpack.config.js', "moduleIds: 'deterministic'"));

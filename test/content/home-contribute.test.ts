@@ -360,6 +360,92 @@ describe('organization page', () => {
   });
 });
 
+describe('facts the home-level pages state', () => {
+  const webpackPackage = JSON.parse(readFileSync(join(WEBPACK_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+  it('development: the test:unit folder and the husky hook match webpack’s own scripts', () => {
+    const body = readPage('development').body;
+    const unit = webpackPackage.scripts['test:unit'];
+    // The page names the folder the installed package's script matches.
+    expect(unit).toContain('<rootDir>/test/unitCases/');
+    expect(body).toMatch(/`yarn test:unit` \| [^|\n]*`test\/unitCases\/`/);
+    // Husky is switched on by the prepare script, which yarn install runs, not by yarn setup.
+    expect(webpackPackage.scripts['prepare']).toBe('husky');
+    expect(webpackPackage.scripts['setup']).not.toContain('husky');
+    expect(body).toMatch(/`prepare` script runs `husky`/);
+  });
+
+  it('branding: a capital W is allowed at the start of a sentence, and no naming rule is made up', () => {
+    const body = readPage('branding').body;
+    expect(body).toMatch(/capital W/);
+    expect(body).not.toMatch(/written in lowercase, always/);
+    expect(body).not.toMatch(/unless it is maintained by the webpack project/);
+    // The example the page gives: webpack-merge starts with "webpack", lives outside the webpack organisations,
+    // and webpack-cli depends on it.
+    const cli = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('webpack-cli/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(cli.dependencies)).toContain('webpack-merge');
+    const merge = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('webpack-merge/package.json'), 'utf8')) as {
+      repository: { url: string };
+    };
+    expect(merge.repository.url).not.toMatch(/github\.com\/webpack(-contrib)?\//);
+    expect(body).toContain('`webpack-merge`');
+  });
+
+  it('comparison: html-webpack-plugin is named as maintained outside the webpack organisations', () => {
+    const body = readPage('comparison').body;
+    const plugin = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('html-webpack-plugin/package.json'), 'utf8')) as {
+      repository: string;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    expect(plugin.repository).toContain('jantimon/html-webpack-plugin');
+    expect(plugin.peerDependenciesMeta['@rspack/core']?.optional).toBe(true);
+    expect(body).toMatch(/html-webpack-plugin 5, which its author maintains outside the webpack organisations/);
+    expect(body).not.toMatch(/for example css-loader 7 and html-webpack-plugin 5/);
+  });
+
+  it('glossary: a chunk split off an entry by SplitChunksPlugin is initial, an import() chunk is not', async () => {
+    const body = readPage('glossary').body;
+    expect(body).toMatch(/stay initial when they were split off initial chunks/);
+    const files = {
+      ...COMMONJS,
+      'node_modules/tiny-lib/package.json': JSON.stringify({ name: 'tiny-lib', main: 'index.js' }),
+      'node_modules/tiny-lib/index.js': 'module.exports = (s) => s.toUpperCase();\n',
+      'src/lazy.js': 'export const later = 1;\n',
+      'src/index.js': "import up from 'tiny-lib';\nconsole.log(up('a'));\nimport('./lazy.js');\n",
+    };
+    const result = await compile('hc-glossary-chunks', files, () => ({
+      mode: 'production',
+      entry: './src/index.js',
+      optimization: { splitChunks: { chunks: 'all', minSize: 0 } },
+    }));
+    try {
+      const chunks = result.stats.toJson({ all: false, chunks: true, chunkModules: true }).chunks ?? [];
+      const vendor = chunks.find((c) => (c.modules ?? []).some((m) => m.name?.includes('tiny-lib')));
+      const lazy = chunks.find((c) => (c.modules ?? []).some((m) => m.name?.includes('lazy.js')));
+      expect(vendor?.names).not.toContain('main');
+      expect(vendor?.initial).toBe(true);
+      expect(lazy?.initial).toBe(false);
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('no page gives 22.6 as the Node.js version for webpack’s built-in TypeScript support', () => {
+    // module.stripTypeScriptTypes, which webpack's "auto" default looks for, exists from Node.js 22.13 and 23.2.
+    const defaults = readFileSync(join(WEBPACK_DIR, 'lib/config/defaults.js'), 'utf8');
+    expect(defaults).toMatch(/typeof require\("module"\)\.stripTypeScriptTypes === "function"/);
+    const offenders: string[] = [];
+    for (const id of ['index', ...pagesIn('concepts'), ...pagesIn('configuration'), ...pagesIn('guides'), ...pagesIn('plugins')]) {
+      readPage(id).body.split('\n').forEach((line, i) => {
+        if (/22\.6 or later|from Node\.js 22\.6|Node\.js 22\.6\)|\(22\.6 and newer\)/.test(line)) offenders.push(`${id}:${i + 1}`);
+      });
+    }
+    expect(offenders).toEqual([]);
+  });
+});
+
 describe('page hygiene', () => {
   it.each(PAGES)('%s has a description, no placeholders and ends by linking onward', (id) => {
     const page = readPage(id);
