@@ -140,9 +140,10 @@ interface Example {
  * it in that folder (also the working directory, where ESLint, Stylelint and babel look for their
  * configuration and caches) and builds it with the real webpack.
  */
-async function buildExample(fixture: string, block: CodeBlock, expectErrors: boolean): Promise<Build> {
+async function buildExample(fixture: string, block: CodeBlock, expectErrors: boolean, files: Record<string, string> = {}): Promise<Build> {
   const dir = scratchDir(`pp-${fixture}`);
   cpSync(join(FIXTURES, fixture), dir, { recursive: true });
+  for (const [file, content] of Object.entries(files)) writeFileSync(join(dir, file), content);
   if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
   writeFileSync(join(dir, 'webpack.config.js'), block.code);
   const previous = process.cwd();
@@ -660,5 +661,30 @@ describe('html-webpack-plugin', () => {
     } finally {
       removeDir(build.dir);
     }
+  });
+
+  it('meta: the viewport entry comes whenever no template is set, also with an automatically found src/index.ejs', async () => {
+    const usage = configBlocks('plugins/html-webpack-plugin')[0]!;
+    const development = { ...usage, code: usage.code.replace("mode: 'production'", "mode: 'development'") };
+    const ejs = { 'src/index.ejs': '<!DOCTYPE html>\n<html><head><title>From the ejs file</title></head><body></body></html>\n' };
+    const viewport = '<meta name="viewport" content="width=device-width, initial-scale=1">';
+    const cases: [string, CodeBlock, boolean][] = [
+      ['found src/index.ejs', development, true],
+      ['template set', { ...development, code: development.code.replace("title: 'Dashboard'", "template: './src/index.ejs'") }, false],
+      ['meta.viewport false', { ...development, code: development.code.replace("title: 'Dashboard'", "meta: { viewport: false }") }, false],
+    ];
+    for (const [what, block, expected] of cases) {
+      expect(block.code === development.code, what).toBe(what === 'found src/index.ejs');
+      const build = await buildExample('html-webpack-plugin', block, false, ejs);
+      try {
+        const html = build.text('index.html');
+        expect(html, what).toContain('<title>From the ejs file</title>');
+        expect(html.includes(viewport), what).toBe(expected);
+      } finally {
+        removeDir(build.dir);
+      }
+    }
+    const meta = subsections(section('plugins/html-webpack-plugin', 'Options')).get('meta')!;
+    expect(meta).toContain('when you set neither `template` nor `templateContent`, which includes the case where the plugin picks up your `src/index.ejs`');
   });
 });
