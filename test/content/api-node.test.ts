@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { removeDir, scratchDir, writeFiles } from '../helpers/content.js';
-import { buildWith, exampleTracker, fixtureFiles, h3sUnder } from './api-helpers.js';
+import type { Stats } from 'webpack';
+import { buildWith, exampleTracker, fixtureFiles, h3sUnder, readPage } from './api-helpers.js';
 import { webpack } from '../helpers/webpack.js';
 
 const run = promisify(execFile);
@@ -65,6 +66,63 @@ describe('/api/node/', () => {
         expect(member && typeof watching[member], section.text).toBe('function');
       }
       await new Promise<void>((resolve) => watching.close(() => compiler.close(() => resolve())));
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a second run() reuses modules only when caching is on (development mode by default)', async () => {
+    const dir = project('api-node-rerun', {});
+    const secondRun = (mode: 'development' | 'production') =>
+      new Promise<{ built: number; cached: number }>((resolve, reject) => {
+        const compiler = webpack({ mode, context: dir, devtool: false, output: { path: join(dir, `dist-${mode}`) }, infrastructureLogging: { level: 'none' } });
+        const run = () => new Promise<Stats>((res, rej) => compiler.run((err, stats) => (err ? rej(err) : res(stats!))));
+        run()
+          .then(run)
+          .then((stats) => {
+            const modules = (stats.toJson({ all: false, modules: true, cachedModules: true, groupModulesByCacheStatus: false }).modules ?? []).filter((m) => m.moduleType?.startsWith('javascript'));
+            compiler.close(() => resolve({ built: modules.filter((m) => m.built).length, cached: modules.filter((m) => m.cached).length }));
+          })
+          .catch(reject);
+      });
+    try {
+      const development = await secondRun('development');
+      const production = await secondRun('production');
+      expect(development.cached).toBeGreaterThan(0);
+      expect(development.built).toBe(0);
+      expect(production.cached).toBe(0);
+      expect(production.built).toBeGreaterThan(0);
+      expect(readPage(PAGE).body).toContain('in `production` and `none` mode `cache` defaults to `false`, and every run builds all modules again');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('watching.resume() starts a build even when nothing changed', async () => {
+    const dir = project('api-node-resume', {});
+    try {
+      const compiler = webpack({ mode: 'development', context: dir, output: { path: join(dir, 'dist') }, infrastructureLogging: { level: 'none' } });
+      let builds = 0;
+      let onBuild: () => void = () => {};
+      const watching = compiler.watch({ aggregateTimeout: 50 }, () => {
+        builds++;
+        onBuild();
+      });
+      const nextBuild = () => new Promise<void>((resolve) => (onBuild = resolve));
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      await (builds > 0 ? Promise.resolve() : nextBuild());
+      // Files written just before watching started can cause one extra build; let it pass.
+      await sleep(1000);
+      watching.suspend();
+      const before = builds;
+      await sleep(500);
+      expect(builds, 'no build while suspended and unchanged').toBe(before);
+      const next = nextBuild();
+      watching.resume();
+      await next;
+      expect(builds).toBe(before + 1);
+      await new Promise<void>((resolve) => watching.close(() => compiler.close(() => resolve())));
+      expect(readPage(PAGE).body).toContain('starts a build right away, whether or not any file changed in the meantime');
     } finally {
       removeDir(dir);
     }

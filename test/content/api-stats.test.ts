@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StatsCompilation } from 'webpack';
-import { buildWith, exampleTracker, fixtureFiles, h3sUnder, reportCount } from './api-helpers.js';
+import type { Configuration, StatsCompilation } from 'webpack';
+import { buildWith, exampleTracker, fixtureFiles, h3sUnder, readPage, reportCount } from './api-helpers.js';
+import { webpack } from '../helpers/webpack.js';
 import { writeFiles } from '../helpers/content.js';
 
 const require = createRequire(import.meta.url);
@@ -108,6 +109,57 @@ describe('/api/stats/', () => {
     } finally {
       build.cleanup();
     }
+  });
+
+  it('toJson() without options ignores the configuration\'s stats option; --json passes it', async () => {
+    const build = await buildWith('api-stats-defaults', fixtureFiles('app'), { stats: { modules: false, assets: false } });
+    try {
+      const plain = build.stats.toJson();
+      expect(plain.modules?.length ?? 0, 'modules with the built-in defaults').toBeGreaterThan(0);
+      expect(plain.assets?.length ?? 0, 'assets with the built-in defaults').toBeGreaterThan(0);
+      const configured = build.stats.toJson(build.stats.compilation.compiler.options.stats);
+      expect(configured.modules).toBeUndefined();
+      expect(configured.assets).toBeUndefined();
+    } finally {
+      build.cleanup();
+    }
+    const body = readPage(PAGE).body;
+    expect(body).toContain('`stats.toJson()` called without an argument does not: it ignores the configuration\'s `stats` option');
+    expect(body).not.toContain('without options use the defaults of your configuration');
+  });
+
+  it('chunk group assetsSize is always a number', async () => {
+    const build = await buildWith('api-stats-groups', fixtureFiles('app'), {});
+    try {
+      const groups = Object.values(build.stats.toJson({ all: false, chunkGroups: true }).namedChunkGroups ?? {});
+      expect(groups.length).toBeGreaterThan(0);
+      for (const group of groups) {
+        expect(typeof group.assetsSize, group.name).toBe('number');
+        expect(group.assetsSize).toBe((group.assets ?? []).reduce((sum, asset) => sum + (asset.size ?? 0), 0));
+      }
+    } finally {
+      build.cleanup();
+    }
+    expect(readPage(PAGE).body).toContain('| `assetsSize` | Their total size in bytes, always a number');
+  });
+
+  it('chunks[].recorded is true only for chunks AggressiveSplittingPlugin recorded', async () => {
+    const app = fixtureFiles('app');
+    const files = { ...app, 'src/index.js': `${app['src/index.js']}export const filler = ${JSON.stringify('x'.repeat(4000))};\n` };
+    const recorded = async (name: string, plugins: Configuration['plugins']) => {
+      const build = await buildWith(name, files, (dir) => ({ mode: 'production', recordsPath: join(dir, 'records.json'), plugins }));
+      try {
+        return (build.stats.toJson({ all: false, chunks: true }).chunks ?? []).map((c) => c.recorded);
+      } finally {
+        build.cleanup();
+      }
+    };
+    const without = await recorded('api-stats-records-plain', []);
+    expect(without.length).toBeGreaterThan(0);
+    expect(without.every((r) => r === false), 'records alone mark no chunk').toBe(true);
+    const split = await recorded('api-stats-records-split', [new webpack.optimize.AggressiveSplittingPlugin({ minSize: 100, maxSize: 2000 })]);
+    expect(split.some((r) => r === true), 'chunks made by AggressiveSplittingPlugin').toBe(true);
+    expect(readPage(PAGE).body).toContain('created this chunk and wrote its split into the');
   });
 
   it('used every titled example of the page', () => {
