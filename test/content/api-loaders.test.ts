@@ -148,6 +148,42 @@ describe('/api/loaders/', () => {
     }
   });
 
+  it('this.target names the platform: the values the page lists are the ones webpack derives', () => {
+    const targets: [Configuration['target'], boolean][] = [
+      ['web', false],
+      ['webworker', false],
+      ['browserslist:last 1 chrome version', false],
+      ['node', false],
+      ['node18', false],
+      ['async-node', false],
+      ['electron-main', false],
+      ['electron-preload', false],
+      ['electron-renderer', false],
+      ['nwjs', false],
+      ['deno', false],
+      ['bun', false],
+      [['web', 'node'], true],
+    ];
+    const seen = new Map<string, string>();
+    for (const [target, esm] of targets) {
+      const compiler = webpack({
+        mode: 'none',
+        entry: './nothing.js',
+        target,
+        ...(esm ? { output: { module: true }, experiments: { outputModule: true } } : {}),
+        infrastructureLogging: { level: 'none' },
+      });
+      seen.set(JSON.stringify(target), String(compiler.options.loader.target));
+    }
+    expect(seen.get('"webworker"')).toBe('web');
+    expect(seen.get('"node18"')).toBe('node');
+    const section = h3sUnder(PAGE, 'The loader context').find((s) => s.text === 'this.target')!;
+    const listed = section.body.trim().split('\n\n')[0]!.split('one of ')[1]!.split('. ')[0]!;
+    const named = [...listed.matchAll(/`"([\w-]+)"`/g)].map((m) => m[1]!);
+    expect(new Set(named)).toEqual(new Set(seen.values()));
+    expect(section.body).not.toContain('`"webworker"`');
+  });
+
   it('used every titled example of the page', () => {
     expect(examples.unused()).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildWith, exampleTracker, fixtureFiles, h3sUnder, parserHookKeys, reportCount, sectionsOf } from './api-helpers.js';
+import { buildWith, exampleTracker, fixtureFiles, h3sUnder, parserHookKeys, readPage, reportCount, sectionsOf } from './api-helpers.js';
 
 const require = createRequire(import.meta.url);
 const PAGE = 'api/module-methods';
@@ -70,6 +70,50 @@ describe('/api/module-methods/', () => {
     } finally {
       build.cleanup();
     }
+  });
+
+  it('require.context returns exports directly in sync and weak mode, a promise in the others', async () => {
+    const modes = ['sync', 'weak', 'eager', 'lazy', 'lazy-once', 'async-weak'];
+    const files: Record<string, string> = {
+      'src/parts/a.js': "module.exports = 'part a';\n",
+      'src/parts/b.js': "module.exports = 'part b';\n",
+      'src/only-weak/c.js': "module.exports = 'part c';\n",
+      'src/only-weak/d.js': "module.exports = 'part d';\n",
+      'src/index.js': [
+        // Loads ./parts/a.js statically, so the weak modes find it.
+        "require('./parts/a.js');",
+        'const contexts = {',
+        ...modes.map((mode) => `  '${mode}': require.context('./parts', false, /\\.js$/, '${mode}'),`),
+        '};',
+        'for (const [mode, context] of Object.entries(contexts)) {',
+        "  const result = context('./a.js');",
+        "  console.log(mode, result instanceof Promise ? 'promise' : result);",
+        '}',
+        // A directory only a weak context reads: its files are not bundled unless loaded elsewhere.
+        "require('./only-weak/c.js');",
+        "const weakOnly = require.context('./only-weak', false, /\\.js$/, 'weak');",
+        "console.log('weak c', weakOnly('./c.js'));",
+        "try { weakOnly('./d.js'); console.log('weak d loaded'); } catch (e) { console.log('weak d threw'); }",
+        '',
+      ].join('\n'),
+    };
+    const build = await buildWith('api-module-methods-context-modes', files, { target: 'node' });
+    try {
+      const printed = execFileSync(process.execPath, [join(build.dir, 'dist', 'main.js')], { encoding: 'utf8' }).trim().split('\n');
+      expect(printed).toEqual([
+        'sync part a',
+        'weak part a',
+        'eager promise',
+        'lazy promise',
+        'lazy-once promise',
+        'async-weak promise',
+        'weak c part c',
+        'weak d threw',
+      ]);
+    } finally {
+      build.cleanup();
+    }
+    expect(readPage(PAGE).body).toContain("`'weak'` returns exports directly too");
   });
 
   it('used every titled example of the page', () => {
