@@ -1774,6 +1774,66 @@ describe('ModuleFederationPlugin examples', () => {
     }));
     expect(loose.warnings.some((w) => w.startsWith('No required version specified and unable to automatically determine one.'))).toBe(true);
   });
+
+  it('shared: a singleton takes the highest registered version whatever the ranges, and only warns; without singleton each side keeps to its range', async () => {
+    const priceTags = (version: string) => ({
+      'node_modules/price-tags/package.json': `{ "name": "price-tags", "version": "${version}", "main": "index.js" }\n`,
+      'node_modules/price-tags/index.js': `exports.label = 'price-tags ${version}';\n`,
+    });
+    type Shared = Record<string, { singleton?: boolean; strictVersion?: boolean; requiredVersion: string }>;
+    /** The shop provides price-tags 1.5.0, the storefront 2.0.0; both log the copy they got. */
+    const run = async (name: string, shopShared: Shared, storefrontShared: Shared) => {
+      const shop = await build(`mf-${name}-shop`, { ...priceTags('1.5.0'), 'src/index.js': '', 'src/label.js': "export { label } from 'price-tags';\n" }, () => ({
+        mode: 'production',
+        entry: './src/index.js',
+        plugins: [new webpack.container.ModuleFederationPlugin({ name: 'shop', filename: 'remoteEntry.js', exposes: { './label': './src/label.js' }, shared: shopShared })],
+      }));
+      const storefront = await build(
+        `mf-${name}-storefront`,
+        {
+          ...priceTags('2.0.0'),
+          'src/index.js': "import('./bootstrap.js').catch((error) => console.log('failed:', error.message));\n",
+          'src/bootstrap.js': "import { label } from 'price-tags';\n\nimport('shop/label').then((shop) => console.log(label, '|', shop.label), (error) => console.log('failed:', error.message));\n",
+        },
+        () => ({
+          mode: 'production',
+          entry: './src/index.js',
+          output: { uniqueName: 'storefront' },
+          plugins: [new webpack.container.ModuleFederationPlugin({ name: 'storefront', remotes: { shop: 'shop@http://localhost:3001/remoteEntry.js' }, shared: storefrontShared })],
+        }),
+      );
+      const logs: string[] = [];
+      const console = {
+        log: (...args: unknown[]) => logs.push(args.map(String).join(' ')),
+        warn: (...args: unknown[]) => logs.push(`warn: ${args.map(String).join(' ')}`),
+        error: (...args: unknown[]) => logs.push(`error: ${args.map(String).join(' ')}`),
+      };
+      await runWebApp({ 'http://localhost/': storefront.outDir, 'http://localhost:3001/': shop.outDir }, ['main.js'], { console });
+      return logs;
+    };
+    const unsatisfied = /^warn: Unsatisfied version 2\.0\.0 from storefront of shared singleton module price-tags \(required \^1\.0\.0\)/;
+
+    // 1.5.0 would satisfy both ranges; the singleton still takes 2.0.0 for both sides and only warns
+    const singleton = { 'price-tags': { singleton: true, requiredVersion: '^1.0.0' } };
+    const loose = await run('singleton', singleton, singleton);
+    expect(loose).toContain('price-tags 2.0.0 | price-tags 2.0.0');
+    expect(loose.some((l) => unsatisfied.test(l))).toBe(true);
+
+    // strictVersion: true turns the warning into a failed import
+    const strict = { 'price-tags': { singleton: true, strictVersion: true, requiredVersion: '^1.0.0' } };
+    const failed = await run('singleton-strict', strict, strict);
+    expect(failed.some((l) => l.startsWith('failed: Unsatisfied version 2.0.0 from storefront of shared singleton module price-tags'))).toBe(true);
+    expect(failed.some((l) => l.includes(' | '))).toBe(false);
+
+    // without singleton, each side takes the highest version in its own range: two copies
+    const two = await run('ranges', { 'price-tags': { requiredVersion: '^1.0.0' } }, { 'price-tags': { requiredVersion: '^2.0.0' } });
+    expect(two).toContain('price-tags 2.0.0 | price-tags 1.5.0');
+
+    const body = readPage('plugins/module-federation-plugin').body;
+    expect(body).not.toContain('highest registered version that satisfies every `requiredVersion`');
+    expect(body).toContain('picked without looking at any range');
+    expect(body).toContain('with `strictVersion: true` the import fails instead');
+  });
 });
 
 describe('BannerPlugin: the alternative with a minimizer that keeps comments', () => {
