@@ -1,7 +1,6 @@
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import { toHtml } from 'hast-util-to-html';
-import rehypeSlug from 'rehype-slug';
 import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -18,6 +17,7 @@ import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
+import { rehypeSlugs } from './slug.js';
 
 export interface RawLink {
   /** The href as written. */
@@ -85,7 +85,7 @@ export async function renderMarkdown(
   const headings: string[] = [];
   const hast = (await unified()
     .use(remarkRehype, { allowDangerousHtml: true })
-    .use(rehypeSlug)
+    .use(rehypeSlugs)
     .use(rehypeHeadings(anchors, headings))
     .run(mdast, vfile)) as HastRoot;
 
