@@ -1,6 +1,7 @@
 /** A problem in a writer's file, located precisely enough to jump to it. */
 export interface SourceProblem {
   file: string;
+  /** 1-based; 0 for a problem of the file or folder as a whole. */
   line: number;
   column: number;
   /** Dotted path inside a structured file (`sections[2].pages[4]`), if any. */
@@ -9,7 +10,8 @@ export interface SourceProblem {
 }
 
 export function formatProblem(p: SourceProblem): string {
-  const where = `${p.file}:${p.line}:${p.column}`;
+  // A problem of a whole file or folder (a link that leads outside the site, say) has no position: line 0.
+  const where = p.line > 0 ? `${p.file}:${p.line}:${p.column}` : `${p.file}:`;
   return p.path ? `${where} ${p.path}: ${p.message}` : `${where} ${p.message}`;
 }
 

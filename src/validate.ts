@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { formatPath, type SourceProblem } from './errors.js';
-import { locate, type LocatedYaml } from './yaml-positions.js';
+import { yamlValue, locate, type LocatedYaml } from './yaml-positions.js';
 
 /* Turns zod issues into problems located in the YAML source, in words a writer understands. */
 
@@ -65,7 +65,7 @@ function describeIssue(issue: Issue, located: LocatedYaml): string {
 }
 
 function valueAt(located: LocatedYaml, path: readonly PropertyKey[]): unknown {
-  let value: unknown = located.doc.toJS();
+  let value: unknown = yamlValue(located);
   for (const part of path) {
     if (value === null || typeof value !== 'object') return undefined;
     value = (value as Record<PropertyKey, unknown>)[part as string];

@@ -1,5 +1,5 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import type { SourceProblem } from './errors.js';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { InputError, type SourceProblem } from './errors.js';
 
 /** A YAML document parsed with enough bookkeeping to turn a data path back into line:column. */
 export interface LocatedYaml {
@@ -30,6 +30,30 @@ export function parseLocatedYaml(
     };
   });
   return { located, problems };
+}
+
+/**
+ * The document's value. The YAML library refuses a document whose aliases
+ * expand past its limit (a "billion laughs" bomb): that is a problem of the
+ * file, reported at its first alias, not a crash.
+ */
+export function yamlValue(located: LocatedYaml): unknown {
+  try {
+    return located.doc.toJS();
+  } catch (e) {
+    if (!(e instanceof ReferenceError) || !/alias/i.test(e.message)) throw e;
+    let first: number | undefined;
+    visit(located.doc, {
+      Alias(_key, node) {
+        first = node.range?.[0];
+        return visit.BREAK;
+      },
+    });
+    const { line, col } = first === undefined ? { line: 1, col: 1 } : located.lineCounter.linePos(first);
+    throw new InputError([
+      { file: located.file, line: line + located.lineOffset, column: col, message: 'YAML aliases expand to too much data (an alias that repeats other aliases many times over); write the values out instead' },
+    ]);
+  }
 }
 
 function firstLine(message: string): string {

@@ -9,6 +9,7 @@ import { loadConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
 import { loadPages, type PageHooks, type SourcePage } from '../content/load.js';
+import { scanContent } from '../content/sources.js';
 import { readCached, writeCached } from '../content/cache.js';
 import { InputError, type SourceProblem } from '../errors.js';
 import { parsersLoadMs, withParsers } from '../parsers.js';
@@ -23,7 +24,7 @@ import { outputKeys, type OutputKeys } from './keys.js';
 import { OutputWriter } from './output.js';
 import { lockOutput, type OutputLock } from './output-lock.js';
 import { checkOutputFolder, OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './out-guard.js';
-import { renderPage, renderPrintable } from './render.js';
+import { renderNotFound, renderPage, renderPrintable } from './render.js';
 import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
 
 export interface BuildOptions {
@@ -97,7 +98,12 @@ export async function loadSite(
   // Loaded on first use: when every page comes from the render cache, never.
   const highlighter = () => timed('highlighter', () => loadHighlighter());
   // Page bodies wait in the render cache, not in memory, until their page is written.
-  const { pages, problems: pageProblems, failed, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, undefined, hooks, false));
+  // Only regular files inside the site folder are read (see src/content/sources.ts).
+  const scan = scanContent(root, contentDir);
+  // Without a content folder every page would be reported missing: the one problem is enough.
+  if (!scan.files.length && scan.problems.length) throw new InputError(scan.problems);
+  const { pages, problems: pageProblems, failed, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, scan.files, hooks, false));
+  pageProblems.push(...scan.problems);
   const targets: LinkTargets = {
     files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]),
     unchecked: new Set([...failed].map(routeOf)),
@@ -384,7 +390,7 @@ export function renderContext(
 
 /**
  * The files written after the pages and the search index, in order: printable
- * sections, llms.txt, redirects, headers, sitemap, robots, favicon, static files;
+ * sections, the default 404 page (when the site has no content/404.md), llms.txt, redirects, headers, sitemap, robots, favicon, static files;
  * each made when asked for.
  */
 export function* siteFiles(
@@ -402,11 +408,12 @@ export function* siteFiles(
     const key = kept?.keys.printable(section);
     if (!key || !kept!.keep(path, key)) yield [path, printable(section), key];
   }
+  if (!site.byId.has('404')) yield ['404.html', renderNotFound(ctx)];
   yield ['llms.txt', llmsTxt(site, base)];
   const fullKey = kept?.keys.everyPage();
   if (!fullKey || !kept!.keep('llms-full.txt', fullKey)) yield ['llms-full.txt', llmsFullTxt(site, base, markdownOf), fullKey];
   for (const [from, to] of Object.entries(site.config.redirects)) {
-    yield [join(from, 'index.html'), redirectPage(site, base, to)];
+    yield [join(from, 'index.html'), redirectPage(site, base, to, ctx.assets.csp)];
   }
   yield ['_redirects', redirectsFile(site, base)];
   yield ['_headers', headersFile(contentSecurityPolicy(site.config, ctx.assets.headScript, true))];

@@ -21,21 +21,35 @@ export function robots(site: Site, base: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${origin}${withBase(base, '/sitemap.xml')}\n`;
 }
 
-/** A redirect page: meta refresh plus a canonical link, readable without JavaScript. */
-export function redirectPage(site: Site, base: string, to: string): string {
+/** Escapes text for an attribute value or element content. */
+const escapeAttribute = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/**
+ * A redirect page: meta refresh plus a canonical link, readable without
+ * JavaScript, under the same Content-Security-Policy as every page. The
+ * config's schema allows only URL path characters in redirects; the
+ * escaping holds even so.
+ */
+export function redirectPage(site: Site, base: string, to: string, csp: string): string {
   const origin = site.config.site.url.replace(/\/$/, '');
   const target = withBase(base, to);
-  const t = escapeXml(target);
+  const t = escapeAttribute(target);
   return (
-    `<!DOCTYPE html><html lang="${site.config.site.language}"><head><meta charset="utf-8">` +
+    `<!DOCTYPE html><html lang="${escapeAttribute(site.config.site.language)}"><head><meta charset="utf-8">` +
+    `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">` +
     `<title>Moved to ${t}</title><meta http-equiv="refresh" content="0; url=${t}">` +
-    `<link rel="canonical" href="${escapeXml(origin + target)}"><meta name="robots" content="noindex"></head>` +
+    `<link rel="canonical" href="${escapeAttribute(origin + target)}"><meta name="robots" content="noindex"></head>` +
     `<body><p>This page has moved to <a href="${t}">${t}</a>.</p></body></html>\n`
   );
 }
 
+/** One rule per line; a path with whitespace or a line break (which the schema refuses) would add rules of its own. */
 export function redirectsFile(site: Site, base: string): string {
+  const plain = (path: string) => {
+    if (/[\s\u0000-\u001f\u007f]/.test(path)) throw new Error(`redirect path ${JSON.stringify(path)} holds whitespace`);
+    return path;
+  };
   return Object.entries(site.config.redirects)
-    .map(([from, to]) => `${withBase(base, from)} ${withBase(base, to)} 301`)
+    .map(([from, to]) => `${plain(withBase(base, from))} ${plain(withBase(base, to))} 301`)
     .join('\n') + '\n';
 }

@@ -1,6 +1,6 @@
 import { formatPath, InputError, type SourceProblem } from '../errors.js';
 import { zodProblems } from '../validate.js';
-import { parseLocatedYaml } from '../yaml-positions.js';
+import { yamlValue, parseLocatedYaml } from '../yaml-positions.js';
 import { configProblemAt, type LoadedConfig } from './load.js';
 import { SiteConfigSchema, type SiteConfig } from './schema.js';
 
@@ -10,7 +10,7 @@ import { SiteConfigSchema, type SiteConfig } from './schema.js';
 export function parseChecked(source: string, file: string): LoadedConfig {
   const { located, problems } = parseLocatedYaml(source, file);
   if (problems.length) throw new InputError(problems);
-  const data: unknown = located.doc.toJS();
+  const data: unknown = yamlValue(located);
   const result = SiteConfigSchema.safeParse(data ?? {});
   if (!result.success) throw new InputError(zodProblems(result.error.issues, located));
   const problemAt = configProblemAt(file, () => located);

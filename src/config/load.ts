@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { formatPath, InputError, type SourceProblem } from '../errors.js';
 import type { LocatedYaml } from '../yaml-positions.js';
 import { toolVersion } from '../build/keys.js';
 import { readCached, writeCached } from '../content/cache.js';
+import { readSourceText } from '../content/sources.js';
 import { parsers } from '../parsers.js';
 import type { SiteConfig } from './schema.js';
 
@@ -20,10 +20,17 @@ export interface LoadedConfig {
 export function loadConfig(path: string, displayName = basename(path)): LoadedConfig {
   let source: string;
   try {
-    source = readFileSync(path, 'utf8');
+    source = readSourceText(path, displayName);
   } catch (e) {
+    if (!(e instanceof InputError) || e.problems[0]!.line > 0) throw e;
+    const code = (e as InputError).problems[0]!.message.match(/\((E[A-Z]+)\)/)?.[1];
     throw new InputError([
-      { file: displayName, line: 1, column: 1, message: `cannot read the config file (${(e as NodeJS.ErrnoException).code})` },
+      {
+        file: displayName,
+        line: 1,
+        column: 1,
+        message: code === 'ENOENT' ? `cannot read the config file: there is no file ${path} (${code})` : `cannot read the config file ${path}: ${e.problems[0]!.message}`,
+      },
     ]);
   }
   return parseConfig(source, displayName);

@@ -79,6 +79,18 @@ export const SearchSchema = z
   ])
   .describe('Documentation search behind the header search box.');
 
+/*
+ * Redirect paths end up in HTML attributes and in the `_redirects` rules of
+ * static hosts: only the characters of a URL path (RFC 3986, without quotes),
+ * no "." or ".." segments, no empty segments; a target may add ?query and #fragment.
+ */
+const PATH_CHAR = String.raw`(?:[A-Za-z0-9\-._~!$&()*+,;=:@]|%[0-9A-Fa-f]{2})`;
+const PATH = String.raw`(?:/(?!\.{1,2}(?:/|$|[?#]))${PATH_CHAR}+)*/?`;
+const REDIRECT_SOURCE = new RegExp(`^${PATH}$`);
+const REDIRECT_TARGET = new RegExp(String.raw`^${PATH}(?:\?(?:${PATH_CHAR}|[/?])*)?(?:#(?:${PATH_CHAR}|[/?])*)?$`);
+const REDIRECT_RULE =
+  'expected a plain URL path: letters, digits and - . _ ~ ! $ & ( ) * + , ; = : @ %XX between slashes, no spaces, quotes, angle brackets, "." or ".." segments';
+
 export const SiteConfigSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -142,7 +154,10 @@ export const SiteConfigSchema = z
       .default({ links: [], secondary: [] }),
     sections: z.array(SectionSchema).min(1).describe('Sidebar sections in menu order.'),
     redirects: z
-      .record(z.string().regex(/^\//, 'expected a path starting with "/"'), z.string().regex(/^\//, 'expected a path starting with "/"'))
+      .record(
+        z.string().regex(/^\//, 'expected a path starting with "/"').regex(REDIRECT_SOURCE, REDIRECT_RULE),
+        z.string().regex(/^\//, 'expected a path starting with "/"').regex(REDIRECT_TARGET, REDIRECT_RULE),
+      )
       .default({})
       .describe('Old path → new path; each old path gets a small page that forwards readers.'),
   })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError, type SourceProblem } from '../errors.js';
 import { zodProblems } from '../validate.js';
-import { locate, parseLocatedYaml } from '../yaml-positions.js';
+import { yamlValue, locate, parseLocatedYaml } from '../yaml-positions.js';
 import { splitSource, type SplitSource } from './frontmatter.js';
 
 /* The frontmatter's schema and its reading (loaded with the parsers: see src/parsers.ts). */
@@ -31,7 +31,7 @@ export type Frontmatter = z.infer<typeof FrontmatterSchema>;
 export function readFrontmatter(yaml: string, file: string): Frontmatter {
   const { located, problems } = parseLocatedYaml(yaml, file, 1);
   if (problems.length) throw new InputError(problems);
-  const data = located.doc.toJS() ?? {};
+  const data = yamlValue(located) ?? {};
   const result = FrontmatterSchema.safeParse(data);
   if (!result.success) {
     const list: SourceProblem[] = zodProblems(result.error.issues, located).map((p) => ({

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readSourceText } from './sources.js';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
@@ -70,7 +71,7 @@ interface Prepared {
  */
 function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
-  const raw = splitSource(readFileSync(join(contentDir, relPath), 'utf8'), sourcePath);
+  const raw = splitSource(readSourceText(join(contentDir, relPath), sourcePath), sourcePath);
   const key = cacheKey(sourcePath, raw.bodyLineOffset, raw.body);
   // From the last build's record, while the cache still holds the body it stands for.
   let packed = lookup && !withHtml ? lastBuild?.metas.get(key) : undefined;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
@@ -9,7 +9,8 @@ import { createSearchIndexer } from '../build/search.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { loadParsers } from '../parsers.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
-import { listContentFiles, loadPage, pageIdOf, type SourcePage } from '../content/load.js';
+import { loadPage, pageIdOf, type SourcePage } from '../content/load.js';
+import { scanContent } from '../content/sources.js';
 import { InputError, type SourceProblem } from '../errors.js';
 import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
@@ -95,6 +96,8 @@ export class SiteBuilder {
   private readonly contentDir: string;
   private config?: LoadedConfig;
   private configProblems: SourceProblem[] = [];
+  /** Problems of the content folder's shape (links outside the site, pipes, bad names): see scanContent. */
+  private scanProblems: SourceProblem[] = [];
   private readonly sources = new Map<string, Source>();
   private js?: ClientAsset;
   private css?: Asset;
@@ -163,7 +166,7 @@ export class SiteBuilder {
       files: new Set([...GENERATED, ...listStatic(join(this.root, 'static'))]),
       unchecked: new Set([...failedIds].map(routeOf)),
     };
-    problems.unshift(...siteProblems);
+    problems.unshift(...siteProblems, ...this.scanProblems);
     problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets));
     problems.push(...this.assetProblems.js, ...this.assetProblems.css);
     if (problems.length) return failed(problems);
@@ -253,7 +256,8 @@ export class SiteBuilder {
 
   /** Parses the Markdown files that changed (all of them when `changed` is null); forgets deleted ones. */
   private async syncContent(changed: Set<string> | null): Promise<void> {
-    const files = existsSync(this.contentDir) ? listContentFiles(this.contentDir) : [];
+    const { files, problems } = scanContent(this.root, this.contentDir);
+    this.scanProblems = problems;
     const present = new Set(files);
     for (const file of [...this.sources.keys()]) if (!present.has(file)) this.sources.delete(file);
     for (const file of files) {
@@ -274,14 +278,16 @@ export class SiteBuilder {
 
   /** Reads one file and parses it when its text changed since the last parse. */
   private async parseFile(file: string): Promise<void> {
-    let text: string;
+    let text: Buffer;
     try {
-      text = readFileSync(join(this.contentDir, file), 'utf8');
+      // Only regular files: reading a pipe would wait forever (the listing reports what else is there).
+      if (!statSync(join(this.contentDir, file)).isFile()) throw new Error('not a file');
+      text = readFileSync(join(this.contentDir, file));
     } catch {
       this.sources.delete(file); // deleted since the listing; the watcher reports it next
       return;
     }
-    const hash = digest(text);
+    const hash = createHash('sha1').update(text).digest('base64url');
     if (this.sources.get(file)?.hash === hash) return;
     this.parsed++;
     try {

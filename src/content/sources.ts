@@ -1,0 +1,222 @@
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { InputError, type SourceProblem } from '../errors.js';
+
+/*
+ * What the build reads from the writer's folders, and the rules that keep it
+ * to what the writer put there: only regular files, only inside the site
+ * folder, only valid UTF-8 text.
+ *
+ * Symbolic links under content/ are followed while they resolve inside the
+ * site folder (a page shared between two places, say); a link that leads
+ * outside it, a dangling link and a loop are problems with their path, so
+ * that nothing from elsewhere on the computer is published by accident.
+ */
+
+/** A page path part: what the config accepts ("guides/tree-shaking"), so that every page has a plain URL. */
+const PAGE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
+
+export interface ContentScan {
+  /** Markdown files, relative to the content folder with `/`, sorted. */
+  files: string[];
+  problems: SourceProblem[];
+}
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/**
+ * Lists the Markdown files of the content folder with every problem of the
+ * folder's shape: a missing folder, links outside the site or dangling or in
+ * a loop, a `.md` that is a folder or a pipe or a device, a file name that is
+ * not a valid page path.
+ */
+export function scanContent(rootDir: string, contentDir: string): ContentScan {
+  const display = (abs: string) => relative(rootDir, abs).split(sep).join('/');
+  const problems: SourceProblem[] = [];
+  const files: string[] = [];
+  const problem = (abs: string, message: string) => problems.push({ file: display(abs), line: 0, column: 0, message });
+  let realRoot: string;
+  let realContent: string;
+  try {
+    realRoot = realpathSync(rootDir);
+    realContent = realpathSync(contentDir);
+    if (!statSync(realContent).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    problems.push({
+      file: display(contentDir) + '/',
+      line: 0,
+      column: 0,
+      message: code === 'ENOENT' ? `there is no content folder (looked for ${contentDir}); make it and put the pages there` : `cannot read the content folder ${contentDir} (${code ?? (e as Error).message})`,
+    });
+    return { files, problems };
+  }
+  const inside = (real: string) => real === realRoot || real.startsWith(realRoot + sep);
+  // Real paths of the folders on the way down: a link back to one of them is a loop.
+  const walk = (dir: string, rel: string, ancestors: Set<string>) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (e) {
+      problem(dir, `cannot read this folder (${(e as NodeJS.ErrnoException).code})`);
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const abs = join(dir, entry.name);
+      const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+      const isMd = entry.name.endsWith('.md');
+      let st: Stats | undefined;
+      if (entry.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = realpathSync(abs);
+          st = statSync(real);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'ELOOP') problem(abs, 'this symbolic link is part of a loop of links');
+          else problem(abs, `this symbolic link leads nowhere (its target does not exist): remove it or fix its target`);
+          continue;
+        }
+        if (!inside(real)) {
+          problem(abs, `this symbolic link leads outside the site folder (to ${real}); docs publishes only files inside the site folder, so copy the file in instead`);
+          continue;
+        }
+        if (st.isDirectory() && ancestors.has(real)) {
+          problem(abs, 'this symbolic link leads back to a folder that holds it (a loop)');
+          continue;
+        }
+        if (st.isDirectory()) {
+          walkInto(real, abs, relPath, ancestors);
+          continue;
+        }
+      } else if (entry.isDirectory()) {
+        if (isMd) {
+          problem(abs, 'this is a folder whose name ends in .md; a page is a file (rename the folder)');
+          continue;
+        }
+        walkInto(abs, abs, relPath, ancestors);
+        continue;
+      } else if (!entry.isFile()) {
+        st = lstatSync(abs);
+      }
+      if (!isMd) continue;
+      if (st && !st.isFile()) {
+        problem(abs, `this is ${kindOf(st)}, not a Markdown file; remove it from content/`);
+        continue;
+      }
+      const id = relPath.slice(0, -3);
+      const bad = id.split('/').find((part) => !PAGE_NAME.test(part));
+      if (bad !== undefined) {
+        problem(abs, `"${bad}" cannot be part of a page's URL: use lowercase letters, digits, ".", "-" and "_" only (rename the ${bad === id.split('/').at(-1) ? 'file' : 'folder'})`);
+        continue;
+      }
+      files.push(relPath);
+    }
+  };
+  const walkInto = (realOrAbs: string, abs: string, rel: string, ancestors: Set<string>) => {
+    let real: string;
+    try {
+      real = realpathSync(realOrAbs);
+    } catch {
+      real = realOrAbs;
+    }
+    const next = new Set(ancestors);
+    next.add(real);
+    walk(abs, rel, next);
+  };
+  walk(contentDir, '', new Set([realContent]));
+  files.sort();
+  return { files, problems };
+}
+
+/** Like scanContent, for callers that want the files or every problem thrown at once. */
+export function listContentFilesChecked(rootDir: string, contentDir: string): string[] {
+  const { files, problems } = scanContent(rootDir, contentDir);
+  if (problems.length) throw new InputError(problems);
+  return files;
+}
+
+/**
+ * Reads a writer's text file: UTF-8 only (a byte that is not UTF-8 is a
+ * problem at its line and column, never a silent U+FFFD), no NUL character,
+ * a leading byte order mark dropped. Throws InputError.
+ */
+export function readSourceText(absPath: string, displayPath: string): string {
+  let st: Stats;
+  try {
+    st = statSync(absPath);
+  } catch (e) {
+    throw new InputError([{ file: displayPath, line: 0, column: 0, message: `cannot read this file (${(e as NodeJS.ErrnoException).code})` }]);
+  }
+  // A pipe or a device would block the read, or never end.
+  if (!st.isFile()) throw new InputError([{ file: displayPath, line: 0, column: 0, message: `this is ${st.isDirectory() ? 'a folder' : kindOf(st)}, not a text file` }]);
+  return decodeSourceText(readFileSync(absPath), displayPath);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Decodes UTF-8 (see readSourceText); throws InputError with the position of the first bad byte or NUL. */
+export function decodeSourceText(bytes: Uint8Array, displayPath: string): string {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    const bad = firstInvalidByte(bytes);
+    const { line, column } = positionIn(new TextDecoder('utf-8').decode(bytes.subarray(0, bad)));
+    throw new InputError([
+      {
+        file: displayPath,
+        line,
+        column,
+        message: `byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} is not UTF-8 text; save the file as UTF-8 (it looks like ${bytes[bad]! >= 0x80 ? 'Latin-1 or Windows-1252' : 'another encoding'})`,
+      },
+    ]);
+  }
+  const nul = text.indexOf('\0');
+  if (nul >= 0) {
+    const { line, column } = positionIn(text.slice(0, nul));
+    throw new InputError([{ file: displayPath, line, column, message: 'a NUL character (byte 0) is not text; remove it' }]);
+  }
+  return text;
+}
+
+/** Line and column (1-based) just after `before`. */
+function positionIn(before: string): { line: number; column: number } {
+  const lastBreak = before.lastIndexOf('\n');
+  let line = 1;
+  for (let i = before.indexOf('\n'); i >= 0; i = before.indexOf('\n', i + 1)) line++;
+  return { line, column: before.length - lastBreak };
+}
+
+/** Index of the first byte that is not part of a valid UTF-8 sequence. */
+function firstInvalidByte(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
+    else return i;
+    if (i + need >= bytes.length) return i;
+    let code = b & (0xff >> (need + 2));
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k]!;
+      if ((c & 0xc0) !== 0x80) return i;
+      code = (code << 6) | (c & 0x3f);
+    }
+    if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return bytes.length;
+}
