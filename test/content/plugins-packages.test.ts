@@ -632,6 +632,25 @@ describe.each(PACKAGES)('%s', (name) => {
   });
 });
 
+describe('css-minimizer-webpack-plugin', () => {
+  it('parallel: the page names which built-in minify functions run in worker threads and which in child processes', async () => {
+    const { default: plugin } = (await import('css-minimizer-webpack-plugin')) as unknown as {
+      default: Record<string, unknown> & { isSupportsWorkerThreads(implementation: unknown): boolean };
+    };
+    const minifiers = Object.keys(plugin).filter((k) => k.endsWith('Minify')).sort();
+    expect(minifiers.length).toBe(7);
+    const threads = minifiers.filter((k) => plugin.isSupportsWorkerThreads(plugin[k]));
+    const processes = minifiers.filter((k) => !threads.includes(k));
+    const text = subsections(section('plugins/css-minimizer-webpack-plugin', 'Options')).get('parallel')!;
+    const list = (names: string[]) => names.map((n) => `\`${n}\``).join(', ').replace(/, ([^,]+)$/, ' and $1');
+    expect(text).toContain(`${list(threads)} run in worker threads`);
+    expect(text).toContain(`${list(processes)} run in child processes`);
+    expect(threads).toEqual(['cleanCssMinify', 'cssnanoMinify', 'cssoMinify']);
+    // a function of its own, without supportsWorkerThreads, runs in threads
+    expect(plugin.isSupportsWorkerThreads(() => undefined)).toBe(true);
+  });
+});
+
 describe('compression-webpack-plugin', () => {
   it('fails as the page warns when a compressed file keeps a .js extension', async () => {
     const example = configBlocks('plugins/compression-webpack-plugin').at(-1)!;
