@@ -1,6 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Compiler } from 'webpack';
+import { webpack } from '../helpers/webpack.js';
 import { buildWith, captureInternals, describeHooks, exampleTracker, fixtureFiles, h3sUnder, hookProblems, loadModule, reportCount } from './api-helpers.js';
 
+const require = createRequire(import.meta.url);
 const PAGE = 'api/compilation';
 
 /** The compilation methods a plugin author needs; each must exist and have a `### compilation.name()` heading. */
@@ -90,6 +97,44 @@ describe('/api/compilation/', () => {
     } finally {
       build.cleanup();
     }
+  });
+
+  it('addInclude bundles a module with the entry without evaluating it; only ProvideSharedPlugin calls it', async () => {
+    const files = { 'src/index.js': "console.log('entry evaluated');\n", 'src/extra.js': "console.log('extra evaluated');\nmodule.exports = 'extra';\n" };
+    const build = await buildWith('api-compilation-include', files, (dir) => ({
+      target: 'node',
+      plugins: [
+        {
+          apply(compiler: Compiler) {
+            compiler.hooks.make.tapAsync('IncludeExtra', (compilation, callback) => {
+              const dependency = webpack.EntryPlugin.createDependency('./src/extra.js', { name: 'main' });
+              compilation.addInclude(dir, dependency, { name: 'main' }, (err) => callback(err ?? undefined));
+            });
+          },
+        },
+      ],
+    }));
+    try {
+      expect(build.outputs['main.js']).toContain('extra evaluated');
+      const printed = execFileSync(process.execPath, [join(build.dir, 'dist', 'main.js')], { encoding: 'utf8' });
+      expect(printed).toContain('entry evaluated');
+      expect(printed).not.toContain('extra evaluated');
+    } finally {
+      build.cleanup();
+    }
+    // Which of webpack's own modules call addInclude, addEntry and addModuleChain.
+    const lib = join(dirname(require.resolve('webpack/package.json')), 'lib');
+    const callers = (method: string) =>
+      (readdirSync(lib, { recursive: true }) as string[])
+        .filter((file) => file.endsWith('.js') && file !== 'Compilation.js' && readFileSync(join(lib, file), 'utf8').includes(`.${method}(`))
+        .map((file) => basename(file, '.js'))
+        .sort();
+    expect(callers('addInclude')).toEqual(['ProvideSharedPlugin']);
+    expect(callers('addEntry')).toContain('EntryPlugin');
+    expect(callers('addModuleChain')).toContain('PrefetchPlugin');
+    const section = h3sUnder(PAGE, 'Methods').find((s) => s.text === 'compilation.addInclude()')!;
+    expect(section.body).toContain('only `ProvideSharedPlugin`');
+    expect(section.body).toContain('not evaluated when the entry starts');
   });
 
   it('used every titled example of the page', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildWith, captureInternals, describeHooks, exampleTracker, fixtureFiles, hookProblems, loadModule, reportCount } from './api-helpers.js';
+import type { Compiler } from 'webpack';
+import { buildWith, captureInternals, describeHooks, exampleTracker, fixtureFiles, h3sUnder, hookProblems, loadModule, reportCount } from './api-helpers.js';
 
 const PAGE = 'api/module-factories';
 
@@ -58,6 +59,49 @@ describe('/api/module-factories/', () => {
     } finally {
       plain.cleanup();
     }
+  });
+
+  it('the deprecated alternatives hook passes both arguments to tap and tapPromise, only the list to tapAsync', async () => {
+    const seen: Record<string, string[]> = { tap: [], tapPromise: [], tapAsync: [] };
+    /** The kinds of the arguments a tap received, e.g. 'array,object'. */
+    const kinds = (args: unknown[]) => args.map((a) => (Array.isArray(a) ? 'array' : typeof a)).join(',');
+    const previous = process.noDeprecation;
+    process.noDeprecation = true;
+    try {
+      const build = await buildWith('api-cmf-alternatives', fixtureFiles('context'), {
+        plugins: [
+          {
+            apply(compiler: Compiler) {
+              compiler.hooks.contextModuleFactory.tap('AlternativesProbe', (factory) => {
+                const hook = factory.hooks.alternatives;
+                hook.tap('AlternativesProbe', (...args: unknown[]) => {
+                  seen.tap!.push(kinds(args));
+                  return args[0] as never;
+                });
+                hook.tapPromise('AlternativesProbe', async (...args: unknown[]) => {
+                  seen.tapPromise!.push(kinds(args));
+                  return args[0] as never;
+                });
+                hook.tapAsync('AlternativesProbe', (...args: unknown[]) => {
+                  seen.tapAsync!.push(kinds(args));
+                  (args.at(-1) as (err: null, result: unknown) => void)(null, args[0]);
+                });
+              });
+            },
+          },
+        ],
+      });
+      build.cleanup();
+    } finally {
+      process.noDeprecation = previous;
+    }
+    // Arguments received: tap and tapPromise get (list, options), tapAsync gets (list, callback).
+    expect(new Set(seen.tap)).toEqual(new Set(['array,object']));
+    expect(new Set(seen.tapPromise)).toEqual(new Set(['array,object']));
+    expect(new Set(seen.tapAsync)).toEqual(new Set(['array,function']));
+    const section = h3sUnder(PAGE, 'ContextModuleFactory hooks').find((s) => s.text === 'alternatives')!;
+    expect(section.body).toContain('so it receives both arguments, the list and the context module\'s options');
+    expect(section.body).toContain('only `tapAsync` wraps it and passes the list and the callback alone');
   });
 
   it('used every titled example of the page', () => {
