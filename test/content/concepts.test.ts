@@ -274,7 +274,7 @@ describe('plugins', () => {
   const page = readPage('concepts/plugins');
 
   it('HtmlWebpackPlugin writes the page and DefinePlugin replaces the constant', async () => {
-    const config = pick(page, 'webpack.config.js', (code) => code.includes('HtmlWebpackPlugin') && !code.includes('AssetListPlugin'));
+    const config = pick(page, 'webpack.config.js', (code) => code.includes('HtmlWebpackPlugin') && !code.includes('RebuildReportPlugin'));
     const result = await compile('concepts-plugins-main', sources(page, ['src/index.js']), configFrom(config));
     try {
       const [bundle] = outputMatching(result.outputs, /^main\.[0-9a-f]{20}\.js$/);
@@ -289,19 +289,45 @@ describe('plugins', () => {
     }
   });
 
-  it('the custom AssetListPlugin reports the final assets', async () => {
-    const result = await compile(
-      'concepts-plugins-custom',
-      sources(page, ['src/index.js', 'plugins/asset-list-plugin.js']),
-      configFrom(pick(page, 'webpack.config.js', 'AssetListPlugin')),
-    );
+  it('the custom RebuildReportPlugin counts built and cached modules in a real rebuild', async () => {
+    const config = pick(page, 'webpack.config.js', 'RebuildReportPlugin');
+    const dir = scratchDir('concepts-plugins-custom');
+    // The application the page describes: the footer text in src/label.js, imported by src/index.js.
+    writeFiles(dir, {
+      ...sources(page, ['plugins/rebuild-report-plugin.js']),
+      'src/label.js': 'export const label = (version) => `Version ${version}`;\n',
+      'src/index.js': [
+        "import { label } from './label.js';",
+        '',
+        "const footer = document.createElement('footer');",
+        'footer.textContent = label(__APP_VERSION__);',
+        'document.body.append(footer);',
+        '',
+      ].join('\n'),
+    });
+    const lines: string[] = [];
+    const record = (...args: unknown[]) => lines.push(args.map(String).join(' '));
+    const logConsole = { ...console, info: record, log: record, warn: record, error: record, debug: () => {}, status: () => {} };
+    const options: Configuration = {
+      ...configFrom(config)(dir),
+      context: dir,
+      infrastructureLogging: { level: 'info', console: logConsole as unknown as Console },
+    };
+    const compiler = webpack(options);
+    const runOnce = () =>
+      new Promise<Stats>((resolve, reject) => compiler.run((err, stats) => (err || !stats ? reject(err ?? new Error('no stats')) : resolve(stats))));
     try {
-      const list = JSON.parse(result.outputs['asset-list.json'] ?? '[]') as { name: string; size: number }[];
-      const [bundle] = outputMatching(result.outputs, /^main\.[0-9a-f]{20}\.js$/);
-      expect(list.map((a) => a.name)).toEqual(expect.arrayContaining(['index.html', bundle!]));
-      expect(list.find((a) => a.name === bundle)?.size).toBe(Buffer.byteLength(result.outputs[bundle!]!));
+      expect((await runOnce()).hasErrors()).toBe(false);
+      writeFiles(dir, { 'src/label.js': 'export const label = (version) => `v${version}`;\n' });
+      expect((await runOnce()).hasErrors()).toBe(false);
+      const reports = lines.filter((l) => l.includes('[RebuildReportPlugin]')).map((l) => l.replace(/\(\d+ ms\)/, '(N ms)'));
+      expect(reports).toEqual(['[RebuildReportPlugin] built: 2, from cache: 0 (N ms)', '[RebuildReportPlugin] built: 1, from cache: 1 (N ms)']);
+      // The page shows the same two lines, with its own timings.
+      const shown = page.blocks.find((b) => b.lang === 'text' && b.code.includes('[RebuildReportPlugin]'));
+      expect(shown?.code.split('\n').map((l) => l.replace(/^<i> /, '').replace(/\(\d+ ms\)/, '(N ms)'))).toEqual(reports);
     } finally {
-      result.cleanup();
+      await new Promise<void>((resolve) => compiler.close(() => resolve()));
+      removeDir(dir);
     }
   });
 });
