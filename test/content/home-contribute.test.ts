@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 import type { Configuration, Stats, StatsCompilation, StatsModule } from 'webpack';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pagesIn, readPage, removeDir, scratchDir, writeFiles, type CodeBlock, type PageSource } from '../helpers/content.js';
+import { listFiles, pagesIn, readPage, removeDir, scratchDir, writeFiles, type CodeBlock, type PageSource } from '../helpers/content.js';
 import { compile, evaluateConfig, validate, webpack } from '../helpers/webpack.js';
 
 /*
@@ -238,29 +238,46 @@ describe('writing a loader', () => {
 describe('writing a plugin', () => {
   const page = readPage('contribute/writing-a-plugin');
 
-  it('emits the asset report with the final names and sizes', async () => {
+  it('the output guard fails the build on the leftover URL, not on the removed console.log', async () => {
     const config = block(page, 'webpack.config.js').code;
-    const files = { ...COMMONJS, ...pageFiles(page, 'plugins/asset-report-plugin.js', 'src/index.js', 'src/lazy.js') };
-    const result = await compile('hc-plugin', files, (dir) => evaluateConfig(config, dir) as Configuration);
-    try {
-      const reportText = result.outputs['asset-report.json'];
-      expect(reportText).toBeDefined();
-      const report = JSON.parse(reportText!) as { hash: string; assets: Array<{ name: string; bytes: number }> };
-      const others = Object.keys(result.outputs).filter((name) => name !== 'asset-report.json').sort();
-      expect(others).toHaveLength(2);
-      expect(report.assets.map((a) => a.name)).toEqual(others);
-      for (const asset of report.assets) {
-        expect(asset.bytes).toBe(Buffer.byteLength(result.outputs[asset.name]!));
-      }
-      expect(report.hash).toBe(result.stats.hash);
+    const files = { ...COMMONJS, ...pageFiles(page, 'plugins/output-guard-plugin.js', 'src/index.js', 'src/api.js') };
+    // compile() rejects on errors, so this build runs in a folder of our own.
+    const dir = scratchDir('hc-plugin-guard');
+    scratch.push(dir);
+    writeFiles(dir, files);
+    const build = async () => {
+      const options: Configuration = { ...(evaluateConfig(config, dir) as Configuration), context: dir, infrastructureLogging: { level: 'error' } };
+      return new Promise<Stats>((resolve, reject) => webpack(options, (err, result) => (err ? reject(err) : resolve(result!))));
+    };
 
-      // The example output on the page has the same shape.
-      const shown = JSON.parse(block(page, 'dist/asset-report.json').code) as typeof report;
-      expect(Object.keys(shown)).toEqual(['hash', 'assets']);
-      expect(shown.assets.map((a) => a.name.replace(/\.[0-9a-f]{8}\.js$/, ''))).toEqual(others.map((n) => n.replace(/\.[0-9a-f]{8}\.js$/, '')));
-    } finally {
-      result.cleanup();
-    }
+    const failed = await build();
+    const json = failed.toJson({ all: false, errors: true });
+    const errors = json.errors ?? [];
+    expect(errors.map((e) => e.message)).toEqual(['OutputGuardPlugin: found "localhost" in the output']);
+    expect(errors[0]!.file).toMatch(/^main\.[0-9a-f]{8}\.js$/);
+    // The source map still holds the console.log call that the minimizer removed from the bundle.
+    const assets = failed.compilation.getAssets();
+    const map = assets.find((a) => a.name.endsWith('.js.map'));
+    expect(map?.info.development).toBe(true);
+    expect(map?.source.source().toString()).toContain('console.log');
+    const bundle = assets.find((a) => /^main\.[0-9a-f]{8}\.js$/.test(a.name));
+    expect(bundle?.source.source().toString()).not.toContain('console.log');
+    // Nothing was written while the error stands.
+    expect(existsSync(join(dir, 'dist'))).toBe(false);
+
+    // The error as the page prints it, with the file name's hash left open.
+    const printed = failed.toString({ all: false, errors: true }).replace(/\u001b\[[0-9;]*m/g, '');
+    const shown = page.blocks.find((b) => b.lang === 'text' && b.code.includes('OutputGuardPlugin'));
+    const pattern = (text: string) => text.trim().replace(/main\.[0-9a-f]{8}\.js/, 'main.HASH.js');
+    expect(pattern(printed)).toContain(pattern(shown!.code));
+
+    // With the URL replaced as the page suggests, the build succeeds and writes the bundle and its map.
+    writeFiles(dir, { 'src/api.js': readFileSync(join(dir, 'src/api.js'), 'utf8').replace("'http://localhost:3000'", "'/api'") });
+    const fixed = await build();
+    expect(fixed.hasErrors()).toBe(false);
+    expect(listFiles(join(dir, 'dist')).sort()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^main\.[0-9a-f]{8}\.js$/), expect.stringMatching(/^main\.[0-9a-f]{8}\.js\.map$/)]),
+    );
   });
 
   it('lists the processAssets stages with webpack’s own values', () => {
