@@ -211,6 +211,48 @@ export function hookProblems(pageId: string, h2: string | RegExp, real: RealHook
   return report;
 }
 
+/**
+ * Checks what the page says about deprecated hooks against what tapping them does.
+ * For every h3 under the matching h2(s) whose description starts with "Deprecated":
+ * when it names a `DEP_…` code, reading and tapping the hook must print a
+ * DeprecationWarning with that code; when it names none, it must print no
+ * deprecation warning at all. Returns the hooks checked and the mismatches.
+ * Node prints each code once per process, so call this before anything else
+ * in the test file touches these hooks.
+ */
+export async function deprecationProblems(pageId: string, h2: string | RegExp, hooks: object): Promise<{ checked: string[]; problems: string[] }> {
+  const checked: string[] = [];
+  const problems: string[] = [];
+  const deprecated = h3sUnder(pageId, h2).filter((s) => /^Deprecated\b/.test(s.body.trim().split('\n\n')[1] ?? ''));
+  for (const section of deprecated) {
+    const code = /`(DEP_[A-Z0-9_]+)`/.exec(section.body)?.[1];
+    const warnings: string[] = [];
+    const listener = (warning: Error & { code?: string }) => {
+      if (warning.name === 'DeprecationWarning') warnings.push(warning.code ?? '(no code)');
+    };
+    const previous = process.noDeprecation;
+    process.noDeprecation = false;
+    process.on('warning', listener);
+    try {
+      const hook = (hooks as Record<string, { tap?: (name: string, fn: () => void) => void }>)[section.text];
+      if (!hook || typeof hook.tap !== 'function') {
+        problems.push(`${section.text}: not a hook that can be tapped`);
+        continue;
+      }
+      hook.tap('ApiDocsDeprecationProbe', () => {});
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listener);
+      process.noDeprecation = previous;
+    }
+    checked.push(section.text);
+    if (code && !warnings.includes(code)) problems.push(`${section.text}: page names ${code}, tapping printed ${warnings.join(', ') || 'nothing'}`);
+    if (!code && warnings.length > 0) problems.push(`${section.text}: page names no code, tapping printed ${warnings.join(', ')}`);
+  }
+  return { checked, problems };
+}
+
 // ---------------------------------------------------------------------------
 // One real compilation, shared by the tests of a file
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pagesIn } from '../helpers/content.js';
-import { readPage, sectionsOf } from './api-helpers.js';
+import { captureInternals, deprecationProblems, readPage, reportCount, sectionsOf } from './api-helpers.js';
 
 /** The API section as planned: page → sidebar group ('-' for none). */
 const GROUPS: Record<string, string> = {
@@ -25,6 +25,24 @@ const GROUPS: Record<string, string> = {
 describe('API section pages', () => {
   it('has exactly the planned pages', () => {
     expect(pagesIn('api')).toEqual(Object.keys(GROUPS).sort());
+  });
+
+  it('deprecated hooks print the warning code the pages give, and those given without a code print none', async () => {
+    const { compilation, contextModuleFactory, javascriptParser } = await captureInternals();
+    const results = [
+      await deprecationProblems('api/compilation', /hooks$/, compilation.hooks),
+      await deprecationProblems('api/parser', /hooks$/, javascriptParser.hooks),
+      await deprecationProblems('api/module-factories', 'ContextModuleFactory hooks', contextModuleFactory.hooks),
+    ];
+    const checked = results.flatMap((r) => r.checked);
+    reportCount('deprecated hooks checked for their warning', checked.length);
+    // The silent ones the index page names must be among them.
+    const silent = ['optimizeAssets', 'afterOptimizeAssets', 'additionalAssets', 'preStatement', 'blockPreStatement'];
+    expect(checked).toEqual(expect.arrayContaining([...silent, 'normalModuleLoader', 'optimizeChunkAssets', 'alternatives']));
+    expect(results.flatMap((r) => r.problems)).toEqual([]);
+    const stability = sectionsOf('api').find((s) => s.text === 'Stability')!.body;
+    for (const name of silent) expect(stability, name).toContain(`\`${name}\``);
+    expect(stability).not.toMatch(/marked as deprecated keep working in webpack 5 but print/);
   });
 
   for (const [id, group] of Object.entries(GROUPS)) {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { webpack } from '../helpers/webpack.js';
-import { buildWith, captureInternals, describeHooks, exampleTracker, fixtureFiles, hookProblems, loadModule, reportCount } from './api-helpers.js';
+import { buildWith, captureInternals, describeHooks, exampleTracker, fixtureFiles, hookProblems, loadModule, readPage, reportCount } from './api-helpers.js';
 
 const PAGE = 'api/template';
 
@@ -17,6 +17,51 @@ describe('/api/template/', () => {
     expect(report.missing, 'hooks without a heading').toEqual([]);
     expect(report.stale, 'headings for hooks that do not exist').toEqual([]);
     expect(report.wrong, 'signatures that differ from the real hooks').toEqual([]);
+  });
+
+  it('says what each old template hook does when tapped: forwards with a warning, throws, is silent or still live', async () => {
+    const { compilation } = await captureInternals();
+    const body = readPage(PAGE).body;
+    /** Hook names in the code spans of the bullet that starts with **label** (the `mainTemplate.hooks.` prefix removed). */
+    const bullet = (label: string) => {
+      const line = body.split('\n').find((l) => l.startsWith(`- **${label}**`));
+      expect(line, `bullet ${label}`).toBeDefined();
+      return new Set([...line!.matchAll(/`(?:mainTemplate\.hooks\.)?(\w+)`/g)].map((m) => m[1]!));
+    };
+    const templates: [string, Record<string, unknown>][] = [
+      ['mainTemplate', compilation.mainTemplate.hooks as unknown as Record<string, unknown>],
+      ['chunkTemplate', compilation.chunkTemplate.hooks as unknown as Record<string, unknown>],
+      ['moduleTemplate', compilation.moduleTemplates.javascript.hooks as unknown as Record<string, unknown>],
+    ];
+    const kinds = { warns: new Set<string>(), throws: new Set<string>(), getter: new Set<string>(), live: new Set<string>() };
+    for (const [template, hooks] of templates) {
+      for (const name of Object.keys(hooks)) {
+        expect(body, `${template}.hooks.${name} is mentioned`).toMatch(new RegExp(`\`(?:[\\w.]*\\.)?${name}\``));
+        const descriptor = Object.getOwnPropertyDescriptor(hooks, name)!;
+        if (descriptor.get) {
+          kinds.getter.add(name);
+          continue;
+        }
+        const hook = descriptor.value as { constructor: { name: string }; tap: ((n: string, f: () => void) => void) & { name: string } };
+        // Node's util.deprecate wraps a function in one named "deprecated".
+        if (hook.tap.name === 'deprecated') kinds.warns.add(`${template}.${name}`);
+        else if (hook.constructor.name === 'SyncWaterfallHook') kinds.live.add(name);
+        else {
+          expect(() => hook.tap('ApiDocsProbe', () => {}), `${template}.hooks.${name} throws`).toThrow(/has been removed/);
+          kinds.throws.add(name);
+        }
+      }
+    }
+    expect(kinds.throws).toEqual(bullet('Throws.'));
+    expect(kinds.getter).toEqual(bullet('Forwarded silently.'));
+    expect(kinds.live).toEqual(new Set([...bullet('Still live.')].filter((n) => n !== 'SyncWaterfallHook')));
+    for (const name of bullet('Accepted and ignored.')) expect(kinds.warns, name).toContain(`mainTemplate.${name}`);
+    // The silent getters hand out the hooks of their new homes.
+    const jsonp = webpack.web.JsonpChunkLoadingRuntimeModule.getCompilationHooks(compilation);
+    expect(compilation.mainTemplate.hooks.linkPrefetch).toBe(jsonp.linkPrefetch);
+    expect(compilation.mainTemplate.hooks.linkPreload).toBe(jsonp.linkPreload);
+    expect(compilation.mainTemplate.hooks.jsonpScript).toBe(webpack.runtime.LoadScriptRuntimeModule.getCompilationHooks(compilation).createScript);
+    expect(body).toContain('`JsonpChunkLoadingRuntimeModule.getCompilationHooks(compilation)`');
   });
 
   it('FooterPlugin appends the footer to every JavaScript file and changes the content hash', async () => {
