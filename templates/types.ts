@@ -30,8 +30,15 @@ export interface PageProps {
   body: string;
 }
 
+/**
+ * A link as written in the output: a path of this site gets the base path, and
+ * so does an absolute URL into this site (under site.url, such as the language
+ * entry of the site itself), which becomes a path; other URLs stay as they are.
+ */
 export function href(ctx: RenderContext, url: string): string {
-  if (/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(url)) return url;
+  const own = ctx.site.config.site.url.replace(/\/$/, '');
+  if (url === own || url.startsWith(own + '/')) url = url.slice(own.length) || '/';
+  else if (/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(url)) return url;
   return ctx.base === '/' ? url : ctx.base.replace(/\/$/, '') + url;
 }
 

@@ -1,5 +1,5 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { Layout } from '../../templates/Layout.js';
+import { Layout, NotFound } from '../../templates/Layout.js';
 import { Printable } from '../../templates/Printable.js';
 import type { RenderContext } from '../../templates/types.js';
 import { pageHtml } from '../content/load.js';
@@ -18,6 +18,11 @@ export function bodyHtml(page: SitePage): string {
 export function renderPage(ctx: RenderContext, page: SitePage): string {
   const body = bodyHtml(page);
   return '<!DOCTYPE html>' + renderToStaticMarkup(<Layout ctx={ctx} page={page} body={body} />);
+}
+
+/** The 404 page of a site without content/404.md. */
+export function renderNotFound(ctx: RenderContext): string {
+  return '<!DOCTYPE html>' + renderToStaticMarkup(<NotFound ctx={ctx} />);
 }
 
 /** The printable version of a section: every page in sidebar order in one document. */

@@ -24,6 +24,18 @@ export function swipeDecision(start: Point, end: Point, startedOnHandle: boolean
   return null;
 }
 
+/**
+ * The language dropdown's next state (SPEC §4: active on mouse over, inactive
+ * on mouse leave). A mouse opens it by hovering, and a click never closes
+ * what the hover opened; touch and pen, which have no hover, toggle it with a
+ * tap; a keyboard click (no pointer type) toggles it too.
+ */
+export function languageMenuNext(open: boolean, event: 'enter' | 'leave' | 'click', pointerType: string): boolean {
+  const mouse = pointerType === 'mouse';
+  if (event === 'click') return mouse || !open;
+  return mouse ? event === 'enter' : open;
+}
+
 /** How far the opener drag moves the menu: follows the finger, never back, and stays under 295 px. */
 export function openerDragOffset(dx: number): number {
   return Math.max(0, Math.min(dx, OPENER_DRAG_LIMIT - 1));
@@ -33,6 +45,15 @@ export function openerDragOffset(dx: number): number {
 export function chatButtonOffset(scrollY: number, viewportHeight: number, pageHeight: number, footerHeight: number): number {
   const remaining = pageHeight - (scrollY + viewportHeight);
   return remaining < footerHeight ? footerHeight - Math.max(0, remaining) : 0;
+}
+
+/**
+ * Where to look for page controls under the round chat button: nine points
+ * inside its circle (a 3×3 grid at 20%, 50% and 80% of its box).
+ */
+export function chatButtonProbes(left: number, top: number, size: number): Point[] {
+  const at = [0.2, 0.5, 0.8].map((f) => f * size);
+  return at.flatMap((dy) => at.map((dx) => ({ x: left + dx, y: top + dy })));
 }
 
 /** The sidebar is fixed once the scroll passes header plus banner and it is shorter than its parent. */

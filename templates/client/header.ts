@@ -1,3 +1,5 @@
+import { languageMenuNext } from './decisions.js';
+
 /** Header search mode (SPEC §4): the search box takes over the header bar on narrow screens. */
 export function setSearchMode(on: boolean): void {
   document.querySelector('.header')?.classList.toggle('search-mode', on);
@@ -31,19 +33,31 @@ export function initLanguageMenu(): void {
   const lang = document.querySelector<HTMLElement>('.lang');
   const button = lang?.querySelector<HTMLButtonElement>('.lang-button');
   if (!lang || !button) return;
+  const isOpen = () => lang.classList.contains('active');
   const set = (on: boolean) => {
     lang.classList.toggle('active', on);
     button.setAttribute('aria-expanded', String(on));
   };
-  lang.addEventListener('mouseenter', () => set(true));
-  lang.addEventListener('mouseleave', () => set(false));
-  button.addEventListener('click', () => {
-    const on = !lang.classList.contains('active');
-    set(on);
-    if (on) lang.querySelector<HTMLAnchorElement>('.lang-menu a')?.focus();
+  // Pointer events tell mouse (hover), touch and pen (tap) apart; see languageMenuNext.
+  lang.addEventListener('pointerenter', (e) => set(languageMenuNext(isOpen(), 'enter', e.pointerType)));
+  lang.addEventListener('pointerleave', (e) => set(languageMenuNext(isOpen(), 'leave', e.pointerType)));
+  let pointer = '';
+  button.addEventListener('pointerdown', (e) => {
+    pointer = e.pointerType;
+  });
+  button.addEventListener('click', (e) => {
+    // A click with no pointer behind it (detail 0) came from the keyboard.
+    const type = e.detail ? pointer : '';
+    pointer = '';
+    const was = isOpen();
+    set(languageMenuNext(was, 'click', type));
+    if (!type && !was) lang.querySelector<HTMLAnchorElement>('.lang-menu a')?.focus();
+  });
+  document.addEventListener('pointerdown', (e) => {
+    if (isOpen() && !lang.contains(e.target as Node)) set(false);
   });
   lang.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && lang.classList.contains('active')) {
+    if (e.key === 'Escape' && isOpen()) {
       set(false);
       button.focus();
     }

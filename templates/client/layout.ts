@@ -1,4 +1,4 @@
-import { chatButtonOffset, isSidebarFixed, RECALC_DELAY, sidebarHeight } from './decisions.js';
+import { chatButtonOffset, chatButtonProbes, isSidebarFixed, RECALC_DELAY, sidebarHeight } from './decisions.js';
 
 /** Desktop sidebar: chevrons, and the fixed position recalculated on scroll and 250 ms after load. */
 export function initSidebar(): void {
@@ -28,14 +28,19 @@ export function initSidebar(): void {
   schedule(update);
 }
 
-/** The floating chat button never covers the footer. */
+/** The floating chat button never covers the footer, and steps aside while it is over a link or button of the page. */
 export function initChatButton(): void {
   const button = document.querySelector<HTMLElement>('#chat-button');
   const footer = document.querySelector<HTMLElement>('#footer');
-  if (!button || !footer) return;
+  const content = document.querySelector<HTMLElement>('#content');
+  if (!button || !footer || !content) return;
+  const control = (el: Element) => el !== content && content.contains(el) && !!el.closest('a[href], button, input, select, textarea, summary');
   const update = () => {
     const offset = chatButtonOffset(window.scrollY, window.innerHeight, document.documentElement.scrollHeight, footer.offsetHeight);
     button.style.transform = offset ? `translateY(${-offset}px)` : '';
+    const box = button.getBoundingClientRect();
+    const covers = chatButtonProbes(box.left, box.top, box.width).some((p) => document.elementsFromPoint(p.x, p.y).some(control));
+    button.classList.toggle('aside', covers);
   };
   schedule(update);
 }

@@ -37,41 +37,53 @@ export function initMobileMenu(): void {
     }
   });
 
-  // Swipes. Listeners are passive so vertical scrolling is never blocked.
+  // Swipes. Listeners are passive so vertical scrolling is never blocked. A swipe
+  // counts from where it started: on the open menu, or (closed) on the edge
+  // strip, whose box lets taps through to the page (pointer-events: none), so
+  // that only a drag from it opens the menu. It ends where the finger was last
+  // seen: once the browser takes a gesture over, touchend may report an older place.
+  const handle = menu.querySelector<HTMLElement>('.mobile-menu-handle')!;
   let start: Point | null = null;
+  let last: Point = { x: 0, y: 0 };
   let onHandle = false;
-  menu.addEventListener(
+  const at = (e: TouchEvent): Point => {
+    const t = e.touches[0] ?? e.changedTouches[0]!;
+    return { x: t.clientX, y: t.clientY };
+  };
+  const reset = () => {
+    start = null;
+    menu.classList.remove('dragging');
+    menu.style.transform = '';
+  };
+  document.addEventListener(
     'touchstart',
     (e) => {
-      const t = e.touches[0]!;
-      start = { x: t.clientX, y: t.clientY };
-      onHandle = !!(e.target as Element).closest('.mobile-menu-handle');
-      if (!isOpen() && onHandle) menu.classList.add('dragging');
+      const p = at(e);
+      onHandle = !isOpen() && narrow.matches && p.x < handle.getBoundingClientRect().right;
+      start = onHandle || (isOpen() && menu.contains(e.target as Node)) ? p : null;
+      last = p;
+      if (onHandle) menu.classList.add('dragging');
     },
     { passive: true },
   );
-  menu.addEventListener(
+  document.addEventListener(
     'touchmove',
     (e) => {
-      if (!start || isOpen() || !onHandle) return;
-      const dx = e.touches[0]!.clientX - start.x;
-      menu.style.transform = `translateX(${openerDragOffset(dx) - OPENER_DRAG_LIMIT}px)`;
+      if (!start) return;
+      last = at(e);
+      if (onHandle) menu.style.transform = `translateX(${openerDragOffset(last.x - start.x) - OPENER_DRAG_LIMIT}px)`;
     },
     { passive: true },
   );
-  const end = (e: TouchEvent) => {
-    if (!start) return;
-    const t = e.changedTouches[0]!;
-    const decision = swipeDecision(start, { x: t.clientX, y: t.clientY }, onHandle, isOpen());
-    menu.classList.remove('dragging');
-    menu.style.transform = '';
-    start = null;
-    if (decision) set(decision === 'open');
-  };
-  menu.addEventListener('touchend', end, { passive: true });
-  menu.addEventListener('touchcancel', () => {
-    start = null;
-    menu.classList.remove('dragging');
-    menu.style.transform = '';
-  });
+  document.addEventListener(
+    'touchend',
+    () => {
+      if (!start) return;
+      const decision = swipeDecision(start, last, onHandle, isOpen());
+      reset();
+      if (decision) set(decision === 'open');
+    },
+    { passive: true },
+  );
+  document.addEventListener('touchcancel', reset, { passive: true });
 }

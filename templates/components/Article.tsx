@@ -6,7 +6,8 @@ import { SmartLink } from './ExternalLink.js';
 export function Article({ ctx, page, body }: PageProps) {
   const section = page.section >= 0 ? ctx.site.sections[page.section] : undefined;
   const sectionUrl = section?.url;
-  const sectionHasPages = !!section?.pages.length;
+  // A section of one page (a lone home page) has nothing more to print than the page itself.
+  const sectionHasPages = (section?.pages.length ?? 0) > 1;
   const { site } = ctx.site.config;
   const fm = page.frontmatter;
   const updated = ctx.lastUpdated.get(page.sourcePath);

@@ -50,7 +50,7 @@ export function Header({ ctx, currentUrl }: { ctx: RenderContext; currentUrl: st
             <ul className="lang-menu" id="lang-menu">
               {config.languages.map((lang) => (
                 <li key={lang.url}>
-                  <SmartLink href={lang.url}>{lang.title}</SmartLink>
+                  <SmartLink href={href(ctx, lang.url)}>{lang.title}</SmartLink>
                 </li>
               ))}
             </ul>
