@@ -15,6 +15,8 @@ import type { PageContext } from './context.js';
 import type { HighlighterSource, TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
+import { rehypeSafeRawHtml } from './plugins/raw-html.js';
+import { report } from './context.js';
 import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
 import { rehypeSlugs } from './slug.js';
@@ -31,6 +33,11 @@ export interface RawLink {
  * are kept as strings, not trees, between the two passes (memory stays
  * proportional to the output, not to the syntax trees of every page).
  */
+/** URLs that run script when followed; tested on the URL as browsers read it (see plainUrl). */
+const SCRIPT_URL = /^(?:javascript|vbscript):/;
+/** A URL as a browser's URL parser sees its scheme: without leading spaces and controls, tabs and line breaks, in lower case. */
+const plainUrl = (url: string) => url.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '').toLowerCase();
+
 export const LINK_PLACEHOLDER = /href="docs-link:(\d+)"/g;
 
 export interface RenderedMarkdown {
@@ -85,6 +92,8 @@ export async function renderMarkdown(
   const headings: string[] = [];
   const hast = (await unified()
     .use(remarkRehype, { allowDangerousHtml: true })
+    // Raw HTML is parsed and sanitised before anything reads ids or links (see plugins/raw-html.ts).
+    .use(rehypeSafeRawHtml)
     .use(rehypeSlugs)
     .use(rehypeHeadings(anchors, headings))
     .run(mdast, vfile)) as HastRoot;
@@ -95,6 +104,15 @@ export async function renderMarkdown(
     const id = node.properties.id;
     if (typeof id === 'string') ids.add(id);
     const href = node.properties.href;
+    const src = node.properties.src;
+    if (node.tagName === 'img' && typeof src === 'string' && SCRIPT_URL.test(plainUrl(src))) {
+      report(ctx, node.position, `image source "${src.slice(0, 40)}" would run script; use the address of an image`);
+      node.properties.src = '';
+    }
+    if (node.tagName === 'a' && typeof href === 'string' && (SCRIPT_URL.test(plainUrl(href)) || /^data:/.test(plainUrl(href)))) {
+      report(ctx, node.position, `link to "${href.slice(0, 40)}": javascript:, vbscript: and data: links are not allowed (they run script or hide content); link to a page or an https:// address`);
+      node.properties.href = '#';
+    }
     if (node.tagName === 'a' && typeof href === 'string') {
       if (EXTERNAL.test(href)) {
         node.properties.target = '_blank';

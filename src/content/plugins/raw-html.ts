@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import type { Element, ElementContent, Nodes, Root } from 'hast';
+import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
+import rehypeRaw from 'rehype-raw';
+import type { VFile } from 'vfile';
+import { walk } from '../walk.js';
+
+/*
+ * Raw HTML in Markdown (`<details>`, `<kbd>`, a table written by hand) is
+ * parsed into the page's tree and sanitised the way GitHub sanitises README
+ * files (hast-util-sanitize's schema, which follows GitHub's), so that no
+ * script, event handler, `javascript:`/`data:` URL, frame, object, form,
+ * `<base>`, `<meta>` or style reaches a page (static SVG shapes are kept), whatever the host does with
+ * the Content-Security-Policy. Differences from GitHub's schema: ids and
+ * classes are kept as written (no `user-content-` prefix, so `#anchors` to
+ * them work), and style and template content is dropped rather than shown.
+ *
+ * Only the elements the writer wrote are sanitised: the markup of the
+ * pipeline itself (code blocks, asides, tabs) is trusted. Each of those
+ * carries a marker attribute through the HTML parse, named with a random
+ * part made at start, which a writer cannot guess.
+ */
+const MARK = `dataDocsOwn${randomBytes(8).toString('hex')}`;
+
+/** Static SVG shapes (a logo drawn in the page): no scripts, links, animation, foreign content or references. */
+const SVG_SHAPES = ['svg', 'g', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon'];
+const SVG_ATTRIBUTES = [
+  'xmlns', 'viewBox', 'preserveAspectRatio', 'fill', 'fillRule', 'fillOpacity', 'clipRule', 'stroke', 'strokeWidth', 'strokeLinecap',
+  'strokeLinejoin', 'strokeOpacity', 'opacity', 'transform', 'd', 'x', 'y', 'cx', 'cy', 'r', 'rx', 'ry', 'x1', 'y1', 'x2', 'y2', 'points',
+  'role', 'ariaLabel', 'ariaHidden', 'focusable',
+];
+
+const SCHEMA: Schema = {
+  ...defaultSchema,
+  clobber: [],
+  clobberPrefix: '',
+  // Checked element by element here, so the ancestry rules (a <td> only inside a <table>) cannot apply.
+  ancestors: {},
+  tagNames: [...(defaultSchema.tagNames ?? []), ...SVG_SHAPES],
+  attributes: {
+    ...defaultSchema.attributes,
+    ...Object.fromEntries(SVG_SHAPES.map((tag) => [tag, SVG_ATTRIBUTES])),
+    '*': [...(defaultSchema.attributes?.['*'] ?? []), 'className'],
+  },
+  strip: ['script', 'input', 'style', 'template', 'noscript', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext'],
+};
+const STRIPPED = new Set(SCHEMA.strip);
+
+/** Whether the tree holds raw HTML (most pages hold none, and skip the HTML parse). */
+function hasRaw(tree: Root): boolean {
+  let found = false;
+  walk(tree, 'raw', () => {
+    found = true;
+    return 'skip';
+  });
+  return found;
+}
+
+/** The rehype plugin: parses raw HTML into the tree and sanitises what the writer wrote. */
+export function rehypeSafeRawHtml() {
+  const parseRaw = rehypeRaw() as unknown as (tree: Root, file: VFile) => Root;
+  return (tree: Root, file: VFile): Root => {
+    if (!hasRaw(tree)) return tree;
+    walk<Element>(tree, 'element', (node) => {
+      node.properties[MARK] = '';
+    });
+    const parsed = parseRaw(tree, file);
+    parsed.children = parsed.children.flatMap((child) => clean(child)) as Root['children'];
+    return parsed;
+  };
+}
+
+/** A node with what the writer wrote sanitised: 0, 1 or several nodes in its place. */
+function clean(node: Nodes): ElementContent[] {
+  if (node.type === 'element') {
+    const kids = () => node.children.flatMap((child) => clean(child));
+    if (MARK in node.properties) {
+      delete node.properties[MARK];
+      node.children = kids();
+      return [node];
+    }
+    if (STRIPPED.has(node.tagName)) return [];
+    // The element alone, without its children (they are cleaned one by one, and may be the pipeline's).
+    const alone = sanitize({ ...node, children: [] }, SCHEMA);
+    const element = alone.type === 'root' && alone.children.length === 1 ? alone.children[0] : alone;
+    if (element?.type === 'element') {
+      element.children = kids();
+      element.position = node.position;
+      return [element];
+    }
+    // A tag that is not allowed: its content stays, as text and allowed elements.
+    return kids();
+  }
+  if (node.type === 'text') return [node];
+  // Comments, doctypes and anything raw that the parse left.
+  return [];
+}
