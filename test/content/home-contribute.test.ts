@@ -198,37 +198,60 @@ describe('writing a loader', () => {
   });
 
   it('runs the async, raw and pitching loaders', async () => {
+    // The rule the page shows for the lazy loader, evaluated as it stands on the page.
+    const ruleBlock = page.blocks.find((b) => b.lang === 'js' && !b.title && b.code.includes('lazy-loader.js'));
+    expect(ruleBlock).toBeDefined();
+    const csvRule = new Function(`return (${ruleBlock!.code});`)() as NonNullable<NonNullable<Configuration['module']>['rules']>[number];
     const files = {
       ...COMMONJS,
-      ...pageFiles(page, 'loaders/banner-loader.js', 'loaders/byte-size-loader.js', 'loaders/stub-loader.js', 'loaders/csv-loader.js'),
-      'BANNER.txt': 'Example banner */ text\n',
+      ...pageFiles(
+        page,
+        'loaders/sql-loader.js',
+        'loaders/byte-size-loader.js',
+        'loaders/lazy-loader.js',
+        'loaders/csv-loader.js',
+        'src/queries/user-columns.sql',
+        'src/queries/active-users.sql',
+      ),
       'src/pixel.png': '\u0000\u0001\u0002\u0003\u0004',
-      'src/prices.csv': 'a,b\n1,2\n',
+      'src/prices.csv': 'name,price\nTea,3.50\nCoffee,4.20\n',
       'src/index.js': [
+        "import activeUsers from './queries/active-users.sql';",
         "import size from './pixel.png';",
-        "import stubbed from './prices.csv?stub';",
-        "import rows from './prices.csv';",
-        'console.log(size, stubbed, rows.length);',
+        "import loadPrices from './prices.csv?lazy';",
+        'console.log(activeUsers);',
+        'console.log(size, typeof loadPrices);',
       ].join('\n'),
     };
     const result = await compile('hc-loader-extras', files, (dir) => ({
       mode: 'development',
       devtool: false,
       entry: './src/index.js',
+      // A fixed public path, so that the bundle runs without a document to find its script in.
+      output: { publicPath: '' },
       module: {
         rules: [
           { test: /\.png$/, type: 'javascript/auto', use: join(dir, 'loaders/byte-size-loader.js') },
-          { test: /\.csv$/, use: [join(dir, 'loaders/stub-loader.js'), join(dir, 'loaders/csv-loader.js')] },
-          { test: /index\.js$/, use: join(dir, 'loaders/banner-loader.js') },
+          { test: /\.sql$/, use: join(dir, 'loaders/sql-loader.js') },
+          csvRule,
         ],
       },
     }));
     try {
       const main = result.outputs['main.js']!;
-      expect(main).toContain('/*! Example banner * / text */');
-      expect(run(main)).toEqual(['5 null 1']);
+      // The include line is replaced by the fragment, and the fragment is a dependency of the query.
+      const [query, sizes] = run(main, { self: {} });
+      expect(query).toBe('SELECT\nid, name, email\nFROM users\nWHERE active = 1;');
+      expect(sizes).toBe('5 function');
       const deps = result.stats.compilation.fileDependencies;
-      expect(deps.has(join(result.dir, 'BANNER.txt'))).toBe(true);
+      expect(deps.has(join(result.dir, 'src/queries/user-columns.sql'))).toBe(true);
+      // The pitch moved the CSV data into a chunk of its own that loads on demand.
+      expect(main).not.toContain('Coffee');
+      const chunks = result.stats.toJson({ all: false, chunks: true, chunkModules: true }).chunks ?? [];
+      const csvChunk = chunks.find((c) => (c.modules ?? []).some((m) => m.name?.includes('csv-loader.js!./src/prices.csv')));
+      expect(csvChunk?.initial).toBe(false);
+      const csvFile = csvChunk!.files![0]!;
+      expect(result.outputs[csvFile]).toContain('Coffee');
     } finally {
       result.cleanup();
     }
