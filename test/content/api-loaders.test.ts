@@ -173,7 +173,7 @@ describe('/api/loaders/', () => {
         ...(esm ? { output: { module: true }, experiments: { outputModule: true } } : {}),
         infrastructureLogging: { level: 'none' },
       });
-      seen.set(JSON.stringify(target), String(compiler.options.loader.target));
+      seen.set(JSON.stringify(target), String(compiler.options.loader?.target));
     }
     expect(seen.get('"webworker"')).toBe('web');
     expect(seen.get('"node18"')).toBe('node');

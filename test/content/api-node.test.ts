@@ -107,7 +107,7 @@ describe('/api/node/', () => {
       const watching = compiler.watch({ aggregateTimeout: 50 }, () => {
         builds++;
         onBuild();
-      });
+      })!;
       const nextBuild = () => new Promise<void>((resolve) => (onBuild = resolve));
       const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       await (builds > 0 ? Promise.resolve() : nextBuild());

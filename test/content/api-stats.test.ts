@@ -134,7 +134,7 @@ describe('/api/stats/', () => {
       const groups = Object.values(build.stats.toJson({ all: false, chunkGroups: true }).namedChunkGroups ?? {});
       expect(groups.length).toBeGreaterThan(0);
       for (const group of groups) {
-        expect(typeof group.assetsSize, group.name).toBe('number');
+        expect(typeof group.assetsSize, group.name ?? undefined).toBe('number');
         expect(group.assetsSize).toBe((group.assets ?? []).reduce((sum, asset) => sum + (asset.size ?? 0), 0));
       }
     } finally {
