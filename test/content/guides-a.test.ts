@@ -14,6 +14,7 @@ import {
   driftProblems,
   fakeBrowser,
   fixtureFiles,
+  followPage,
   loadConfig,
   normalizeText,
   runWebpackCli,
@@ -22,6 +23,7 @@ import {
   withProjectDefaults,
   type FakeNode,
   type GuideBuild,
+  type ReadingOptions,
   type ShownOutput,
 } from '../helpers/guides.js';
 import { compile, evaluateConfig, validate, webpack } from '../helpers/webpack.js';
@@ -883,6 +885,35 @@ describe('guides (writer A): the projects build and do what the pages say', () =
       removeDir(dir);
     }
   });
+});
+
+/*
+ * Reading order: each page is followed from top to bottom in an empty project
+ * (see followPage): files are written when the page shows them, diffs are
+ * applied to the file they belong to, and the project is built wherever the
+ * page builds. No build may fail because of a file the page introduces later.
+ */
+const READING: Record<string, ReadingOptions> = {
+  // `npm init -y` writes the package.json that the page's first diff starts from.
+  'getting-started': { start: { 'package.json': diffBefore(onlyBlock('guides/getting-started', (b) => b.lang === 'json' && /\bdiff\b/.test(b.meta), 'the package.json diff').code) } },
+  'asset-management': {
+    untitled: { "const path = require('node:path');": 'webpack.config.js', 'function component() {': 'src/index.js', '.release {': 'src/style.css' },
+    supplied: { 'src/icon.png': 'Put a small image at `src/icon.png`', 'src/fonts/demo-box.woff': 'licensed to use as `src/fonts/demo-box.woff`' },
+  },
+  'code-splitting': {
+    untitled: { "const path = require('node:path');": 'webpack.config.js' },
+    notFollowed: ['--json=stats.json'],
+  },
+};
+
+describe('guides (writer A): followed in reading order', () => {
+  for (const [slug, options] of Object.entries(READING)) {
+    it(`${slug}: every build the page asks for works at that point, and the page ends with the fixture's files`, async () => {
+      const result = await followPage(`guides/${slug}`, slug, options);
+      expect(result.problems, result.steps.join('\n')).toEqual([]);
+      expect(result.builds.length, result.steps.join('\n')).toBeGreaterThan(0);
+    });
+  }
 });
 
 /** Builds a throwaway production project that is expected to fail; returns the error messages and removes the folder. */

@@ -17,7 +17,10 @@ import {
   driftProblems,
   fakeBrowser,
   type FakeNode,
+  fixtureFiles,
+  followPage,
   loadConfig,
+  type ReadingOptions,
   runWebpackCli,
   shownOutputs,
   startDevServer,
@@ -176,6 +179,50 @@ describe('guides by writer B: pages match their fixture projects', () => {
       }
     });
   }
+});
+
+/*
+ * Reading order: each page is followed from top to bottom in an empty project
+ * (see followPage): files are written when the page shows them, diffs are
+ * applied to the file they belong to, and the project is built wherever the
+ * page builds. No build may fail because of a file the page introduces later.
+ */
+function readingOptions(slug: string): ReadingOptions {
+  switch (slug) {
+    case 'public-path':
+      return {};
+    case 'migrating': {
+      // The reader starts from the webpack 4 project: the "before" sides of the
+      // two diffs, and the application code, which the page says did not change.
+      const blocks = diffBlocks('migrating');
+      const source = (lang: string) => diffBefore(blocks.find((b) => b.lang === lang)!.code);
+      const start: Record<string, string> = { 'package.json': source('json'), 'webpack.config.js': source('js') };
+      for (const [path, contents] of fixtureFiles('migrating')) if (path.startsWith('src/')) start[path] = contents.toString('utf8');
+      return {
+        start,
+        // Shown for runs after edits the page describes in prose, and for an experiment without resolve.fallback.
+        notFollowed: ['Invalid configuration object', 'BREAKING CHANGE: webpack < 5'],
+      };
+    }
+    default:
+      throw new Error(`no reading options for ${slug}`);
+  }
+}
+
+describe('guides by writer B: followed in reading order', () => {
+  for (const slug of ['public-path', 'migrating']) {
+    it(`${slug}: every build the page asks for works at that point, and the page ends with the fixture's files`, async () => {
+      const result = await followPage(`guides/${slug}`, slug, readingOptions(slug));
+      expect(result.problems, result.steps.join('\n')).toEqual([]);
+      expect(result.builds.length, result.steps.join('\n')).toBeGreaterThan(0);
+    });
+  }
+
+  it('migrating: the first build of the webpack 4 configuration fails where the page says, at the uninstalled plugin', async () => {
+    const result = await followPage('guides/migrating', 'migrating', readingOptions('migrating'));
+    expect(result.builds.map((b) => b.expected)).toEqual(['error', 'success']);
+    expect(result.builds[0]!.output).toContain("Cannot find module 'clean-webpack-plugin'");
+  });
 });
 
 describe('caching', () => {

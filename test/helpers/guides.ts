@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isAbsolute, join, posix, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { createContext, runInContext, type Context } from 'node:vm';
 import type { Compiler, Configuration, Stats, StatsAsset } from 'webpack';
 import { listFiles, readPage, removeDir, ROOT, scratchDir, type CodeBlock } from './content.js';
@@ -24,6 +24,7 @@ import { evaluateConfig, webpack } from './webpack.js';
  *   runWebpackCli(dir, args)                    runs the installed webpack-cli in a project folder
  *   startDevServer(dir, config)                 webpack-dev-server 5 on 127.0.0.1 and a free port
  *   fakeBrowser(outputPath, options?)           runs emitted scripts against a tiny fake DOM
+ *   followPage(pageId, slug, options?)          follows a guide in reading order, building where the page builds
  */
 
 const require = createRequire(import.meta.url);
@@ -684,4 +685,286 @@ export function fakeBrowser(outputPath: string, options: { baseUrl?: string; glo
 /** Deletes a file or folder inside a scratch project (for tests that change a copy). */
 export function removePath(dir: string, path: string): void {
   rmSync(join(dir, path), { recursive: true, force: true });
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading order: follow a guide from top to bottom the way a reader does,  */
+/* writing each file when the page shows it and building wherever the page */
+/* builds, so that no step depends on a file the page only introduces later. */
+/* ------------------------------------------------------------------------ */
+
+export interface ReadingOptions {
+  /**
+   * Files the reader already has when the page begins, because the page says
+   * so (for example the webpack 4 project that a migration starts from):
+   * path → text.
+   */
+  start?: Record<string, string>;
+  /**
+   * Untitled blocks that hold a whole earlier version of a file: the block's
+   * first line → the file's path. Every other untitled block that is not a
+   * diff, a build command or a build output is an excerpt and is not written.
+   */
+  untitled?: Record<string, string>;
+  /**
+   * Files the page asks the reader to supply rather than showing them (images,
+   * fonts): fixture path → a phrase of the page. The fixture's file is copied
+   * into the project where the phrase first occurs in the page.
+   */
+  supplied?: Record<string, string>;
+  /**
+   * Blocks that show a variation the reader is not asked to make at that
+   * point (an experiment, a "what if"): a string that occurs in exactly one
+   * block. Such a block is neither written nor built.
+   */
+  notFollowed?: string[];
+}
+
+export interface ReadingBuild {
+  /** Line of the page where the build happens (the output block, or the command when no output follows). */
+  line: number;
+  /** webpack-cli arguments, from the package.json script or the npx command. */
+  args: string[];
+  expected: 'success' | 'error';
+  code: number | null;
+  /** stdout and stderr of webpack-cli. */
+  output: string;
+}
+
+export interface ReadingResult {
+  /** What the walk did, one entry per step, for messages: "12: write src/index.js". */
+  steps: string[];
+  builds: ReadingBuild[];
+  /** Empty when the page can be followed in order and ends with the fixture's files. */
+  problems: string[];
+}
+
+const SHELLS = new Set(['bash', 'sh', 'shell', 'shellsession', 'console', 'text']);
+const BUILD_COMMAND = /^(?:npm run ([\w:-]+)|npx webpack((?:\s+\S+)*))\s*$/;
+const OTHER_RUNNER = /^(?:yarn|pnpm)\s/;
+const ERROR_OUTPUT = /^(?:ERROR in |Invalid configuration object|\[webpack-cli\] |Error: |\S*Error: |Module not found: )/m;
+
+/** The webpack-cli arguments of a build command block, if the block is one. */
+function buildCommand(block: CodeBlock, scripts: Record<string, string>): { args: string[] } | { problem: string } | undefined {
+  if (!SHELLS.has(block.lang)) return undefined;
+  const lines = block.code.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (lines.length !== 1) return undefined;
+  const m = BUILD_COMMAND.exec(lines[0]!);
+  if (!m) return undefined;
+  if (m[1] === undefined) return { args: (m[2] ?? '').trim().split(/\s+/).filter(Boolean) };
+  const script = scripts[m[1]];
+  if (script === undefined) return { problem: `"npm run ${m[1]}" but package.json has no such script at this point` };
+  const words = script.trim().split(/\s+/);
+  if (words[0] !== 'webpack') return undefined; // not a webpack build (a server, a test runner…)
+  const args = words.slice(1);
+  if (args[0] === 'serve' || args[0] === 'watch' || args.includes('--watch') || args.includes('-w')) return undefined;
+  return { args: args[0] === 'build' || args[0] === 'bundle' ? args.slice(1) : args };
+}
+
+/** What a shown output block expects, if the block is build output. */
+function outputExpectation(block: CodeBlock): 'success' | 'error' | undefined {
+  if (!SHELLS.has(block.lang)) return undefined;
+  const done = /^webpack \d+\.\d+\.\d+ compiled (successfully|with \d+ (warning|error)s?)/m.exec(block.code);
+  if (done) return done[2] === 'error' ? 'error' : 'success';
+  if (/^asset \S+ [\d.]+ (?:bytes|KiB|MiB)/m.test(block.code)) return 'success';
+  if (ERROR_OUTPUT.test(block.code)) return 'error';
+  return undefined;
+}
+
+function lineOccursIn(shown: string, realLines: string[]): boolean {
+  const text = shown.replace(/\s+$/, '').replace(/ in \d+ ms$/, '');
+  const pattern = new RegExp(text.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+'));
+  return realLines.some((line) => pattern.test(line.replace(/\s+$/, '')));
+}
+
+/**
+ * Problems of one build against the output block the page shows for it (if
+ * any). A rebuild into a folder that already holds identical files summarises
+ * them ("assets by status … [cached] 2 assets"), as the reader also sees, so a
+ * shown asset counts as emitted when its line is printed or its file is in
+ * the output folder.
+ */
+function buildProblems(build: ReadingBuild, shown: CodeBlock | undefined, where: string, outputPath: string): string[] {
+  const problems: string[] = [];
+  const ok = build.code === 0;
+  if (build.expected === 'success' && !ok) {
+    return [`${where}: the page builds here and expects success, but webpack ${build.args.join(' ')} exited with ${build.code}:\n${build.output}`];
+  }
+  if (build.expected === 'error' && ok) return [`${where}: the page shows an error here, but the build succeeded:\n${build.output}`];
+  if (!shown) return problems;
+  const realLines = build.output.split('\n');
+  if (build.expected === 'success') {
+    const real = new Set(realLines.map((l) => /^asset (\S+) /.exec(l)?.[1]).filter(Boolean));
+    for (const line of shown.code.split('\n')) {
+      const asset = /^asset (\S+) [\d.]+ (?:bytes|KiB|MiB)/.exec(line)?.[1];
+      if (asset && !real.has(asset) && !existsSync(join(outputPath, asset.replace(/\?.*$/, '')))) problems.push(`${where}: shown asset ${asset} was not emitted; real output:\n${build.output}`);
+    }
+    const done = /^webpack \d+\.\d+\.\d+ (compiled .*?)(?: in \d+ ms)?$/m.exec(shown.code)?.[1];
+    if (done && !realLines.some((l) => l.includes(done))) problems.push(`${where}: the page shows "${done}"; real output:\n${build.output}`);
+  } else {
+    for (const line of shown.code.split('\n')) {
+      if (line.trim() && !lineOccursIn(line, realLines)) problems.push(`${where}: shown line not in the real output: ${line}\n--- real output:\n${build.output}`);
+    }
+  }
+  return problems;
+}
+
+/** The output folder of the project's webpack.config.js (dist/ when it has none or sets none). */
+async function outputFolder(dir: string): Promise<string> {
+  if (!existsSync(join(dir, 'webpack.config.js'))) return join(dir, 'dist');
+  try {
+    const loaded = await loadConfig(dir);
+    const first = Array.isArray(loaded) ? loaded[0] : loaded;
+    return first?.output?.path ?? join(dir, 'dist');
+  } catch {
+    return join(dir, 'dist');
+  }
+}
+
+/**
+ * Follows a guide in reading order in an empty scratch project:
+ * - a block with a title writes that file (the page's final version of it);
+ * - an untitled block listed in options.untitled writes an earlier version;
+ * - a `diff` block patches the one file whose current text contains its
+ *   "before" side, which must occur exactly once;
+ * - a build command (`npm run <script>` whose script runs webpack, or
+ *   `npx webpack …`) and every block of build output is a build point: the
+ *   project is built with the installed webpack-cli as it stands, and the
+ *   result must match the page (success and the shown assets, or the shown
+ *   error lines). A command directly followed by its output is one build.
+ * At the end every fixture file must have been written with the fixture's
+ * text, and nothing else. Stops at the first problem.
+ */
+export async function followPage(pageId: string, slug: string, options: ReadingOptions = {}): Promise<ReadingResult> {
+  const page = readPage(pageId);
+  const raw = readFileSync(join(ROOT, page.file), 'utf8').split('\n');
+  const fixture = fixtureFiles(slug);
+  const steps: string[] = [];
+  const builds: ReadingBuild[] = [];
+  const problems: string[] = [];
+  const files = new Map<string, string | Buffer>(Object.entries(options.start ?? {}));
+  const dir = scratchDir(`reading-${slug}`);
+  const save = (path: string) => {
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, files.get(path)!);
+  };
+
+  const skipped = new Set<CodeBlock>();
+  for (const marker of options.notFollowed ?? []) {
+    const found = page.blocks.filter((b) => b.code.includes(marker));
+    if (found.length !== 1) problems.push(`${page.file}: notFollowed "${marker}" matches ${found.length} blocks, not 1`);
+    else skipped.add(found[0]!);
+  }
+  for (const first of Object.keys(options.untitled ?? {})) {
+    if (!page.blocks.some((b) => !b.title && b.code.split('\n')[0] === first)) problems.push(`${page.file}: no untitled block starts with "${first}"`);
+  }
+  type Event = { line: number; block?: CodeBlock; supply?: string };
+  const events: Event[] = page.blocks.map((block) => ({ line: block.line, block }));
+  for (const [path, phrase] of Object.entries(options.supplied ?? {})) {
+    const at = raw.findIndex((l) => l.includes(phrase));
+    if (at < 0) problems.push(`${page.file}: the phrase for supplied file ${path} does not occur: "${phrase}"`);
+    else if (!fixture.has(path)) problems.push(`${page.file}: supplied file ${path} is not in the fixture`);
+    else events.push({ line: at + 1, supply: path });
+  }
+  events.sort((a, b) => a.line - b.line);
+  if (problems.length) return { steps, builds, problems };
+
+  try {
+    for (const path of files.keys()) save(path);
+    for (let i = 0; i < events.length && problems.length === 0; i++) {
+      const event = events[i]!;
+      const where = `${page.file}:${event.line}`;
+      if (event.supply) {
+        files.set(event.supply, fixture.get(event.supply)!);
+        save(event.supply);
+        steps.push(`${event.line}: supply ${event.supply}`);
+        continue;
+      }
+      const block = event.block!;
+      if (skipped.has(block)) continue;
+      if (block.title) {
+        files.set(block.title, `${block.code}\n`);
+        save(block.title);
+        steps.push(`${event.line}: write ${block.title}`);
+        continue;
+      }
+      if (/(^|\s)diff(\s|$)/.test(block.meta)) {
+        const before = diffBefore(block.code);
+        const after = diffAfter(block.code);
+        const targets = [...files].filter(([, text]) => typeof text === 'string' && text.includes(before) && before.trim() !== '');
+        if (targets.length !== 1) {
+          problems.push(`${where}: the diff applies to ${targets.length} files of the project at this point (${[...files.keys()].join(', ') || 'none'}), not 1`);
+          break;
+        }
+        const [path, text] = targets[0]! as [string, string];
+        if (text.indexOf(before) !== text.lastIndexOf(before)) {
+          problems.push(`${where}: the diff's "before" side occurs more than once in ${path}`);
+          break;
+        }
+        files.set(path, text.replace(before, () => after));
+        save(path);
+        steps.push(`${event.line}: patch ${path}`);
+        continue;
+      }
+      const untitledPath = options.untitled?.[block.code.split('\n')[0]!];
+      if (untitledPath) {
+        files.set(untitledPath, `${block.code}\n`);
+        save(untitledPath);
+        steps.push(`${event.line}: write ${untitledPath} (earlier version)`);
+        continue;
+      }
+      const pkg = files.get('package.json');
+      let scripts: Record<string, string> = {};
+      if (typeof pkg === 'string') {
+        try {
+          scripts = (JSON.parse(pkg) as { scripts?: Record<string, string> }).scripts ?? {};
+        } catch {
+          // A package.json that does not parse fails the build below.
+        }
+      }
+      const command = buildCommand(block, scripts);
+      if (command && 'problem' in command) {
+        problems.push(`${where}: ${command.problem}`);
+        break;
+      }
+      let shown: CodeBlock | undefined;
+      let args: string[] | undefined;
+      if (command) {
+        args = command.args;
+        // The output shown right after the command (alternative yarn/pnpm tabs in between) belongs to it.
+        let j = i + 1;
+        while (events[j]?.block && OTHER_RUNNER.test(events[j]!.block!.code.trim())) j++;
+        const next = events[j]?.block;
+        if (next && !skipped.has(next) && outputExpectation(next)) {
+          shown = next;
+          i = j;
+        }
+      } else if (outputExpectation(block)) {
+        shown = block;
+        args = [];
+      } else {
+        continue;
+      }
+      const expected = shown ? outputExpectation(shown)! : 'success';
+      const result = await runWebpackCli(dir, args);
+      const build: ReadingBuild = { line: (shown ?? block).line, args, expected, code: result.code, output: `${result.stdout}${result.stderr}` };
+      builds.push(build);
+      steps.push(`${build.line}: build (${['webpack', ...args].join(' ')}) → ${build.code === 0 ? 'success' : `exit ${build.code}`}`);
+      problems.push(...buildProblems(build, shown, `${page.file}:${build.line}`, await outputFolder(dir)));
+    }
+    if (problems.length === 0) {
+      for (const [path, contents] of fixture) {
+        const written = files.get(path);
+        if (written === undefined) problems.push(`${page.file}: following the page never writes ${path}`);
+        else if (Buffer.isBuffer(written) ? !written.equals(contents) : normalizeText(written) !== normalizeText(contents.toString('utf8'))) {
+          problems.push(`${page.file}: following the page leaves ${path} different from the fixture:\n${firstDifference(normalizeText(contents.toString('utf8')), normalizeText(String(written)))}`);
+        }
+      }
+      for (const path of files.keys()) if (!fixture.has(path)) problems.push(`${page.file}: following the page leaves ${path}, which the fixture does not have`);
+    }
+  } finally {
+    removeDir(dir);
+  }
+  return { steps, builds, problems };
 }
