@@ -1,11 +1,12 @@
-import { renderToStaticMarkup } from 'react-dom/server';
 import { Layout, NotFound } from '../../templates/Layout.js';
 import { Printable } from '../../templates/Printable.js';
 import type { RenderContext } from '../../templates/types.js';
 import { pageHtml } from '../content/load.js';
 import { LINK_PLACEHOLDER } from '../content/markdown.js';
 import { ANCHOR_LABEL_ID } from '../content/plugins/headings.js';
+import { uniqueIds } from '../content/slug.js';
 import type { SidebarSection, Site, SitePage } from '../site/model.js';
+import { bodyMarker, renderDocument } from './document.js';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
@@ -16,23 +17,25 @@ export function bodyHtml(page: SitePage): string {
 
 /** Renders one page to a complete HTML document. */
 export function renderPage(ctx: RenderContext, page: SitePage): string {
-  const body = bodyHtml(page);
-  return '<!DOCTYPE html>' + renderToStaticMarkup(<Layout ctx={ctx} page={page} body={body} />);
+  return renderDocument(<Layout ctx={ctx} page={page} body={bodyMarker(0)} />, [bodyHtml(page)]);
 }
 
 /** The 404 page of a site without content/404.md. */
 export function renderNotFound(ctx: RenderContext): string {
-  return '<!DOCTYPE html>' + renderToStaticMarkup(<NotFound ctx={ctx} />);
+  return renderDocument(<NotFound ctx={ctx} />);
 }
 
 /** The printable version of a section: every page in sidebar order in one document. */
 export function renderPrintable(ctx: RenderContext, site: Site, section: SidebarSection): string {
+  const chapterId = uniqueIds();
+  const bodies: string[] = [];
   const chapters = section.pages.map((entry) => {
     const page = site.byUrl.get(entry.url)!;
-    const slug = page.id.replace(/\//g, '-') || 'home';
-    return { url: page.url, title: page.title, slug, body: chapterHtml(bodyHtml(page), slug) };
+    const slug = chapterId(page.id.replace(/\//g, '-') || 'home');
+    bodies.push(chapterHtml(bodyHtml(page), slug));
+    return { url: page.url, title: page.title, slug, body: bodyMarker(bodies.length - 1) };
   });
-  return '<!DOCTYPE html>' + renderToStaticMarkup(<Printable ctx={ctx} section={section} chapters={chapters} />);
+  return renderDocument(<Printable ctx={ctx} section={section} chapters={chapters} />, bodies);
 }
 
 /** A page body with headings one level down and ids (and links to them) prefixed. */

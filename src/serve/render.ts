@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createElement, type ComponentType } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import type { PageProps } from '../../templates/types.js';
 import { TEMPLATES_DIR } from '../build/build.js';
+import { bodyMarker, renderDocument } from '../build/document.js';
 import type { Renderer } from './builder.js';
 
 /**
@@ -20,7 +20,7 @@ export async function loadRenderer(templatesDir: string): Promise<Renderer> {
   }
   const { Layout } = (await import(pathToFileURL(layoutFile).href)) as { Layout: ComponentType<PageProps> };
   return {
-    page: (ctx, page) => '<!DOCTYPE html>' + renderToStaticMarkup(createElement(Layout, { ctx, page, body: render.bodyHtml(page) })),
+    page: (ctx, page) => renderDocument(createElement(Layout, { ctx, page, body: bodyMarker(0) }), [render.bodyHtml(page)]),
     printable: render.renderPrintable,
   };
 }

@@ -3,7 +3,9 @@ import { href } from '../types.js';
 import { SearchIcon } from './Icons.js';
 
 /**
- * The header search box: an ARIA combobox with a listbox of results. Which
+ * The header search box: an ARIA combobox with a listbox of results (a text
+ * input, as in the ARIA Authoring Practices' combobox: HTML allows the
+ * combobox role and aria-expanded on type="text", not on type="search"). Which
  * backend it queries is in data attributes; nothing of search is downloaded
  * before the box is first focused (or "/" pressed).
  */
@@ -30,7 +32,8 @@ export function Search({ ctx }: { ctx: RenderContext }) {
       <input
         id="search-input"
         className="search-input"
-        type="search"
+        type="text"
+        enterKeyHint="search"
         placeholder="Search documentation…"
         autoComplete="off"
         spellCheck={false}
