@@ -88,18 +88,20 @@ export function duplicates(names: string[]): string[] {
 
 export interface RealHook {
   name: string;
-  /** Constructor name: SyncHook, AsyncSeriesHook, HookMap, … ("Object" for webpack's deprecated fake hooks). */
+  /** Constructor name: SyncHook, AsyncSeriesHook, HookMap, MultiHook, … ("Object" for webpack's deprecated fake hooks). */
   type: string;
-  /** Argument names (hook._args); for a HookMap, those of the hooks it creates. */
+  /** Argument names (hook._args); for a HookMap or MultiHook, those of the hooks it holds. */
   args: string[];
-  /** For a HookMap: the class of the hooks it creates. */
+  /** For a HookMap: the class of the hooks it creates ("FakeHook" when it creates fake hooks); for a MultiHook: the class of the hooks it spans. */
   inner?: string;
 }
 
 interface HookLike {
   constructor: { name: string };
   _args?: string[];
+  _fakeHook?: boolean;
   for?: (key: string) => HookLike;
+  hooks?: HookLike[];
 }
 
 /** Describes every key of a `hooks` object from the real hook instances. */
@@ -112,7 +114,11 @@ export function describeHooks(hooks: object): RealHook[] {
       const type = hook.constructor.name;
       if (type === 'HookMap' && typeof hook.for === 'function') {
         const probe = hook.for('__api_docs_probe__');
-        return { name, type, inner: probe.constructor.name, args: [...(probe._args ?? [])] };
+        return { name, type, inner: probe._fakeHook ? 'FakeHook' : probe.constructor.name, args: [...(probe._args ?? [])] };
+      }
+      if (type === 'MultiHook' && Array.isArray(hook.hooks) && hook.hooks.length > 0) {
+        const first = hook.hooks[0]!;
+        return { name, type, inner: first.constructor.name, args: [...(first._args ?? [])] };
       }
       return { name, type, args: [...(hook._args ?? [])] };
     });
@@ -122,7 +128,9 @@ export function describeHooks(hooks: object): RealHook[] {
 }
 
 export interface Signature {
-  wrapper?: 'HookMap' | 'FakeHook';
+  wrapper?: 'HookMap' | 'FakeHook' | 'MultiHook';
+  /** HookMap<FakeHook<…>>: a map whose hooks are fake hooks. */
+  fakeInner?: boolean;
   type: string;
   args: string[];
 }
@@ -144,14 +152,17 @@ function splitTopLevel(text: string): string[] {
   return parts.map((p) => p.trim()).filter(Boolean);
 }
 
-const SIGNATURE = /^(?:(HookMap|FakeHook)<)?((?:Sync|Async)\w*Hook)<\[(.*)\]>>?$/s;
+const SIGNATURE = /^(?:(HookMap|FakeHook|MultiHook)<)?(?:(FakeHook)<)?((?:Sync|Async)\w*Hook)<\[(.*)\]>(>*)$/s;
 
-/** Parses `SyncHook<[compilation: Compilation, params: CompilationParams]>` and the HookMap/FakeHook forms. */
+/** Parses `SyncHook<[compilation: Compilation, params: CompilationParams]>` and the HookMap/FakeHook/MultiHook forms. */
 export function parseSignature(code: string): Signature | undefined {
   const m = SIGNATURE.exec(code.trim());
   if (!m) return undefined;
-  const args = splitTopLevel(m[3]!).map((a) => a.split(':')[0]!.trim());
-  return { wrapper: m[1] as Signature['wrapper'], type: m[2]!, args };
+  // One closing bracket per wrapper.
+  if (m[2] && m[1] !== 'HookMap') return undefined;
+  if (m[5]!.length !== (m[1] ? 1 : 0) + (m[2] ? 1 : 0)) return undefined;
+  const args = splitTopLevel(m[4]!).map((a) => a.split(':')[0]!.replace(/\?$/, '').trim());
+  return { wrapper: m[1] as Signature['wrapper'], fakeInner: m[2] ? true : undefined, type: m[3]!, args };
 }
 
 /** The first inline code span of a section that reads as a hook signature. */
@@ -194,9 +205,17 @@ export function hookProblems(pageId: string, h2: string | RegExp, real: RealHook
       report.wrong.push(`${hook.name}: no signature such as \`SyncHook<[a: A]>\``);
       continue;
     }
-    if (hook.type === 'HookMap') {
-      if (sig.wrapper !== 'HookMap' || sig.type !== hook.inner) {
+    if (hook.type === 'HookMap' && hook.inner === 'FakeHook') {
+      // The inner fake hooks have no class or argument list of their own to compare.
+      if (sig.wrapper !== 'HookMap' || !sig.fakeInner) report.wrong.push(`${hook.name}: is a HookMap of fake hooks, page says ${sig.wrapper ?? ''} ${sig.type}`);
+      continue;
+    } else if (hook.type === 'HookMap') {
+      if (sig.wrapper !== 'HookMap' || sig.fakeInner || sig.type !== hook.inner) {
         report.wrong.push(`${hook.name}: page says ${sig.wrapper ?? ''} ${sig.type}, real is HookMap<${hook.inner}>`);
+      }
+    } else if (hook.type === 'MultiHook') {
+      if (sig.wrapper !== 'MultiHook' || sig.type !== hook.inner) {
+        report.wrong.push(`${hook.name}: page says ${sig.wrapper ?? ''} ${sig.type}, real is MultiHook<${hook.inner}>`);
       }
     } else if (hook.type === 'Object') {
       if (sig.wrapper !== 'FakeHook') report.wrong.push(`${hook.name}: is a deprecated fake hook, page says ${sig.type}`);

@@ -1,8 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { Compiler } from 'webpack';
+import { webpack } from '../helpers/webpack.js';
 import { buildWith, captureInternals, describeHooks, exampleTracker, fixtureFiles, h3sUnder, hookProblems, loadModule, reportCount } from './api-helpers.js';
 
+const require = createRequire(import.meta.url);
 const PAGE = 'api/module-factories';
+
 
 describe('/api/module-factories/', () => {
   const examples = exampleTracker(PAGE);
@@ -25,6 +30,22 @@ describe('/api/module-factories/', () => {
     expect(report.missing, 'hooks without a heading').toEqual([]);
     expect(report.stale, 'headings for hooks that do not exist').toEqual([]);
     expect(report.wrong, 'signatures that differ from the real hooks').toEqual([]);
+  });
+
+  it('documents every NormalModule.getCompilationHooks hook with its real class and arguments, matching types.d.ts', async () => {
+    const { compilation } = await captureInternals();
+    const real = describeHooks(webpack.NormalModule.getCompilationHooks(compilation));
+    const report = hookProblems(PAGE, 'NormalModule hooks', real);
+    reportCount('NormalModule compilation hooks', real.length);
+    expect(report.missing, 'hooks without a heading').toEqual([]);
+    expect(report.stale, 'headings for hooks that do not exist').toEqual([]);
+    expect(report.wrong, 'signatures that differ from the real hooks').toEqual([]);
+    // The declared return type of NormalModule.getCompilationHooks lists the same hooks.
+    const types = readFileSync(require.resolve('webpack/types.d.ts'), 'utf8');
+    const start = types.indexOf('static getCompilationHooks(compilation: Compilation): {', types.indexOf('declare class NormalModule extends Module'));
+    expect(start).toBeGreaterThan(-1);
+    const declared = [...types.slice(start, types.indexOf('\n\t};', start)).matchAll(/^\t\t(\w+): /gm)].map((m) => m[1]!);
+    expect(declared.sort()).toEqual(real.map((h) => h.name).sort());
   });
 
   it('RedirectRequestPlugin swaps a request before it is resolved', async () => {
@@ -102,6 +123,25 @@ describe('/api/module-factories/', () => {
     const section = h3sUnder(PAGE, 'ContextModuleFactory hooks').find((s) => s.text === 'alternatives')!;
     expect(section.body).toContain('so it receives both arguments, the list and the context module\'s options');
     expect(section.body).toContain('only `tapAsync` wraps it and passes the list and the callback alone');
+  });
+
+  it('LoaderOutputSizePlugin logs every module with its size after the loaders, largest first', async () => {
+    const files = fixtureFiles('app');
+    const build = await buildWith('api-nm-sizes', files, (dir) => {
+      const Plugin = loadModule<new () => never>(examples.code('LoaderOutputSizePlugin.js'), dir);
+      return { plugins: [new Plugin()] };
+    });
+    try {
+      const entries = build.stats.toJson({ all: false, logging: 'info' }).logging!['LoaderOutputSizePlugin']!.entries.map((e) => e.message);
+      // No loaders are configured, so each size is the size of the file.
+      const expected = Object.entries(files)
+        .map(([file, text]) => [`./${file}`, Buffer.byteLength(text)] as const)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, bytes]) => `${name}: ${bytes} bytes after loaders`);
+      expect(entries).toEqual(expected);
+    } finally {
+      build.cleanup();
+    }
   });
 
   it('used every titled example of the page', () => {
