@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pagesIn } from '../helpers/content.js';
 import { captureInternals, deprecationProblems, readPage, reportCount, sectionsOf } from './api-helpers.js';
+
+const require = createRequire(import.meta.url);
 
 /** The API section as planned: page → sidebar group ('-' for none). */
 const GROUPS: Record<string, string> = {
@@ -43,6 +48,40 @@ describe('API section pages', () => {
     const stability = sectionsOf('api').find((s) => s.text === 'Stability')!.body;
     for (const name of silent) expect(stability, name).toContain(`\`${name}\``);
     expect(stability).not.toMatch(/marked as deprecated keep working in webpack 5 but print/);
+  });
+
+  it('every "Added in webpack" note on a hook matches the @since tag of the hook in webpack\'s source', () => {
+    const lib = join(dirname(require.resolve('webpack/package.json')), 'lib');
+    const sources: Record<string, string[]> = {
+      'api/compiler': ['Compiler.js'],
+      'api/compilation': ['Compilation.js'],
+      'api/parser': ['javascript/JavascriptParser.js'],
+      'api/module-factories': ['module/NormalModuleFactory.js', 'context/ContextModuleFactory.js', 'module/NormalModule.js'],
+      'api/template': ['javascript/JavascriptModulesPlugin.js'],
+    };
+    const problems: string[] = [];
+    let notes = 0;
+    for (const [page, files] of Object.entries(sources)) {
+      // A JSDoc block directly above `name:` (a hook in a hooks object) with an @since tag.
+      const since = new Map<string, string>();
+      for (const file of files) {
+        const source = readFileSync(join(lib, file), 'utf8');
+        for (const m of source.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*?)\*\/\s*(\w+)\s*[:,]/g)) {
+          const tag = /@since\s+(\d+\.\d+(?:\.\d+)?)/.exec(m[1]!);
+          if (tag) since.set(m[2]!, tag[1]!.replace(/\.0$/, ''));
+        }
+      }
+      expect(since.size, `@since tags in ${files.join(', ')}`).toBeGreaterThan(0);
+      for (const section of sectionsOf(page).filter((s) => s.depth === 3)) {
+        const note = /Added in webpack (\d+\.\d+(?:\.\d+)?)\b/.exec(section.body)?.[1];
+        if (!note) continue;
+        notes++;
+        const tagged = since.get(section.text);
+        if (tagged !== undefined && tagged !== note) problems.push(`${page} ${section.text}: page says ${note}, source says ${tagged}`);
+      }
+    }
+    reportCount('"Added in webpack" notes compared', notes);
+    expect(problems).toEqual([]);
   });
 
   for (const [id, group] of Object.entries(GROUPS)) {
