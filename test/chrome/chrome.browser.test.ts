@@ -351,13 +351,31 @@ describe.runIf(hasChromium)('chat button and version badge', () => {
     expect(await img.getAttribute('src')).toBe('https://img.shields.io/npm/v/example.svg?label=example&style=flat-square&maxAge=3600');
     expect(await img.getAttribute('width')).toBe('90');
     expect(await img.getAttribute('height')).toBe('20');
-    expect(await img.getAttribute('alt')).toMatch(/Latest example version/);
+    expect(await img.getAttribute('alt')).toBe('example version');
+    expect(await page.getByRole('link', { name: 'example version (release notes, opens in a new tab)' }).count()).toBe(1);
     expect(await attr(page, '.badge', 'href')).toBe('https://github.com/example/project/releases');
   });
 
-  it('hides the chat button below 768 px', async () => {
+  it('shows the chat button on phones too, smaller (40 px) and nearer the corner', async () => {
     const page = await open('/guides/first/', PHONE);
-    expect(await page.locator('#chat-button').isVisible()).toBe(false);
+    const box = (await page.locator('#chat-button').boundingBox())!;
+    expect(box.width).toBe(40);
+    expect(375 - (box.x + box.width)).toBe(12);
+  });
+
+  it('keeps the badge box (90×20, no overflow) with a short alt text when the image cannot load', async () => {
+    const context = await browser.newContext(DESKTOP);
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
+    await page.goto(site.server.url + '/guides/first/');
+    const sizes = await page.evaluate(() => {
+      const badge = document.querySelector<HTMLElement>('.badge')!;
+      const img = badge.querySelector('img')!;
+      return { complete: img.complete && img.naturalWidth === 0, badge: [badge.offsetWidth, badge.offsetHeight], img: [img.offsetWidth, img.offsetHeight], scroll: [badge.scrollWidth, badge.scrollHeight] };
+    });
+    expect(sizes).toEqual({ complete: true, badge: [90, 20], img: [90, 20], scroll: [90, 20] });
+    expect((await page.locator('.badge img').getAttribute('alt'))!.length).toBeLessThanOrEqual(20);
   });
 });
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   chatButtonOffset,
+  chatButtonProbes,
   copyText,
   isSidebarFixed,
+  languageMenuNext,
   nextTheme,
   OPENER_DRAG_LIMIT,
   openerDragOffset,
@@ -61,6 +63,42 @@ describe('chat button offset', () => {
     expect(chatButtonOffset(2001, 800, 3000, 200)).toBe(1);
     expect(chatButtonOffset(2100, 800, 3000, 200)).toBe(100);
     expect(chatButtonOffset(2200, 800, 3000, 200)).toBe(200); // at the very bottom
+  });
+});
+
+describe('chat button probes', () => {
+  it('are nine points inside the round button', () => {
+    const probes = chatButtonProbes(300, 600, 40);
+    expect(probes).toHaveLength(9);
+    expect(probes).toContainEqual({ x: 320, y: 620 }); // the centre
+    expect(probes).toContainEqual({ x: 308, y: 608 });
+    expect(probes).toContainEqual({ x: 332, y: 632 });
+    for (const p of probes) expect(Math.hypot(p.x - 320, p.y - 620)).toBeLessThan(20);
+  });
+});
+
+describe('language dropdown (SPEC §4: active on mouse over, inactive on mouse leave)', () => {
+  it('opens on mouse over and closes on mouse leave', () => {
+    expect(languageMenuNext(false, 'enter', 'mouse')).toBe(true);
+    expect(languageMenuNext(true, 'leave', 'mouse')).toBe(false);
+  });
+  it('keeps open on a mouse click when hover opened it, and opens on a mouse click when closed', () => {
+    expect(languageMenuNext(true, 'click', 'mouse')).toBe(true);
+    expect(languageMenuNext(false, 'click', 'mouse')).toBe(true);
+  });
+  it('ignores touch and pen entering and leaving (they have no hover): a tap toggles', () => {
+    for (const type of ['touch', 'pen']) {
+      expect(languageMenuNext(false, 'enter', type)).toBe(false);
+      expect(languageMenuNext(true, 'enter', type)).toBe(true);
+      expect(languageMenuNext(true, 'leave', type)).toBe(true);
+      expect(languageMenuNext(false, 'leave', type)).toBe(false);
+      expect(languageMenuNext(false, 'click', type)).toBe(true);
+      expect(languageMenuNext(true, 'click', type)).toBe(false);
+    }
+  });
+  it('toggles on a keyboard click (no pointer type)', () => {
+    expect(languageMenuNext(false, 'click', '')).toBe(true);
+    expect(languageMenuNext(true, 'click', '')).toBe(false);
   });
 });
 
