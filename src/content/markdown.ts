@@ -1,3 +1,5 @@
+// First: the parser's quadratic step is fixed before any page is parsed.
+import './micromark-fix.js';
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import { toHtml } from 'hast-util-to-html';
@@ -17,6 +19,7 @@ import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { rehypeSafeRawHtml } from './plugins/raw-html.js';
 import { report } from './context.js';
+import { nestingProblem } from './nesting.js';
 import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
 import { rehypeSlugs } from './slug.js';
@@ -63,18 +66,17 @@ const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
 const parserWithoutAutolinks = unified().use(remarkParse).use(remarkGfmWithoutAutolinks).use(remarkDirective);
 const mdastTransforms = unified().use(remarkDirectives).use(remarkCodeBlocks);
 
-export async function renderMarkdown(
-  body: string,
-  options: {
-    file: string;
-    lineOffset: number;
-    /** Loaded only when a code block needs highlighting and is not in `codeBlocks`. */
-    highlighter: HighlighterSource;
-    /** Highlighted code blocks of the page's last render, by codeBlockKey. */
-    codeBlocks?: ReadonlyMap<string, TokenLine[]>;
-    keepTree?: boolean;
-  },
-): Promise<RenderedMarkdown> {
+export interface RenderOptions {
+  file: string;
+  lineOffset: number;
+  /** Loaded only when a code block needs highlighting and is not in `codeBlocks`. */
+  highlighter: HighlighterSource;
+  /** Highlighted code blocks of the page's last render, by codeBlockKey. */
+  codeBlocks?: ReadonlyMap<string, TokenLine[]>;
+  keepTree?: boolean;
+}
+
+export async function renderMarkdown(body: string, options: RenderOptions): Promise<RenderedMarkdown> {
   const ctx: PageContext = {
     file: options.file,
     lineOffset: options.lineOffset,
@@ -83,6 +85,27 @@ export async function renderMarkdown(
     tabGroups: 0,
     codeBlocks: { previous: options.codeBlocks ?? new Map(), used: new Map() },
   };
+  const tooDeep = nestingProblem(body, options.file, options.lineOffset);
+  if (tooDeep) return { html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [tooDeep], codeBlocks: new Map() };
+  try {
+    return await renderChecked(body, options, ctx);
+  } catch (e) {
+    // The parser and the walks recurse per level of nesting; nesting that the line check does not
+    // see (inline markup thousands deep) ends here rather than as a crash.
+    if (!(e instanceof RangeError) || !/call stack/i.test(e.message)) throw e;
+    return {
+      html: '',
+      anchors: [],
+      headings: [],
+      ids: new Set(),
+      links: [],
+      problems: [{ file: options.file, line: options.lineOffset + 1, column: 1, message: 'this page nests markup too deeply to be rendered; flatten its lists, quotes or emphasis' }],
+      codeBlocks: new Map(),
+    };
+  }
+}
+
+async function renderChecked(body: string, options: RenderOptions, ctx: PageContext): Promise<RenderedMarkdown> {
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
   let mdast = parserWithoutAutolinks.parse(vfile) as MdastRoot;
   // Parsed again, looking for autolink literals, only when its text could hold one.

@@ -1,0 +1,64 @@
+import type { SourceProblem } from '../errors.js';
+
+/**
+ * How deep lists and block quotes may nest in a page. Real documentation
+ * stays under ten; the parser and the tree walks after it recurse once per
+ * level, so a page of thousands of levels (`- - - - …` or `> > > …`) would
+ * exhaust the stack instead of being reported.
+ */
+export const MAX_NESTING = 100;
+
+/** One container marker at the start of what is left of a line: `>`, or a list bullet or number followed by a space. */
+const MARKER = /^[ \t]{0,3}(?:>[ \t]?|(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$))/;
+const FENCE = /^[ \t]*(?:>[ \t]?)*[ \t]*(`{3,}|~{3,})/;
+
+/**
+ * The first line whose lists and quotes nest deeper than MAX_NESTING, as a
+ * problem; found by reading line starts, before the parser sees the page.
+ * Each level counts once per marker on the line, and nested lists written
+ * one per line count by their indentation (two columns a level). Lines of
+ * fenced code blocks count only their markers.
+ */
+export function nestingProblem(body: string, file: string, lineOffset: number): SourceProblem | undefined {
+  let fence: string | undefined;
+  let lineNumber = 0;
+  for (let start = 0; start <= body.length; ) {
+    let end = body.indexOf('\n', start);
+    if (end < 0) end = body.length;
+    lineNumber++;
+    const line = body.slice(start, end);
+    start = end + 1;
+    const fenceMatch = FENCE.exec(line);
+    if (fenceMatch) {
+      const mark = fenceMatch[1]!;
+      if (fence === undefined) fence = mark[0]!.repeat(mark.length);
+      else if (mark[0] === fence[0] && mark.length >= fence.length) fence = undefined;
+    }
+    let rest = line;
+    let depth = 0;
+    for (let m = MARKER.exec(rest); m && m[0].length > 0; m = MARKER.exec(rest)) {
+      depth++;
+      rest = rest.slice(m[0].length);
+      if (depth > MAX_NESTING) break;
+    }
+    if (fence === undefined || fenceMatch) {
+      let indent = 0;
+      for (const ch of line) {
+        if (ch === ' ') indent++;
+        else if (ch === '\t') indent += 4 - (indent % 4);
+        else break;
+      }
+      depth += Math.floor(indent / 2);
+    }
+    if (depth > MAX_NESTING) {
+      return {
+        file,
+        line: lineNumber + lineOffset,
+        column: 1,
+        message: `lists and quotes nest more than ${MAX_NESTING} levels deep here; flatten them (a page this deep cannot be read anyway)`,
+      };
+    }
+    if (end === body.length) break;
+  }
+  return undefined;
+}
