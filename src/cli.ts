@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { build, stageTimes } from './build/build.js';
-import { InputError, systemErrorMessage } from './errors.js';
+import { formatProblem, InputError, systemErrorMessage } from './errors.js';
 import { UsageError } from './build/out-guard.js';
 import { TOOL_ROOT } from './paths.js';
 
@@ -41,7 +41,8 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
 
   common(program.command('check').description('Validate config, content and links without writing anything.'))
     .option('--only <prefix>', 'report only problems in files starting with this path (e.g. content/guides/)')
-    .action(async (opts: { config: string; root: string; only?: string }) => {
+    .option('--strict', 'treat warnings (a page listed in no section) as problems')
+    .action(async (opts: { config: string; root: string; only?: string; strict?: boolean }) => {
       code = await runBuild({ ...opts, out: 'dist', base: '/', quiet: false }, io, true);
     });
 
@@ -86,7 +87,7 @@ export function reportUnexpected(e: unknown, io: Io): number {
 }
 
 async function runBuild(
-  opts: { config: string; root: string; out: string; base: string; quiet?: boolean; only?: string },
+  opts: { config: string; root: string; out: string; base: string; quiet?: boolean; only?: string; strict?: boolean },
   io: Io,
   checkOnly: boolean,
 ): Promise<number> {
@@ -100,6 +101,7 @@ async function runBuild(
       base: opts.base,
       checkOnly,
       only: opts.only,
+      strict: opts.strict,
       onWait: (pid) => io.err.write(`Waiting for another build (process ${pid}) into ${opts.out}/ to finish…\n`),
       onProgress: opts.quiet
         ? undefined
@@ -116,6 +118,7 @@ async function runBuild(
       const stages = Object.fromEntries(Object.entries(stageTimes).map(([k, v]) => [k, Math.round(v)]));
       io.err.write(`DOCS_PROFILE ${JSON.stringify({ stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
     }
+    for (const warning of result.warnings) io.err.write(`${formatProblem(warning)} (warning)\n`);
     const seconds = (result.ms / 1000).toFixed(1);
     if (checkOnly) io.out.write(`Checked ${result.pages} pages in ${seconds} s: no problems found.\n`);
     else if (!opts.quiet) {

@@ -43,6 +43,8 @@ export interface BuildOptions {
   templates?: string;
   /** Check only: report only problems in files whose path starts with this prefix. */
   only?: string;
+  /** Warnings (a page in no section) are problems: `docs check --strict`. */
+  strict?: boolean;
   /** Called once when the build waits for another build into the same output folder. */
   onWait?: (pid: number) => void;
 }
@@ -53,6 +55,8 @@ export interface BuildResult {
   files: number;
   outDir?: string;
   ms: number;
+  /** What the build let pass but the writer should know (formatted like problems). */
+  warnings: SourceProblem[];
 }
 
 /** The templates shipped with the tool (top-level templates/ of this package). */
@@ -88,7 +92,7 @@ export function timed<T>(stage: string, fn: () => T): T {
 export async function loadSite(
   options: BuildOptions,
   onConfig?: (config: SiteConfig, base: string) => PageHooks | undefined,
-): Promise<{ site: Site; base: string; root: string; markdown: Map<string, string> }> {
+): Promise<{ site: Site; base: string; root: string; markdown: Map<string, string>; warnings: SourceProblem[] }> {
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
@@ -116,9 +120,14 @@ export async function loadSite(
   });
   const parsersMs = parsersLoadMs();
   if (parsersMs !== undefined) stageTimes.parsers = parsersMs;
+  // A page in content/ that no section lists is built (a writer may link to it) but reachable from no menu.
+  const warnings = site.pages
+    .filter((page) => page.section === -1 && page.id !== '404')
+    .map((page) => ({ file: page.sourcePath, line: 0, column: 0, message: `this page is in no section of ${relative(root, configPath)}, so no menu leads to it; list "${page.id}" in a section's pages` }));
+  if (options.strict) problems.push(...warnings.splice(0));
   const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
   if (shown.length) throw new InputError(shown);
-  return { site, base, root, markdown };
+  return { site, base, root, markdown, warnings: options.only ? warnings.filter((p) => p.file.startsWith(options.only!)) : warnings };
 }
 
 /*
@@ -217,8 +226,8 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
     await indexer?.close();
     throw e;
   }
-  const { site, base, root, markdown } = loaded;
-  if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started };
+  const { site, base, root, markdown, warnings } = loaded;
+  if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started, warnings };
 
   const templatesDir = options.templates ?? TEMPLATES_DIR;
   const out = new OutputWriter(outputFolder(options));
@@ -226,7 +235,7 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   try {
     const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexer, markdown);
     await timed('commit', () => out.commit());
-    return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started };
+    return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started, warnings };
   } catch (e) {
     await indexer?.close();
     await out.abort();

@@ -1,3 +1,4 @@
+import { systemErrorMessage } from '../errors.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SECURITY_HEADERS } from '../build/build.js';
 import { SiteBuilder } from './builder.js';
@@ -19,7 +20,14 @@ const SEARCH_DELAY_MS = 850;
 const port = parentPort!;
 const data = workerData as WorkerData;
 const post = (message: FromWorker) => port.postMessage(message);
-const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
+/** An unexpected failure in one line (a file-system error names its file); the stack only with DOCS_DEBUG=1. */
+const describe = (e: unknown): string => {
+  const system = systemErrorMessage(e);
+  if (system) return system;
+  const message = e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e);
+  if (process.env.DOCS_DEBUG === '1' && e instanceof Error) return e.stack ?? message;
+  return `${message} (a bug in docs, not in your files; DOCS_DEBUG=1 shows where it happened)`;
+};
 
 const builder = new SiteBuilder({ ...data, renderer: await loadRenderer(data.templatesDir) });
 let queue: Promise<unknown> = Promise.resolve();
