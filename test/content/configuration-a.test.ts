@@ -525,3 +525,190 @@ describe('configuration pages of writer A: main examples build as described', ()
     }
   });
 });
+
+/** The Markdown of the section under a heading that reads `text` (code marks ignored), up to the next heading of the same or a higher level. */
+function sectionOf(id: string, text: string): string {
+  const lines = readPage(id).body.split('\n');
+  const start = lines.findIndex((line) => /^#{2,6} /.test(line) && line.replace(/^#+ /, '').replace(/`/g, '').trim() === text);
+  if (start < 0) throw new Error(`${id} has no heading ${text}`);
+  const depth = /^#+/.exec(lines[start]!)![0].length;
+  let end = start + 1;
+  while (end < lines.length && !(/^#{2,6} /.test(lines[end]!) && /^#+/.exec(lines[end]!)![0].length <= depth)) end++;
+  return lines.slice(start, end).join('\n');
+}
+
+/** The options webpack resolves for a configuration, defaults applied. */
+function resolvedOptions(config: Configuration): ReturnType<typeof webpack.config.getNormalizedWebpackOptions> {
+  const options = webpack.config.getNormalizedWebpackOptions({ context: workDir, ...config });
+  webpack.config.applyWebpackOptionsDefaults(options);
+  return options;
+}
+
+describe('configuration pages of writer A: facts checked against the installed webpack', () => {
+  test('configuration-languages: the .ts compilers are listed in the order interpret tries them, and .cts takes ts-node only', () => {
+    const interpret = require('interpret') as { extensions: Record<string, Array<string | { module: string }>> };
+    // The package a registration module belongs to: '@babel/register' → '@babel/register', 'ts-node/register' → 'ts-node'.
+    const moduleName = (entry: string | { module: string }) => {
+      const parts = (typeof entry === 'string' ? entry : entry.module).split('/');
+      return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+    };
+    const section = readPage('configuration/configuration-languages').body;
+    const listed = [...section.matchAll(/^\d+\. `([^`]+)`/gm)].map((m) => m[1]);
+    expect(listed).toEqual(interpret.extensions['.ts']!.map(moduleName));
+    expect(interpret.extensions['.cts']!.map(moduleName)).toEqual(['ts-node']);
+    expect(section).toContain('a `webpack.config.cts` needs ts-node');
+  });
+
+  test('configuration-types: webpack() accepts a configuration with extends and ignores it', async () => {
+    const result = await compile('extends-ignored', { 'src/index.js': 'console.log("no base config");\n' }, {
+      entry: './src/index.js',
+      extends: './webpack.base.js',
+    } as Configuration);
+    try {
+      expect(result.stats.hasErrors()).toBe(false);
+      expect(result.stats.hasWarnings()).toBe(false);
+    } finally {
+      result.cleanup();
+    }
+    expect(readPage('configuration/configuration-types').body).toContain('ignores it without an error or a warning');
+  });
+
+  test('output: a hash with its own digest and no length is not shortened; hashDigestLength applies otherwise', async () => {
+    const result = await compile('hash-digest', { 'src/index.js': 'console.log("digest");\n' }, {
+      entry: { a: './src/index.js', b: './src/index.js', c: './src/index.js' },
+      output: { filename: (data) => ({ a: '[name].[contenthash:base64url].js', b: '[name].[contenthash:base64url:8].js', c: '[name].[contenthash].js' })[data.chunk!.name as 'a' | 'b' | 'c'] },
+    });
+    try {
+      const names = Object.keys(result.outputs);
+      expect(fileMatching(result.outputs, /^a\./)).toMatch(/^a\.[\w-]{22}\.js$/);
+      expect(fileMatching(result.outputs, /^b\./)).toMatch(/^b\.[\w-]{8}\.js$/);
+      expect(fileMatching(result.outputs, /^c\./)).toMatch(/^c\.[0-9a-f]{20}\.js$/);
+      expect(names).toHaveLength(3);
+    } finally {
+      result.cleanup();
+    }
+    expect(sectionOf('configuration/output', 'Template strings')).toContain('With a digest and no length, the hash is not shortened');
+    expect(sectionOf('configuration/output', 'output.hashDigestLength')).toMatch(/- Default: `20`; `16` with/);
+  });
+
+  test('output: [containedpath] keeps a file from outside the context inside output.path, [path] does not', async () => {
+    const files = {
+      'app/src/index.js': 'import logo from "../../shared/logo.png";\nconsole.log(logo);\n',
+      'shared/logo.png': 'not really a png',
+    };
+    const build = (assetModuleFilename: string) =>
+      compile('contained-path', files, (dir) => ({
+        context: join(dir, 'app'),
+        entry: './src/index.js',
+        module: { rules: [{ test: /\.png$/, type: 'asset/resource' }] },
+        output: { path: join(dir, 'app', 'dist'), assetModuleFilename },
+      }));
+    const contained = await build('[containedpath][name][ext]');
+    const plain = await build('[path][name][ext]');
+    try {
+      // Asset names as webpack emits them, relative to output.path.
+      expect(Object.keys(contained.stats.compilation.assets)).toContain('_/shared/logo.png');
+      expect(Object.keys(plain.stats.compilation.assets)).toContain('../shared/logo.png');
+    } finally {
+      contained.cleanup();
+      plain.cleanup();
+    }
+    expect(sectionOf('configuration/output', 'Template strings')).toContain('`../shared/logo.png` gives `_/shared/logo.png`');
+  });
+
+  test("output: library type 'modern-module' writes the same ECMAScript module as 'module'", async () => {
+    const files = { 'src/index.js': 'export const answer = 42;\nexport default function hello() { return "hi"; }\n' };
+    const build = (type: string) => compile(`library-${type}`, files, { entry: './src/index.js', output: { library: { type } } });
+    const modern = await build('modern-module');
+    const plain = await build('module');
+    try {
+      expect(Object.keys(modern.outputs)).toEqual(['main.mjs']);
+      expect(modern.outputs['main.mjs']).toBe(plain.outputs['main.mjs']);
+      expect(modern.outputs['main.mjs']).toMatch(/export\s*\{/);
+    } finally {
+      modern.cleanup();
+      plain.cleanup();
+    }
+    expect(sectionOf('configuration/output', 'output.library.type')).toContain("| `'modern-module'` |");
+  });
+
+  test("output: wasmLoading defaults to 'universal' for the universal target, as the page says", () => {
+    expect(resolvedOptions({ target: 'universal' }).output.wasmLoading).toBe('universal');
+    expect(resolvedOptions({ target: ['web', 'node'] }).output.wasmLoading).toBe('universal');
+    expect(resolvedOptions({ target: 'web' }).output.wasmLoading).toBe('fetch');
+    expect(resolvedOptions({ target: 'node' }).output.wasmLoading).toBe('async-node');
+    expect(sectionOf('configuration/output', 'output.wasmLoading')).toMatch(/`'universal'` for the `universal` target \(and for arrays that mix `web` and `node`\)/);
+  });
+
+  test('resolve: tsconfig.references takes "auto" or a string, never an array', () => {
+    expect(() => validate({ resolve: { tsconfig: { configFile: '/x/tsconfig.json', references: ['./packages/a'] } } })).toThrow(/references/);
+    expect(() => validate({ resolve: { tsconfig: { configFile: '/x/tsconfig.json', references: 'auto' } } })).not.toThrow();
+    expect(sectionOf('configuration/resolve', 'resolve.tsconfig')).toContain("- Type: `boolean | string | { configFile?: string, references?: 'auto' | string }`");
+  });
+
+  test('resolve: references "auto" reads the paths of a referenced project, any other string does not', async () => {
+    const files = {
+      'tsconfig.json': '{ "files": [], "references": [{ "path": "./packages/a" }] }\n',
+      'packages/a/tsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@a/*": ["src/*"] } } }\n',
+      'packages/a/src/index.js': 'import x from "@a/x";\nconsole.log(x);\n',
+      'packages/a/src/x.js': 'export default "FROM_PACKAGE_A";\n',
+    };
+    const example = blocksOf('configuration/resolve', 'webpack.config.js').find((b) => b.code.includes('tsconfig:'))!;
+    const build = (references: string) =>
+      compile(`tsconfig-${references.replace(/\W/g, '')}`, files, (dir) => {
+        const config = evaluateConfig(example.code.replace('tsconfig.app.json', 'tsconfig.json'), dir) as Configuration;
+        const tsconfig = (config.resolve as { tsconfig: { configFile: string } }).tsconfig;
+        expect(tsconfig.configFile).toBe(join(dir, 'tsconfig.json'));
+        return { ...config, entry: './packages/a/src/index.js', resolve: { tsconfig: { ...tsconfig, references } } } as Configuration;
+      });
+    const auto = await build('auto');
+    try {
+      expect(auto.outputs['main.js']).toContain('FROM_PACKAGE_A');
+    } finally {
+      auto.cleanup();
+    }
+    await expect(build('./packages/a')).rejects.toThrow(/Can't resolve '@a\/x'/);
+  });
+
+  test('resolve: extension order and conditions follow experiments.html and experiments.typescript as described', () => {
+    const esm = (config: Configuration) => resolvedOptions(config).resolve.byDependency!.esm!;
+    expect(esm({}).extensions).toEqual(['.js', '.json', '.wasm', '.html', '.css']);
+    expect(esm({ experiments: { html: true } }).extensions![0]).toBe('.html');
+    expect(esm({ experiments: { typescript: true } }).extensions).toEqual(['.ts', '.js', '.json', '.wasm', '.html', '.css']);
+    expect(esm({ experiments: { typescript: true } }).conditionNames![0]).toBe('typescript');
+    expect(esm({ experiments: { futureDefaults: true } }).extensions!.slice(0, 3)).toEqual(['.html', '.ts', '.js']);
+    const text = readPage('configuration/resolve').body;
+    expect(text).toContain("the `import` list starts `['.html', '.ts', '.js', …]`");
+    expect(text).toContain("the condition `'typescript'` is added in front of the others");
+  });
+
+  test('resolve: byDependency lists every category webpack fills in by default', () => {
+    const categories = Object.keys(resolvedOptions({}).resolve.byDependency!).sort();
+    const line = sectionOf('configuration/resolve', 'resolve.byDependency').split('\n').find((l) => l.startsWith('- Default:'))!;
+    const named = [...line.matchAll(/`([\w-]+)`/g)].map((m) => m[1]).sort();
+    expect(named).toEqual(categories);
+  });
+
+  test('module: a .webmanifest linked from an HTML page becomes asset/webmanifest with its icons rewritten', async () => {
+    const result = await compile(
+      'webmanifest',
+      {
+        'src/index.html': '<!doctype html><html><head><link rel="manifest" href="./site.webmanifest"></head><body></body></html>\n',
+        'src/site.webmanifest': '{ "name": "Demo", "icons": [{ "src": "./icon.png", "sizes": "192x192" }] }\n',
+        'src/icon.png': 'icon bytes',
+      },
+      { entry: './src/index.html' },
+    );
+    try {
+      const manifest = fileMatching(result.outputs, /\.webmanifest$/);
+      const icon = fileMatching(result.outputs, /\.png$/);
+      expect(result.outputs[manifest]).toContain(`"src": "${icon}"`);
+      expect(result.outputs['index.html']).toContain(manifest);
+      const types = [...result.stats.compilation.modules].map((m) => m.type);
+      expect(types).toContain('asset/webmanifest');
+    } finally {
+      result.cleanup();
+    }
+    expect(sectionOf('configuration/module', 'Rule.type')).toContain("| `'asset/webmanifest'` |");
+  });
+});
