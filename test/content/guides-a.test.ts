@@ -894,16 +894,30 @@ describe('guides (writer A): the projects build and do what the pages say', () =
  * page builds. No build may fail because of a file the page introduces later.
  */
 const READING: Record<string, ReadingOptions> = {
+  installation: {},
   // `npm init -y` writes the package.json that the page's first diff starts from.
   'getting-started': { start: { 'package.json': diffBefore(onlyBlock('guides/getting-started', (b) => b.lang === 'json' && /\bdiff\b/.test(b.meta), 'the package.json diff').code) } },
   'asset-management': {
     untitled: { "const path = require('node:path');": 'webpack.config.js', 'function component() {': 'src/index.js', '.release {': 'src/style.css' },
     supplied: { 'src/icon.png': 'Put a small image at `src/icon.png`', 'src/fonts/demo-box.woff': 'licensed to use as `src/fonts/demo-box.woff`' },
   },
+  'asset-modules': {
+    supplied: { 'src/images/icon.png': 'src/images/icon.png', 'src/images/photo.png': 'src/images/photo.png' },
+    // A webpack 4 rule, shown to explain the migration, not part of this project.
+    notFollowed: ["loader: 'url-loader'"],
+  },
+  'output-management': {},
+  development: { tried: ['cosnole'] },
+  // The command shows the `env` the function receives; the project's files follow later.
+  'environment-variables': { notFollowed: ['npx webpack --env production --env apiUrl='] },
+  typescript: { tried: ["quantity: '2'"] },
+  production: {},
+  'tree-shaking': { tried: ['/*#__PURE__*/ new Intl'] },
   'code-splitting': {
     untitled: { "const path = require('node:path');": 'webpack.config.js' },
     notFollowed: ['--json=stats.json'],
   },
+  'lazy-loading': { tried: ['webpackPrefetch: true */'] },
 };
 
 describe('guides (writer A): followed in reading order', () => {

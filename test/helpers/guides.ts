@@ -718,6 +718,13 @@ export interface ReadingOptions {
    * block. Such a block is neither written nor built.
    */
   notFollowed?: string[];
+  /**
+   * Changes the page asks the reader to try and then undo (a deliberate typo,
+   * a type error, an edit while the dev server runs): a string that occurs in
+   * exactly one block. The block is applied like any other; the files it
+   * changed are restored after the next build point, or at the end of the page.
+   */
+  tried?: string[];
 }
 
 export interface ReadingBuild {
@@ -725,6 +732,8 @@ export interface ReadingBuild {
   line: number;
   /** webpack-cli arguments, from the package.json script or the npx command. */
   args: string[];
+  /** Set when the page runs a build script of the project with Node.js instead of webpack-cli. */
+  script?: string;
   expected: 'success' | 'error';
   code: number | null;
   /** stdout and stderr of webpack-cli. */
@@ -740,17 +749,21 @@ export interface ReadingResult {
 }
 
 const SHELLS = new Set(['bash', 'sh', 'shell', 'shellsession', 'console', 'text']);
-const BUILD_COMMAND = /^(?:npm run ([\w:-]+)|npx webpack((?:\s+\S+)*))\s*$/;
+const BUILD_COMMAND = /^(?:npm run ([\w:-]+)|npx webpack((?:\s+\S+)*)|node ([\w./-]+\.[cm]?js))\s*$/;
 const OTHER_RUNNER = /^(?:yarn|pnpm)\s/;
-const ERROR_OUTPUT = /^(?:ERROR in |Invalid configuration object|\[webpack-cli\] |Error: |\S*Error: |Module not found: )/m;
+const ERROR_OUTPUT = /^(?:ERROR in |Invalid configuration object|\[webpack-cli\] (?:Failed|\w*Error)|\w*Error: |Module not found: )/m;
 
-/** The webpack-cli arguments of a build command block, if the block is one. */
-function buildCommand(block: CodeBlock, scripts: Record<string, string>): { args: string[] } | { problem: string } | undefined {
+/**
+ * The build a command block runs, if it is one: webpack-cli arguments, or a
+ * build script of the project run with Node.js (`node scripts/build.js`).
+ */
+function buildCommand(block: CodeBlock, scripts: Record<string, string>): { args: string[]; script?: string } | { problem: string } | undefined {
   if (!SHELLS.has(block.lang)) return undefined;
   const lines = block.code.split('\n').map((l) => l.trim()).filter(Boolean);
   if (lines.length !== 1) return undefined;
   const m = BUILD_COMMAND.exec(lines[0]!);
   if (!m) return undefined;
+  if (m[3] !== undefined) return { args: [], script: m[3] };
   if (m[1] === undefined) return { args: (m[2] ?? '').trim().split(/\s+/).filter(Boolean) };
   const script = scripts[m[1]];
   if (script === undefined) return { problem: `"npm run ${m[1]}" but package.json has no such script at this point` };
@@ -809,6 +822,23 @@ function buildProblems(build: ReadingBuild, shown: CodeBlock | undefined, where:
   return problems;
 }
 
+/** Runs a script of a project with Node.js, the project folder as working directory, without colours. */
+function runNode(dir: string, args: string[]): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
 /** The output folder of the project's webpack.config.js (dist/ when it has none or sets none). */
 async function outputFolder(dir: string): Promise<string> {
   if (!existsSync(join(dir, 'webpack.config.js'))) return join(dir, 'dist');
@@ -828,12 +858,14 @@ async function outputFolder(dir: string): Promise<string> {
  * - a `diff` block patches the one file whose current text contains its
  *   "before" side, which must occur exactly once;
  * - a build command (`npm run <script>` whose script runs webpack, or
- *   `npx webpack …`) and every block of build output is a build point: the
- *   project is built with the installed webpack-cli as it stands, and the
+ *   `npx webpack …`, or `node <build script>`) and every block of build
+ *   output is a build point: the project is built with the installed
+ *   webpack-cli (or the page's script) as it stands, and the
  *   result must match the page (success and the shown assets, or the shown
  *   error lines). A command directly followed by its output is one build.
- * At the end every fixture file must have been written with the fixture's
- * text, and nothing else. Stops at the first problem.
+ * Blocks listed in options.tried are undone after the next build point. At
+ * the end every fixture file must have been written with the fixture's text,
+ * and nothing else. Stops at the first problem.
  */
 export async function followPage(pageId: string, slug: string, options: ReadingOptions = {}): Promise<ReadingResult> {
   const page = readPage(pageId);
@@ -843,22 +875,57 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
   const builds: ReadingBuild[] = [];
   const problems: string[] = [];
   const files = new Map<string, string | Buffer>(Object.entries(options.start ?? {}));
-  const dir = scratchDir(`reading-${slug}`);
+  // The project lives one level below a folder with a neutral package.json, so
+  // that a page which has not shown its own package.json yet is not taken for
+  // part of this repository (whose package.json says "type": "module").
+  const scratch = scratchDir(`reading-${slug}`);
+  writeFileSync(join(scratch, 'package.json'), '{ "private": true }\n');
+  const dir = join(scratch, 'project');
+  mkdirSync(dir);
   const save = (path: string) => {
     const target = join(dir, path);
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, files.get(path)!);
   };
 
-  const skipped = new Set<CodeBlock>();
-  for (const marker of options.notFollowed ?? []) {
-    const found = page.blocks.filter((b) => b.code.includes(marker));
-    if (found.length !== 1) problems.push(`${page.file}: notFollowed "${marker}" matches ${found.length} blocks, not 1`);
-    else skipped.add(found[0]!);
-  }
+  const marked = (markers: string[] | undefined, what: string) => {
+    const set = new Set<CodeBlock>();
+    for (const marker of markers ?? []) {
+      const found = page.blocks.filter((b) => b.code.includes(marker));
+      if (found.length !== 1) problems.push(`${page.file}: ${what} "${marker}" matches ${found.length} blocks, not 1`);
+      else set.add(found[0]!);
+    }
+    return set;
+  };
+  const skipped = marked(options.notFollowed, 'notFollowed');
+  const tried = marked(options.tried, 'tried');
+  /** Files as they were before a tried change, restored after the next build. */
+  let undo = new Map<string, string | Buffer | undefined>();
+  const restore = () => {
+    for (const [path, previous] of undo) {
+      if (previous === undefined) {
+        files.delete(path);
+        rmSync(join(dir, path), { force: true });
+      } else {
+        files.set(path, previous);
+        save(path);
+      }
+      steps.push(`   undo the tried change to ${path}`);
+    }
+    undo = new Map();
+  };
   for (const first of Object.keys(options.untitled ?? {})) {
     if (!page.blocks.some((b) => !b.title && b.code.split('\n')[0] === first)) problems.push(`${page.file}: no untitled block starts with "${first}"`);
   }
+  const diffTargets = (block: CodeBlock) => {
+    const before = diffBefore(block.code);
+    return [...files].filter(([, text]) => typeof text === 'string' && before.trim() !== '' && text.includes(before));
+  };
+  const diffTarget = (block: CodeBlock) => {
+    if (!/(^|\s)diff(\s|$)/.test(block.meta)) return undefined;
+    const targets = diffTargets(block);
+    return targets.length === 1 ? targets[0]![0] : undefined;
+  };
   type Event = { line: number; block?: CodeBlock; supply?: string };
   const events: Event[] = page.blocks.map((block) => ({ line: block.line, block }));
   for (const [path, phrase] of Object.entries(options.supplied ?? {})) {
@@ -868,7 +935,10 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
     else events.push({ line: at + 1, supply: path });
   }
   events.sort((a, b) => a.line - b.line);
-  if (problems.length) return { steps, builds, problems };
+  if (problems.length) {
+    removeDir(scratch);
+    return { steps, builds, problems };
+  }
 
   try {
     for (const path of files.keys()) save(path);
@@ -883,6 +953,10 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
       }
       const block = event.block!;
       if (skipped.has(block)) continue;
+      if (tried.has(block)) {
+        const path = block.title ?? options.untitled?.[block.code.split('\n')[0]!] ?? diffTarget(block);
+        if (path && !undo.has(path)) undo.set(path, files.get(path));
+      }
       if (block.title) {
         files.set(block.title, `${block.code}\n`);
         save(block.title);
@@ -892,7 +966,7 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
       if (/(^|\s)diff(\s|$)/.test(block.meta)) {
         const before = diffBefore(block.code);
         const after = diffAfter(block.code);
-        const targets = [...files].filter(([, text]) => typeof text === 'string' && text.includes(before) && before.trim() !== '');
+        const targets = diffTargets(block);
         if (targets.length !== 1) {
           problems.push(`${where}: the diff applies to ${targets.length} files of the project at this point (${[...files.keys()].join(', ') || 'none'}), not 1`);
           break;
@@ -930,8 +1004,10 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
       }
       let shown: CodeBlock | undefined;
       let args: string[] | undefined;
+      let script: string | undefined;
       if (command) {
         args = command.args;
+        script = command.script;
         // The output shown right after the command (alternative yarn/pnpm tabs in between) belongs to it.
         let j = i + 1;
         while (events[j]?.block && OTHER_RUNNER.test(events[j]!.block!.code.trim())) j++;
@@ -947,12 +1023,14 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
         continue;
       }
       const expected = shown ? outputExpectation(shown)! : 'success';
-      const result = await runWebpackCli(dir, args);
-      const build: ReadingBuild = { line: (shown ?? block).line, args, expected, code: result.code, output: `${result.stdout}${result.stderr}` };
+      const result = script ? await runNode(dir, [script]) : await runWebpackCli(dir, args);
+      const build: ReadingBuild = { line: (shown ?? block).line, args, script, expected, code: result.code, output: `${result.stdout}${result.stderr}` };
       builds.push(build);
-      steps.push(`${build.line}: build (${['webpack', ...args].join(' ')}) → ${build.code === 0 ? 'success' : `exit ${build.code}`}`);
+      steps.push(`${build.line}: build (${script ? `node ${script}` : ['webpack', ...args].join(' ')}) → ${build.code === 0 ? 'success' : `exit ${build.code}`}`);
       problems.push(...buildProblems(build, shown, `${page.file}:${build.line}`, await outputFolder(dir)));
+      restore();
     }
+    restore();
     if (problems.length === 0) {
       for (const [path, contents] of fixture) {
         const written = files.get(path);
@@ -964,7 +1042,7 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
       for (const path of files.keys()) if (!fixture.has(path)) problems.push(`${page.file}: following the page leaves ${path}, which the fixture does not have`);
     }
   } finally {
-    removeDir(dir);
+    removeDir(scratch);
   }
   return { steps, builds, problems };
 }
