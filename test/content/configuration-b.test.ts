@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Configuration, Stats } from 'webpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headingsOf, readPage, removeDir, scratchDir, writeFiles, type CodeBlock } from '../helpers/content.js';
+import { headingsOf, pagesIn, readPage, removeDir, scratchDir, writeFiles, type CodeBlock } from '../helpers/content.js';
 import { compile, evaluateConfig, validate, webpack } from '../helpers/webpack.js';
 
 /*
@@ -520,6 +521,213 @@ describe('main examples compiled', () => {
       expect(js).toContain('process.env.DATABASE_PASSWORD');
     } finally {
       result.cleanup();
+    }
+  });
+});
+
+/** The options webpack resolves for a configuration, defaults applied. */
+function resolvedOptions(config: Configuration): ReturnType<typeof webpack.config.getNormalizedWebpackOptions> {
+  const options = webpack.config.getNormalizedWebpackOptions({ context: scratch, ...config });
+  webpack.config.applyWebpackOptionsDefaults(options);
+  return options;
+}
+
+/** Every heading of the configuration pages (code marks removed) → the Markdown of its section, up to the next heading of the same or a higher level. */
+let sectionsCache: Map<string, string> | undefined;
+function configurationSections(): Map<string, string> {
+  if (sectionsCache) return sectionsCache;
+  const sections = new Map<string, string>();
+  sectionsCache = sections;
+  for (const id of pagesIn('configuration')) {
+    const lines = readPage(id).body.split('\n');
+    let fence = false;
+    const headings: Array<{ line: number; depth: number; text: string }> = [];
+    lines.forEach((line, index) => {
+      if (line.startsWith('```')) fence = !fence;
+      const match = fence ? null : /^(#{2,6}) (.*)$/.exec(line);
+      if (match) headings.push({ line: index, depth: match[1]!.length, text: match[2]!.replace(/`/g, '').trim() });
+    });
+    headings.forEach((heading, index) => {
+      const next = headings.slice(index + 1).find((other) => other.depth <= heading.depth);
+      sections.set(heading.text, lines.slice(heading.line, next ? next.line : lines.length).join('\n'));
+    });
+  }
+  return sections;
+}
+
+/** Paths (`output.hashDigestLength`) whose resolved value differs when experiments.futureDefaults is on. */
+function futureDefaultsChanges(base: Configuration): string[] {
+  const changed: string[] = [];
+  const text = (value: unknown) =>
+    typeof value === 'function' ? String(value) : JSON.stringify(value, (_key, v: unknown) => (v instanceof RegExp ? String(v) : v));
+  const walk = (a: unknown, b: unknown, path: string) => {
+    const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RegExp);
+    if (isObject(a) && isObject(b)) {
+      for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) walk(a[key], b[key], path ? `${path}.${key}` : key);
+    } else if (text(a) !== text(b)) {
+      changed.push(path);
+    }
+  };
+  walk(resolvedOptions(base), resolvedOptions({ ...base, experiments: { ...base.experiments, futureDefaults: true } }), '');
+  return changed;
+}
+
+describe('configuration reference, part B: facts checked against the installed webpack', () => {
+  it('cache: a cacheUnaffected or memoryCacheUnaffected value you set is dropped; the default decides', () => {
+    const memory = (config: Configuration) => (resolvedOptions(config).cache as { cacheUnaffected?: boolean }).cacheUnaffected;
+    const filesystem = (config: Configuration) => (resolvedOptions(config).cache as { memoryCacheUnaffected?: boolean }).memoryCacheUnaffected;
+    expect(memory({ mode: 'development', cache: { type: 'memory', cacheUnaffected: true } })).toBe(false);
+    expect(memory({ mode: 'production', experiments: { cacheUnaffected: true }, cache: { type: 'memory', cacheUnaffected: true } })).toBe(false);
+    expect(memory({ mode: 'development', experiments: { cacheUnaffected: true }, cache: { type: 'memory', cacheUnaffected: false } })).toBe(true);
+    expect(filesystem({ mode: 'development', cache: { type: 'filesystem', memoryCacheUnaffected: true } })).toBe(false);
+    expect(filesystem({ mode: 'development', experiments: { cacheUnaffected: true }, cache: { type: 'filesystem' } })).toBe(true);
+    // The examples on the page turn it on the way that works.
+    const sections = configurationSections();
+    for (const [heading, key] of [['cache.cacheUnaffected', 'cacheUnaffected'], ['cache.memoryCacheUnaffected', 'memoryCacheUnaffected']] as const) {
+      const code = /```js\n([\s\S]*?)```/.exec(sections.get(heading)!)![1]!;
+      const options = resolvedOptions(loadConfig(code)).cache as Record<string, unknown>;
+      expect(options[key], `${heading} example`).toBe(true);
+      expect(sections.get(heading)).not.toContain('is an error');
+    }
+  });
+
+  it('cache: webpack-cli adds the configuration file it loaded to cache.buildDependencies', () => {
+    const dir = join(scratch, 'cli-build-dependencies');
+    writeFiles(dir, {
+      'package.json': PACKAGE_JSON,
+      'src/index.js': 'console.log("cli");\n',
+      'webpack.config.js': [
+        "module.exports = {",
+        "  mode: 'development',",
+        "  cache: { type: 'filesystem', cacheDirectory: require('path').join(__dirname, '.cache') },",
+        "  plugins: [{ apply(compiler) { compiler.hooks.environment.tap('Print', () => console.log('DEPS ' + JSON.stringify(compiler.options.cache.buildDependencies))); } }],",
+        "};",
+        '',
+      ].join('\n'),
+    });
+    const cli = require.resolve('webpack-cli/bin/cli.js');
+    const printed = execFileSync(process.execPath, [cli, '--no-stats'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const deps = JSON.parse(/^DEPS (.*)$/m.exec(printed)![1]!) as { defaultConfig: Array<string | { dependency: string }> };
+    const listed = deps.defaultConfig.map((entry) => (typeof entry === 'string' ? entry : entry.dependency));
+    expect(listed).toEqual([join(dir, 'webpack.config.js')]);
+    expect(configurationSections().get('cache.buildDependencies')).toContain('webpack-cli already lists the file it loaded under `defaultConfig`');
+  });
+
+  it('experiments: typescript "auto" depends on module.stripTypeScriptTypes, which the page dates to Node.js 22.13 and 23.2', () => {
+    const hasStrip = typeof (require('node:module') as { stripTypeScriptTypes?: unknown }).stripTypeScriptTypes === 'function';
+    expect(resolvedOptions({}).experiments.typescript).toBe(hasStrip);
+    expect(resolvedOptions({ module: { rules: [{ test: /\.ts$/, loader: 'ts-loader' }] } }).experiments.typescript).toBe(false);
+    const section = configurationSections().get('experiments.typescript')!;
+    expect(section).toContain('`module.stripTypeScriptTypes()`');
+    expect(section).toContain('Node.js 23.2.0 and 22.13.0');
+  });
+
+  it('experiments: every default that futureDefaults changes is named with it in that option\'s section', () => {
+    const sections = configurationSections();
+    // The CSS module generator options are described once, under css/auto, for css/module and css/global too.
+    const documentedAt = (path: string) =>
+      path.replace(/^resolve\.byDependency\.[^.]+\./, 'resolve.').replace(/^module\.generator\.css\/(module|global)\./, 'module.generator.css/auto.');
+    const paths = new Set<string>();
+    const bases: Configuration[] = [
+      { mode: 'production' },
+      { mode: 'development' },
+      { mode: 'production', cache: { type: 'filesystem' } },
+      { mode: 'development', cache: { type: 'filesystem' } },
+      { mode: 'production', target: 'node' },
+      { mode: 'development', output: { library: { type: 'umd', name: 'Lib' } } },
+    ];
+    for (const base of bases) for (const path of futureDefaultsChanges(base)) paths.add(path);
+    expect(paths.size).toBeGreaterThan(30);
+    const missing: string[] = [];
+    for (const path of paths) {
+      const target = documentedAt(path);
+      const segments = target.split('.');
+      let found = false;
+      for (let cut = segments.length; cut >= 1 && !found; cut--) {
+        const heading = segments.slice(0, cut).join('.');
+        const section = sections.get(heading);
+        if (!section) continue;
+        if (cut === segments.length) found = section.includes('futureDefaults');
+        else {
+          const key = segments[segments.length - 1]!;
+          found = section.split('\n').some((line) => line.includes('futureDefaults') && line.includes(key));
+        }
+      }
+      if (!found) missing.push(path);
+    }
+    expect(missing, `defaults changed by futureDefaults without a word about it:\n${missing.join('\n')}`).toEqual([]);
+  });
+
+  it('externals: the universal target turns on the electron and nwjs presets', () => {
+    const presets = resolvedOptions({ target: 'universal' }).externalsPresets;
+    expect(presets.electron).toBe(true);
+    expect(presets.nwjs).toBe(true);
+    expect(resolvedOptions({ target: 'web' }).externalsPresets.electron).toBe(false);
+    const sections = configurationSections();
+    expect(sections.get('externalsPresets.electron')).toContain('and for the `universal` target');
+    expect(sections.get('externalsPresets.nwjs')).toContain('and for the `universal` target');
+  });
+
+  it('optimization: the built-in CSS and HTML minimizers behave as their switches are documented', async () => {
+    const files = {
+      'src/index.html': '<!doctype html>\n<html lang="en"><head><title>Demo</title><link rel="stylesheet" href="./style.css"></head>\n<body>\n  <p class="b a b">Hello    <b>world</b></p>\n  <input type="TEXT" checked="checked" tabindex="+01" class="">\n  <ul><li>one</li><li>two</li></ul>\n</body></html>\n',
+      'src/style.css': '.a { color: #ffffff; margin-top: 1px; margin-right: 2px; margin-bottom: 1px; margin-left: 2px; width: 16px; --x: #ffffff; }\n.b { color: red; }\n.c { color: red; }\nli:nth-child(2n+1) { font-weight: normal; }\n',
+    };
+    const build = async (minimizeOptions: Record<string, unknown>) => {
+      const result = await compile(`minimizer-${Object.keys(minimizeOptions).join('-') || 'defaults'}`, files, {
+        entry: './src/index.html',
+        optimization: { minimizeOptions } as Configuration['optimization'],
+      });
+      result.cleanup();
+      return { html: result.outputs['index.html']!, css: result.outputs[Object.keys(result.outputs).find((f) => f.endsWith('.css'))!]! };
+    };
+    const defaults = await build({});
+    // CSS: shortenColors, mergeLonghands, mergeRules, shortenSelectors and shortenValues on; convertLengthUnits and rewriteCustomProperties off.
+    expect(defaults.css).toContain('color:#fff');
+    expect(defaults.css).toContain('margin:1px 2px');
+    expect(defaults.css).toContain('.b,.c{color:red}');
+    expect(defaults.css).toContain('li:nth-child(odd){font-weight:400}');
+    expect(defaults.css).toContain('width:16px');
+    expect(defaults.css).toContain('--x:#ffffff');
+    // HTML: whitespace kept, boolean, enumerated, numeric and list attributes normalized, optional tags left out, empty attributes kept.
+    expect(defaults.html).toContain('Hello    <b>world</b>');
+    expect(defaults.html).toContain('<input type=text checked tabindex=1 class>');
+    expect(defaults.html).toContain('class="b a"');
+    expect(defaults.html).toContain('<li>one<li>two</ul>');
+    const switched = await build({
+      css: { convertLengthUnits: true, rewriteCustomProperties: true, mergeRules: false },
+      html: { collapseWhitespace: true, removeEmptyAttributes: true, sortTokenLists: true },
+    });
+    expect(switched.css).toContain('width:1pc');
+    expect(switched.css).toContain('--x:#fff;');
+    expect(switched.css).toContain('.b{color:red}.c{color:red}');
+    expect(switched.html).toContain('Hello <b>world</b>');
+    expect(switched.html).toContain('<input type=text checked tabindex=1>');
+    expect(switched.html).toContain('class="a b"');
+    // The defaults stated on the page for the switches exercised above.
+    const sections = configurationSections();
+    const defaultOf = (path: string) => /- Default: (.*)/.exec(sections.get(`optimization.minimizeOptions.${path}`)!)![1];
+    for (const path of ['css.shortenColors', 'css.mergeLonghands', 'css.mergeRules', 'css.shortenSelectors', 'css.shortenValues', 'html.collapseBooleanAttributes', 'html.normalizeEnumeratedAttributes', 'html.normalizeNumericAttributes', 'html.normalizeListAttributes', 'html.removeOptionalTags']) {
+      expect(defaultOf(path), path).toBe('`true`');
+    }
+    for (const path of ['css.convertLengthUnits', 'css.rewriteCustomProperties', 'html.removeEmptyAttributes', 'html.sortTokenLists']) {
+      expect(defaultOf(path), path).toBe('`false`');
+    }
+    expect(defaultOf('html.collapseWhitespace')).toBe('off');
+  });
+
+  it('optimization: every switch of the built-in minimizer in the schema has a heading with a type and a default', () => {
+    const sections = configurationSections();
+    const definitions = schema.definitions as Record<string, SchemaNode & { properties?: Record<string, SchemaNode> }>;
+    for (const [key, definition] of [['css', 'OptimizationMinimizeCss'], ['html', 'OptimizationMinimizeHtml'], ['xml', 'OptimizationMinimizeXml']] as const) {
+      const names = Object.keys(definitions[definition]!.properties!);
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) {
+        const section = sections.get(`optimization.minimizeOptions.${key}.${name}`);
+        expect(section, `optimization.minimizeOptions.${key}.${name}`).toBeDefined();
+        expect(section).toMatch(/^- Type: `.+`$/m);
+        expect(section).toMatch(/^- Default: .+$/m);
+      }
     }
   });
 });
