@@ -57,6 +57,19 @@ const enabled = () => process.env.DOCS_CACHE !== '0';
 /** Whether caches are on (DOCS_CACHE=0 turns them off). */
 export const cacheEnabled = enabled;
 
+/*
+ * Single layers can be turned off for the benchmark that measures what each
+ * one saves (scripts/bench-layers.mjs): DOCS_CACHE_OFF=links,config names
+ * the kinds (folders of the cache) that are neither read nor written.
+ * ARCHITECTURE.md lists the layers.
+ */
+const layersOff = () => new Set((process.env.DOCS_CACHE_OFF ?? '').split(',').filter(Boolean));
+
+/** Whether a layer of the cache (a kind, such as 'links') is on. */
+export function layerEnabled(kind: string): boolean {
+  return enabled() && !layersOff().has(kind);
+}
+
 /** A path in the cache folder. */
 export function cachePath(...parts: string[]): string {
   return join(cacheRootDir(), ...parts);
@@ -92,7 +105,7 @@ export function readCache(key: string, withHtml = true): CachedMarkdown | undefi
 
 /** Whether the cache holds a page's result (its body included). */
 export function cacheHas(key: string): boolean {
-  return enabled() && existsSync(join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`));
+  return layerEnabled('pages') && existsSync(join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`));
 }
 
 /** Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored. */
@@ -115,7 +128,7 @@ export function readCached<T>(kind: string, key: string): T | undefined {
 
 /** A file of the cache (in `kind`/`folder`/), or undefined. */
 export function readCachedFile(kind: string, name: string, folder = ''): Buffer | undefined {
-  if (!enabled()) return undefined;
+  if (!layerEnabled(kind)) return undefined;
   try {
     return readFileSync(join(cacheRootDir(), kind, folder, name));
   } catch {
@@ -128,13 +141,13 @@ const folders = new Map<string, Promise<unknown>>();
 
 /** Stores a result of a kind in the background (see flushCacheWrites); resolves to whether it was stored. */
 export function writeCached(kind: string, key: string, value: unknown): Promise<boolean> {
-  if (!enabled()) return Promise.resolve(false);
+  if (!layerEnabled(kind)) return Promise.resolve(false);
   return writeCachedFile(kind, `${key}.json`, JSON.stringify(value), key.slice(0, 2));
 }
 
 /** Stores a file in the cache (in `kind`/`folder`/) in the background; resolves to whether it was stored. */
 export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array, folder = ''): Promise<boolean> {
-  if (!enabled()) return Promise.resolve(false);
+  if (!layerEnabled(kind)) return Promise.resolve(false);
   const dir = join(cacheRootDir(), kind, folder);
   // Written under a temporary name and renamed, so a reader never sees half a file.
   const temp = join(dir, `${name}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);

@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
-import { cacheEnabled, cacheHas, cacheKey, pipelineVersion, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
+import { cacheHas, layerEnabled, cacheKey, pipelineVersion, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { isTokenSource, registerTokenClasses, tokenClassesIn, tokenClassesOf, tokenClassNames, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
@@ -136,6 +136,7 @@ function readLastBuild(key: string): LastBuild | undefined {
 }
 
 function codeOfLastRender(sourcePath: string): CachedCodeBlocks | undefined {
+  if (!layerEnabled('markup-tokens')) return undefined;
   const key = lastBuild?.keys.get(sourcePath);
   const last = key === undefined ? undefined : readCache(key);
   if (!last) return undefined;
@@ -264,7 +265,7 @@ export async function loadPages(
    */
   keepHtml = true,
 ): Promise<LoadedPages> {
-  keepHtml ||= !cacheEnabled();
+  keepHtml ||= !layerEnabled('pages');
   const rendersKey = createHash('sha256').update(contentDir).digest('hex');
   lastBuild = readLastBuild(rendersKey);
   /** Each page's cached result without its body, for the next build's record; and whether any is not the record's. */
