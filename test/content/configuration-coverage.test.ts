@@ -50,6 +50,8 @@ interface SchemaNode {
   properties?: Record<string, SchemaNode>;
   additionalProperties?: boolean | SchemaNode;
   definitions?: Record<string, SchemaNode>;
+  /** The webpack version that introduced the option (an annotation of this schema). */
+  added?: string;
 }
 
 function loadSchema(request: string): SchemaNode {
@@ -297,6 +299,33 @@ function isDocumented(path: string, gathered: Gathered): boolean {
   return documentedDirectly(path, gathered) || documentedAsSameObject(path, gathered) !== undefined;
 }
 
+/** The schema nodes of a dotted path of webpack's options, at any depth. */
+function nodesAt(path: string): SchemaNode[] {
+  const [top, ...rest] = path.split('.') as [string, ...string[]];
+  let current: SchemaNode[] = topLevel[top] ? [topLevel[top]] : [];
+  for (const segment of rest) {
+    current = current.flatMap((node) => objectAlternatives(webpackSchema, node).flatMap((object) => (object.properties?.[segment] ? [object.properties[segment]] : [])));
+  }
+  return current;
+}
+
+/** The `added` annotations of a path: on the option itself or its type, else on the object that declares it. */
+function addedVersions(path: string): Set<string> {
+  const own = (nodes: SchemaNode[]) => {
+    const versions = new Set<string>();
+    for (const node of nodes) {
+      for (const candidate of [node, deref(webpackSchema, node), ...objectAlternatives(webpackSchema, node)]) if (candidate?.added) versions.add(candidate.added);
+    }
+    return versions;
+  };
+  const versions = own(nodesAt(path));
+  if (versions.size > 0 || !path.includes('.')) return versions;
+  const parent = path.slice(0, path.lastIndexOf('.'));
+  const name = path.slice(path.lastIndexOf('.') + 1);
+  const declaring = nodesAt(parent).flatMap((node) => objectAlternatives(webpackSchema, node).filter((object) => object.properties?.[name]));
+  return new Set(declaring.flatMap((object) => (object.added ? [object.added] : [])));
+}
+
 describe('configuration reference coverage', () => {
   const required = [...paths.keys()];
 
@@ -347,6 +376,24 @@ describe('configuration reference coverage', () => {
     const section = unlinked.sections.get('resolveLoader')!;
     unlinked.sections.set('resolveLoader', { ...section, body: section.body.replaceAll('](#resolve)', ']') });
     expect(documentedAsSameObject('resolveLoader.alias', unlinked)).toBeUndefined();
+  }, 180_000);
+
+  test('every "Added in" line under an option heading matches the schema\'s annotation', async () => {
+    const gathered = await gather();
+    const mismatches: string[] = [];
+    let compared = 0;
+    for (const [text, section] of gathered.sections) {
+      if (!OPTION_PATH.test(`${text}.`) || text.startsWith('devServer') || !pathExists(text)) continue;
+      const ownPart = section.body.split(/\n#{2,6} /)[0]!;
+      const stated = /^- Added in(?: webpack)?:? (\d+\.\d+\.\d+)/m.exec(ownPart)?.[1];
+      if (!stated) continue;
+      const annotated = addedVersions(text);
+      if (annotated.size === 0) continue;
+      compared++;
+      if (!annotated.has(stated)) mismatches.push(`${text}: page ${stated}, schema ${[...annotated].join(' or ')}`);
+    }
+    expect(compared).toBeGreaterThan(100);
+    expect(mismatches).toEqual([]);
   }, 180_000);
 
   test('no heading documents an option path that does not exist', async () => {
