@@ -60,10 +60,8 @@ export function MobileMenu({ ctx, section, currentUrl }: { ctx: RenderContext; s
           </ul>
         </nav>
         {config.languages.length ? (
-          <nav className="mobile-section mobile-languages" aria-labelledby="mobile-languages">
-            <p className="mobile-section-title" id="mobile-languages">
-              Language
-            </p>
+          <nav className="mobile-section mobile-languages" aria-label="Languages">
+            <p className="mobile-section-title">Language</p>
             <ul>
               {config.languages.map((lang) => (
                 <li key={lang.url}>
