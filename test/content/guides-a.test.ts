@@ -471,6 +471,25 @@ describe('guides (writer A): the projects build and do what the pages say', () =
     }
   });
 
+  it("output-management: minify: false alone still leaves index.html minified by webpack; minimize.html: false keeps it as written", async () => {
+    const HtmlWebpackPlugin = require('html-webpack-plugin') as new (options: object) => object;
+    const page = readPage('guides/output-management').body;
+    expect(page).toContain('also set `optimization: { minimize: { html: false } }`');
+    const dir = copyFixture('output-management');
+    try {
+      const unminifiedPlugin = (c: Configuration): Configuration => ({ ...c, plugins: [new HtmlWebpackPlugin({ title: 'Output management', minify: false }) as never] });
+      const pluginOnly = await buildProject(dir, { adjust: unminifiedPlugin });
+      const html = (build: GuideBuild) => build.assetDetails.find((a) => a.name === 'index.html')!;
+      expect(html(pluginOnly).info.minimized).toBe(true);
+      expect(pluginOnly.read('index.html')).toMatch(/^<!doctype html><head><meta charset=utf-8>/);
+      const both = await buildProject(dir, { adjust: (c) => ({ ...unminifiedPlugin(c), optimization: { minimize: { html: false } } }) });
+      expect(html(both).info.minimized).toBeFalsy();
+      expect(both.read('index.html').split('\n').length).toBeGreaterThan(5);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('development: source maps point at print.js and the typo from the page really throws', async () => {
     const dir = copyFixture('development');
     try {
@@ -492,6 +511,31 @@ describe('guides (writer A): the projects build and do what the pages say', () =
     } finally {
       removeDir(dir);
     }
+  });
+
+  it('development: without a port the dev server looks for a free one from 8080; a fixed port is used as given', async () => {
+    const Server = require('webpack-dev-server') as { getFreePort(port: unknown, host: string): Promise<number | string> };
+    const config = await loadConfig(join(ROOT, 'test', 'fixtures', 'guides', 'development'));
+    expect((config as { devServer?: { port?: unknown } }).devServer?.port).toBeUndefined();
+    const { createServer } = await import('node:net');
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const taken = (busy.address() as { port: number }).port;
+    const base = process.env.WEBPACK_DEV_SERVER_BASE_PORT;
+    try {
+      // A fixed port comes back unchanged, even when it is taken: listening then fails with EADDRINUSE.
+      expect(await Server.getFreePort(taken, '127.0.0.1')).toBe(taken);
+      // No port (or 'auto'): the search starts at the base port (8080 by default) and skips ports in use.
+      process.env.WEBPACK_DEV_SERVER_BASE_PORT = String(taken);
+      expect(await Server.getFreePort(undefined, '127.0.0.1')).toBeGreaterThan(taken);
+      expect(await Server.getFreePort('auto', '127.0.0.1')).toBeGreaterThan(taken);
+    } finally {
+      if (base === undefined) delete process.env.WEBPACK_DEV_SERVER_BASE_PORT;
+      else process.env.WEBPACK_DEV_SERVER_BASE_PORT = base;
+      await new Promise((resolve) => busy.close(resolve));
+    }
+    const source = readFileSync(require.resolve('webpack-dev-server/lib/Server.js'), 'utf8');
+    expect(source).toMatch(/WEBPACK_DEV_SERVER_BASE_PORT, 10\)\s*:\s*8080;/);
   });
 
   it('development: watch mode rebuilds after a change', async () => {
@@ -743,6 +787,13 @@ describe('guides (writer A): the projects build and do what the pages say', () =
         config: { ...prod, devtool: false, optimization: { minimizer: [new CssMinimizerPlugin() as never] } },
       });
       expect(replaced.read('app.js')).toContain('function summarise(orders)');
+      // The Terser options come from optimization.minimize.javascript: without them console.debug stays.
+      expect(keep.read('app.js')).toContain('summarising');
+      // webpack's own minimizer comes from minimizer-webpack-plugin; terser-webpack-plugin is not a dependency.
+      const dependencies = Object.keys((require('webpack/package.json') as { dependencies: Record<string, string> }).dependencies);
+      expect(dependencies).toContain('minimizer-webpack-plugin');
+      expect(dependencies).not.toContain('terser-webpack-plugin');
+      expect(prod.optimization?.minimize).toEqual({ javascript: { compress: { pure_funcs: ['console.debug'] } } });
     } finally {
       removeDir(dir);
     }
