@@ -118,7 +118,7 @@ async function runBuild(
       const stages = Object.fromEntries(Object.entries(stageTimes).map(([k, v]) => [k, Math.round(v)]));
       io.err.write(`DOCS_PROFILE ${JSON.stringify({ stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
     }
-    for (const warning of result.warnings) io.err.write(`${formatProblem(warning)} (warning)\n`);
+    if (!opts.quiet) for (const warning of result.warnings) io.err.write(`${formatProblem(warning)} (warning)\n`);
     const seconds = (result.ms / 1000).toFixed(1);
     if (checkOnly) io.out.write(`Checked ${result.pages} pages in ${seconds} s: no problems found.\n`);
     else if (!opts.quiet) {

@@ -428,7 +428,8 @@ describe('docs build', () => {
     writeFileSync(join(dir, 'other.yaml'), 'site: 1\n');
     const missing = await runDocs(['build', '--root', dir, '--config', 'nope.yaml']);
     expect(missing.code).toBe(1);
-    expect(missing.err).toMatch(/nope\.yaml:1:1 cannot read the config file \(ENOENT\)/);
+    // The absolute path tried, so that a wrong --root or --config shows at once.
+    expect(missing.err).toContain(`nope.yaml:1:1 cannot read the config file: there is no file ${join(dir, 'nope.yaml')} (ENOENT)`);
   });
 });
 
