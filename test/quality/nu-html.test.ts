@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/build/build.js';
 import { listFiles, ROOT } from '../helpers/content.js';
@@ -24,7 +24,7 @@ function tempDir(prefix: string): string {
 }
 
 const SITES: Array<{ name: string; root: string; redirects: boolean }> = [
-  { name: 'the webpack site', root: process.env.DOCS_TEST_SITE ? join(ROOT, process.env.DOCS_TEST_SITE) : ROOT, redirects: false },
+  { name: 'the webpack site', root: process.env.DOCS_TEST_SITE ? resolve(ROOT, process.env.DOCS_TEST_SITE) : ROOT, redirects: false },
   { name: 'the fixture site', root: join(ROOT, 'test/fixtures/site'), redirects: true },
   { name: 'the fixture of headings named like chrome ids', root: join(ROOT, 'test/fixtures/chrome-ids'), redirects: true },
 ];
