@@ -715,6 +715,19 @@ describe('guides (writer A): the projects build and do what the pages say', () =
       new webpack.DefinePlugin({ __API_URL__: 'https://api.example.com' }),
     ]);
     expect(raw.errors).toHaveLength(1);
+    // In development nothing parses the output again: the build reports success with the broken code inside.
+    const dir = copyFixture('environment-variables');
+    try {
+      const dev = await buildProject(dir, {
+        allowErrors: true,
+        adjust: (c) => ({ ...c, plugins: [new webpack.DefinePlugin({ __API_URL__: 'https://api.example.com' })] }),
+      });
+      expect(dev.stats.compilation.options.mode).toBe('development');
+      expect(dev.stats.hasErrors()).toBe(false);
+      expect(dev.read('main.js')).toContain('https://api.example.com;');
+    } finally {
+      removeDir(dir);
+    }
   });
 
   it('typescript: ts-loader compiles, maps to .ts sources and fails on type errors', async () => {

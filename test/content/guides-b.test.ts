@@ -826,6 +826,33 @@ function requestWithHost(origin: string, path: string, host: string): Promise<{ 
 }
 
 describe('development-vagrant', () => {
+  it("the client's socket targets the server's own port even when port is 'auto'", async () => {
+    const dir = copyFixture('development-vagrant');
+    const Server = createRequire(import.meta.url)('webpack-dev-server') as new (options: object, compiler: unknown) => { start(): Promise<void>; stop(): Promise<void>; options: { port: unknown } };
+    const base = process.env.WEBPACK_DEV_SERVER_BASE_PORT;
+    try {
+      const loaded = (await loadConfig(dir)) as Configuration & { devServer?: unknown };
+      const { devServer: _devServer, ...config } = loaded;
+      const compiler = webpack(projectDefaults(dir, config));
+      // Start the search for a free port far from 8080, which another program may hold.
+      process.env.WEBPACK_DEV_SERVER_BASE_PORT = '18080';
+      const server = new Server({ host: '127.0.0.1', port: 'auto', open: false, setupExitSignals: false, devMiddleware: { stats: 'none' } }, compiler);
+      await server.start();
+      try {
+        expect(typeof server.options.port).toBe('number');
+        const bundle = await (await fetch(`http://127.0.0.1:${server.options.port}/main.js`)).text();
+        const clientQuery = /webpack-dev-server\/client\/index\.js\?([^"'\s\\]+)/.exec(bundle)?.[1] ?? '';
+        expect(new URLSearchParams(clientQuery).get('port')).toBe(String(server.options.port));
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      if (base === undefined) delete process.env.WEBPACK_DEV_SERVER_BASE_PORT;
+      else process.env.WEBPACK_DEV_SERVER_BASE_PORT = base;
+      removeDir(dir);
+    }
+  });
+
   it('has a valid configuration whose dev server checks host names and points the socket at the page', async () => {
     const dir = copyFixture('development-vagrant');
     try {
