@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readCached, writeCached } from '../content/cache.js';
 import { tokenStylesheet } from '../content/highlight.js';
-import { toolVersion } from './keys.js';
+import { toolVersion } from '../tool-version.js';
 
 export interface Asset {
   /** URL path, e.g. /assets/main.3f2a1c9b0d.js */

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
-import { TOOL_ROOT } from '../paths.js';
+import { toolVersion } from '../tool-version.js';
 import type { SidebarSection, SitePage } from '../site/model.js';
 
 /*
@@ -17,32 +15,6 @@ import type { SidebarSection, SitePage } from '../site/model.js';
  * section and llms-full.txt are made from their pages. The tests compare a
  * build that kept files with one that made everything, after each kind of edit.
  */
-
-let tool: string | undefined;
-
-/** A hash of the tool's sources, templates and installed packages, and of Node's version. */
-export function toolVersion(): string {
-  if (tool) return tool;
-  const hash = createHash('sha256').update(process.version);
-  for (const dir of ['src', 'templates']) {
-    for (const file of (readdirSync(join(TOOL_ROOT, dir), { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
-      .filter((d) => d.isFile())
-      .map((d) => join(d.parentPath, d.name))
-      .sort()) {
-      hash.update(file.slice(TOOL_ROOT.length)).update('\0').update(readFileSync(file));
-    }
-  }
-  for (const file of ['node_modules/.package-lock.json', 'package-lock.json']) {
-    try {
-      hash.update(readFileSync(join(TOOL_ROOT, file)));
-      break;
-    } catch {
-      // The next record of the installed packages.
-    }
-  }
-  tool = hash.digest('hex');
-  return tool;
-}
 
 const sha = (...parts: string[]) => {
   const hash = createHash('sha256');

@@ -1,10 +1,23 @@
 import { formatPath, InputError, type SourceProblem } from '../errors.js';
 import { zodProblems } from '../validate.js';
-import { yamlValue, parseLocatedYaml } from '../yaml-positions.js';
-import { configProblemAt, type LoadedConfig } from './load.js';
+import { locate, yamlValue, parseLocatedYaml, type LocatedYaml } from '../yaml-positions.js';
 import { SiteConfigSchema, type SiteConfig } from './schema.js';
 
 /* The config's parsing and checks (loaded with the parsers: see src/parsers.ts). */
+
+/** A config as read and checked (by parseChecked, or from the cache: see src/config/load.ts). */
+export interface LoadedConfig {
+  config: SiteConfig;
+  /** Display name of the config file (relative to the site root). */
+  file: string;
+  /** Builds a problem located at a path inside the config. */
+  problemAt(path: readonly PropertyKey[], message: string): SourceProblem;
+}
+
+/** A problem at a path of the config, with the line and column the path has in `located()` (called when a problem is reported). */
+export function configProblemAt(file: string, located: () => LocatedYaml): LoadedConfig['problemAt'] {
+  return (path, message) => ({ file, ...locate(located(), path), path: formatPath(path), message });
+}
 
 /** Parses and validates a config's text; throws InputError listing every problem. */
 export function parseChecked(source: string, file: string): LoadedConfig {

@@ -1,20 +1,15 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { formatPath, InputError, type SourceProblem } from '../errors.js';
+import { InputError } from '../errors.js';
 import type { LocatedYaml } from '../yaml-positions.js';
-import { toolVersion } from '../build/keys.js';
+import { toolVersion } from '../tool-version.js';
 import { readCached, writeCached } from '../content/cache.js';
 import { readSourceText } from '../content/sources.js';
 import { parsers } from '../parsers.js';
+import type { LoadedConfig } from './checked.js';
 import type { SiteConfig } from './schema.js';
 
-export interface LoadedConfig {
-  config: SiteConfig;
-  /** Display name of the config file (relative to the site root). */
-  file: string;
-  /** Builds a problem located at a path inside the config. */
-  problemAt(path: readonly PropertyKey[], message: string): SourceProblem;
-}
+export type { LoadedConfig };
 
 /** Reads, parses and validates site.config.yaml; throws InputError listing every problem (and ParsersNotLoaded, see src/parsers.ts). */
 export function loadConfig(path: string, displayName = basename(path)): LoadedConfig {
@@ -45,17 +40,15 @@ export function loadConfig(path: string, displayName = basename(path)): LoadedCo
  */
 const CONFIG_KIND = 'config';
 
-/** A problem at a path of the config, with the line and column the path has in `located()` (called when a problem is reported). */
-export function configProblemAt(file: string, located: () => LocatedYaml): LoadedConfig['problemAt'] {
-  return (path, message) => ({ file, ...parsers().locate(located(), path), path: formatPath(path), message });
-}
-
 export function parseConfig(source: string, file: string): LoadedConfig {
   const key = createHash('sha256').update(toolVersion()).update('\0').update(source).digest('hex');
   const cached = readCached<SiteConfig>(CONFIG_KIND, key);
   if (cached) {
     let located: LocatedYaml | undefined;
-    return { config: cached, file, problemAt: configProblemAt(file, () => (located ??= parsers().parseLocatedYaml(source, file).located)) };
+    // (The parsers are needed only when a problem is reported: see src/parsers.ts.)
+    const problemAt: LoadedConfig['problemAt'] = (path, message) =>
+      parsers().configProblemAt(file, () => (located ??= parsers().parseLocatedYaml(source, file).located))(path, message);
+    return { config: cached, file, problemAt };
   }
   const loaded = parsers().parseChecked(source, file);
   writeCached(CONFIG_KIND, key, loaded.config);

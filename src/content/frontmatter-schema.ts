@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError, type SourceProblem } from '../errors.js';
 import { zodProblems } from '../validate.js';
 import { yamlValue, locate, parseLocatedYaml } from '../yaml-positions.js';
-import { splitSource, type SplitSource } from './frontmatter.js';
+import { splitSource } from './split-source.js';
 
 /* The frontmatter's schema and its reading (loaded with the parsers: see src/parsers.ts). */
 
@@ -24,8 +24,45 @@ export const FrontmatterSchema = z.strictObject({
     .regex(/^https?:\/\//, 'expected an absolute URL')
     .optional()
     .describe('Source repository of the documented package ("Jump to repository").'),
+  hero: z
+    .strictObject({
+      title: z.string().min(1).optional().describe('The big title; defaults to the page title.'),
+      tagline: z.string().min(1).optional().describe('The sentence under it.'),
+      actions: z
+        .array(
+          z.strictObject({
+            text: z.string().min(1).describe('Button text.'),
+            url: z.string().min(1).describe('Where it goes: a site path or an external URL.'),
+            primary: z.boolean().optional().describe('Drawn as the main action.'),
+          }),
+        )
+        .default([])
+        .describe('Buttons under the tagline.'),
+    })
+    .optional()
+    .describe('The hero of the landing home page (theme.home: landing; content/index.md only).'),
+  features: z
+    .array(
+      z.strictObject({
+        title: z.string().min(1).describe('Card title.'),
+        text: z.string().min(1).describe('Card text.'),
+        url: z.string().min(1).optional().describe('Where the card title links.'),
+      }),
+    )
+    .optional()
+    .describe('Feature cards of the landing home page (theme.home: landing; content/index.md only).'),
 });
 export type Frontmatter = z.infer<typeof FrontmatterSchema>;
+
+/** A page's source with its frontmatter read. */
+export interface SplitSource {
+  frontmatter: Frontmatter;
+  body: string;
+  /** Lines before the body (frontmatter plus its fences); add to body line numbers. */
+  bodyLineOffset: number;
+  /** 1-based line of the first frontmatter field, for problems found later (e.g. a related link). */
+  locateField(path: readonly PropertyKey[]): { line: number; column: number };
+}
 
 /** Reads and validates the frontmatter of a cut source; throws InputError with positions in `file`. */
 export function readFrontmatter(yaml: string, file: string): Frontmatter {
