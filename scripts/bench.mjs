@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Build benchmark: npm run bench [-- --sizes=100,1000,10000 --runs=3 --no-real]
+// Build benchmark: npm run bench [-- --sizes=100,1000,10000 --runs=3 --no-real --no-shapes]
 //
 // For each size, writes the deterministic synthetic corpus (../shared/bench/make-corpus.mjs)
 // with a generated site.config.yaml, then times `docs build` as a separate process:
@@ -15,6 +15,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, sta
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeBenchConfig } from './bench-config.mjs';
+import { shapeRows } from './bench-shapes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? '1']));
@@ -118,3 +119,8 @@ if (!args['no-real']) {
   rmSync(copy, { recursive: true, force: true });
 }
 console.table(table);
+if (!args['no-shapes']) {
+  // One very large page per shape (scripts/bench-shapes.mjs): 1 MB within 3 s, 10 MB within 30 s.
+  console.error('measuring input shapes…');
+  console.table(shapeRows());
+}
