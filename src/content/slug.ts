@@ -24,7 +24,6 @@ export const CHROME_IDS: readonly string[] = [
   'search-results',
   'lang-menu',
   'mobile-menu',
-  'mobile-languages',
   'page',
   'sidebar',
   'content',
