@@ -20,6 +20,7 @@ import { remarkDirectives } from './plugins/directives.js';
 import { rehypeSafeRawHtml } from './plugins/raw-html.js';
 import { report } from './context.js';
 import { nestingProblem } from './nesting.js';
+import { cutPoints, parseInParts } from './split-parse.js';
 import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
 import { rehypeSlugs } from './slug.js';
@@ -107,9 +108,12 @@ export async function renderMarkdown(body: string, options: RenderOptions): Prom
 
 async function renderChecked(body: string, options: RenderOptions, ctx: PageContext): Promise<RenderedMarkdown> {
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
-  let mdast = parserWithoutAutolinks.parse(vfile) as MdastRoot;
+  // A very large page is parsed in parts (see split-parse.ts): the same tree, in linear time and memory.
+  const cuts = cutPoints(body);
+  const parse = (processor: typeof parser) => (cuts.length ? parseInParts(body, (text) => processor.parse(text) as MdastRoot, cuts) : (processor.parse(vfile) as MdastRoot));
+  let mdast = parse(parserWithoutAutolinks);
   // Parsed again, looking for autolink literals, only when its text could hold one.
-  if (mayHoldAutolinks(body) && textMayHoldAutolinks(mdast)) mdast = parser.parse(vfile) as MdastRoot;
+  if (mayHoldAutolinks(body) && textMayHoldAutolinks(mdast)) mdast = parse(parser);
   await mdastTransforms.run(mdast, vfile);
   const anchors: Anchor[] = [];
   const headings: string[] = [];
