@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createSearchIndexer, type SearchIndexerOptions, type SearchWorkerMessage, type SearchWorkerReply } from './search.js';
+import { createSearchIndexer, type SearchIndexerOptions } from './search-indexer.js';
+import type { SearchWorkerMessage, SearchWorkerReply } from './search-thread.js';
 
 /*
  * The search indexer on a thread of its own (see createSearchWorker): pages

@@ -1,0 +1,140 @@
+import { gzipSync } from 'node:zlib';
+import { MAX_TERM, termsOf, words } from '../../templates/client/search-text.js';
+import { sectionsOf, type SearchSection } from './search-sections.js';
+
+/*
+ * What a page gives the search index (its entry, kept in the cache by the
+ * indexer: see src/build/search-indexer.ts): the terms of its body, headings,
+ * title and slug with their counts, and the document a result shows.
+ */
+
+/** A page as the index gets it. */
+export interface SearchInput {
+  url: string;
+  title: string;
+  /** The title of the page's section, shown beside the result. */
+  section?: string;
+  /** The last segment of the page's path ("csp" for /guides/csp/), searched like the title. */
+  slug: string;
+  /**
+   * The rendered Markdown body (HTML; headings carry their ids). It may be
+   * left out when `sourceKey` is given: the indexer then takes it from the
+   * render cache, and only if its own cache has no entry for the page.
+   */
+  html?: string;
+  /** The render cache key of the page's Markdown (SourcePage.sourceKey): it stands for the body in the entry's key. */
+  sourceKey?: string;
+}
+
+/** How much more a word of a heading counts than a word of the body. */
+const HEADING_WEIGHT = 3;
+/** Score bonus of a term that is (part of) the title or slug, shared out over the title's terms. */
+export const TITLE_BONUS = 3;
+/** Longest text kept per heading's part in a page document (its excerpt comes from there). */
+const SECTION_TEXT = 6000;
+
+/** What a page gives the index: kept in the cache, so that a rebuild indexes only the pages whose text changed. */
+export interface PageEntry {
+  /** Body words. */
+  length: number;
+  /** Title bonus of a term that is a whole title word. */
+  share: number;
+  /** The page's terms, and per term its packed value (see Posting). */
+  terms: string[];
+  values: number[];
+  /** The page document, gzipped, as base64. */
+  doc: string;
+}
+
+/**
+ * A reader of pages into entries (`html` is the page's body). It keeps what
+ * it learnt of words (their terms) from page to page: most words recur.
+ */
+export function createEntryReader(): (input: SearchInput, html: string) => PageEntry {
+  /** While a page is read: its count per term (see countIdOf), and the terms it has. */
+  let counts = new Float64Array(1024);
+  const touched: number[] = [];
+  // Reading a page counts its terms in an array indexed by a number of their own (the postings may
+  // not be loaded yet when a changed page is read).
+  const countIds = new Map<string, number>();
+  const countNames: string[] = [];
+  const countIdOf = (term: string) => {
+    let id = countIds.get(term);
+    if (id === undefined) {
+      countIds.set(term, (id = countNames.length));
+      countNames.push(term);
+      if (id >= counts.length) {
+        const grown = new Float64Array(counts.length * 2);
+        grown.set(counts);
+        counts = grown;
+      }
+    }
+    return id;
+  };
+  // Most words recur, on a page and across pages: their terms are worked out once.
+  const wordTerms = new Map<string, number[]>();
+  const termsOfWord = (word: string) => {
+    let ids = wordTerms.get(word);
+    if (!ids) {
+      ids = [];
+      termsOf(word, (term) => ids!.push(countIdOf(term)));
+      if (wordTerms.size < 500_000) wordTerms.set(word, ids);
+    }
+    return ids;
+  };
+  const count = (id: number, weight: number) => {
+    if (counts[id] === 0) touched.push(id);
+    counts[id]! += weight;
+  };
+
+  /** Reads a page: its terms with their counts and title places, and its document. */
+  return (input: SearchInput, html: string): PageEntry => {
+    const sections = sectionsOf(html);
+    let length = 0;
+    for (const [, heading, text] of sections) {
+      for (const word of words(heading)) for (const id of termsOfWord(word)) count(id, HEADING_WEIGHT);
+      for (const word of words(text)) {
+        length++;
+        for (const id of termsOfWord(word)) count(id, 1);
+      }
+    }
+    // The title's terms share the bonus: a one-word title matching the query is the strongest signal.
+    const titleTerms = new Map<number, 1 | 2>();
+    const inTitle = (term: string, place: 1 | 2) => {
+      const id = countIdOf(term);
+      titleTerms.set(id, Math.max(titleTerms.get(id) ?? 0, place) as 1 | 2);
+    };
+    for (const text of [input.title, input.slug]) {
+      // The pieces of the title in order ("Public Path", "public-path": public, path), and each two
+      // neighbours joined as a part, so that "publicPath" finds the page titled "Public Path".
+      const pieces: string[] = [];
+      for (const word of words(text)) {
+        const parts: string[] = [];
+        termsOf(word, (term, part) => {
+          inTitle(term, part ? 1 : 2);
+          if (part) parts.push(term);
+        });
+        pieces.push(...(parts.length ? parts : [word.toLowerCase()]));
+      }
+      for (let i = 1; i < pieces.length; i++) if ((pieces[i - 1]! + pieces[i]!).length <= MAX_TERM) inTitle(pieces[i - 1]! + pieces[i]!, 1);
+    }
+    for (const id of titleTerms.keys()) if (counts[id] === 0) touched.push(id);
+    const terms: string[] = [];
+    const values: number[] = [];
+    for (const id of touched) {
+      terms.push(countNames[id]!);
+      values.push(counts[id]! * 4 + (titleTerms.get(id) ?? 0));
+      counts[id] = 0;
+    }
+    touched.length = 0;
+    const shown = sections.map(([anchor, heading, text]): SearchSection => [anchor, heading, text.length > SECTION_TEXT ? text.slice(0, text.lastIndexOf(' ', SECTION_TEXT)) : text]);
+    const doc = { url: input.url, title: input.title, section: input.section ?? '', sections: shown };
+    return {
+      length,
+      share: TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 2).length)),
+      terms,
+      values,
+      doc: gzipSync(JSON.stringify(doc)).toString('base64'),
+    };
+  };
+}

@@ -1,0 +1,393 @@
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { codeVersion, flushCacheWrites, layerEnabled, readCache, readCached, readCachedFile, writeCached, writeCachedFile } from '../content/cache.js';
+import { contentKey } from './output.js';
+import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
+import { createEntryReader, type PageEntry, type SearchInput } from './search-entry.js';
+
+/*
+ * The index writer: takes the pages one by one, keeps their postings (from
+ * each page's entry, see src/build/search-entry.ts) and makes the index
+ * files (src/build/search-encoding.ts; their layout: src/build/search.ts).
+ * A rebuild starts from the last build's state and puts in only the pages
+ * whose entry changed.
+ */
+
+export interface SearchIndexer {
+  /** Adds a page; pages are numbered in the order they are added. */
+  add(page: SearchInput): void;
+  /** The index files (paths relative to the search-index/ folder), once every page is added. */
+  files(): Array<{ path: string; content: Uint8Array }>;
+  /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
+  list(): Array<[path: string, key: string, size: number]>;
+  /**
+   * Writes the index files into `dir`, but for those `options.keep` says the
+   * output already holds (`key` is a hash of the bytes); returns how many it wrote.
+   */
+  writeTo(dir: string, options?: IndexFileOptions): Promise<number>;
+  /**
+   * How the last files listed were made: as the last build's (no page's entry changed), from
+   * the last build's postings with the changed pages put in place, or by merging every entry.
+   */
+  made(): 'unchanged' | 'changed in place' | 'merged';
+}
+
+export interface IndexFileOptions {
+  /** Whether the output already holds the file (path relative to search-index/) with these bytes: then it is not written. */
+  keep?: (path: string, key: string) => boolean;
+  /** Told of each file written. */
+  written?: (path: string, key: string, size: number) => void;
+}
+
+/** Where the index's per-page entries are cached; they change with the indexer's code. */
+const CACHE_KIND = 'search-pages';
+let entryVersion: string | undefined;
+const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-entry.ts', 'src/build/search-encoding.ts', 'src/build/search-sections.ts', 'templates/client/search-text.ts']));
+const pageKey = (input: SearchInput) =>
+  createHash('sha256')
+    .update(indexerVersion())
+    .update(JSON.stringify([input.url, input.title, input.section ?? '', input.slug]))
+    // The body HTML is a function of the Markdown's render cache key: hashing that is cheaper.
+    .update(input.sourceKey !== undefined ? `source:${input.sourceKey}` : `html:${input.html ?? ''}`)
+    .digest('hex');
+
+/** The body HTML of a page, from the input or else from the render cache. */
+function htmlOf(input: SearchInput): string {
+  if (input.html !== undefined) return input.html;
+  const cached = input.sourceKey === undefined ? undefined : readCache(input.sourceKey);
+  if (!cached) throw new Error(`search index: no HTML for ${input.url} (the render cache lost it during the build; build again)`);
+  return cached.html;
+}
+
+/*
+ * The state of the last build's index, saved in the cache (kind STATE_KIND,
+ * one per output folder), so that a rebuild does not merge every page's
+ * entry again: when no page's entry changed, the files are those of the last
+ * build; when some did, only their postings are taken out and put in again.
+ * Two files: the head (small) and the postings (large, read only when a page
+ * changed or a file must be written again).
+ */
+const STATE_KIND = 'search-state';
+
+interface StateHead {
+  /** The indexer's version and the pages' entry keys in order: what the state is a function of. */
+  version: string;
+  keys: string[];
+  /** The key of the whole list (see listKey); the postings file carries it too. */
+  list: string;
+  lengths: number[];
+  shares: number[];
+  /** Per page: its document's content key and size. */
+  docs: Array<[key: string, size: number]>;
+  /** Per term shard: the content key of its bytes before and after compression, and its compressed size. */
+  shards: Array<[raw: string, key: string, size: number]>;
+  /** The index files, as SearchIndexer.list gives them. */
+  files: Array<[path: string, key: string, size: number]>;
+}
+
+/** The indexer's code and Node's version (its zlib compresses the shards). */
+const stateVersion = () => `${indexerVersion()} ${process.version}`;
+
+const listKey = (keys: readonly string[]) => {
+  const hash = createHash('sha256').update(indexerVersion());
+  for (const key of keys) hash.update(key);
+  return hash.digest('hex');
+};
+
+export interface SearchIndexerOptions {
+  /**
+   * Names the saved state of the index (one per output folder, say): with it,
+   * the indexer starts from the last build's state under that name and saves
+   * its own. The files are the same bytes with or without.
+   */
+  state?: string;
+}
+
+/** Above this many changed pages, the index is merged from every page's entry instead of changed in place. */
+const MAX_CHANGED = 1000;
+
+export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchIndexer {
+  const stateName = options.state === undefined || !layerEnabled(STATE_KIND) ? undefined : createHash('sha256').update(options.state).digest('hex');
+  // Terms are numbered in the order first seen (the first `sortedTerms` came sorted from the state);
+  // a page's counts live in an array indexed by term.
+  const termIds = new Map<string, number>();
+  const termNames: string[] = [];
+  let sortedTerms = 0;
+  const postings: Posting[] = [];
+  /** Per page (in the order added): its entry's key, body length, title share and document. */
+  const keys: string[] = [];
+  const lengths: number[] = [];
+  /** Per page: the title bonus of a term that is a whole word of the title. */
+  const titleShares: number[] = [];
+  const docKeys: Array<[key: string, size: number]> = [];
+  const documents: Array<Buffer | undefined> = [];
+  /** Pages as given (without their body), to make an entry the cache lost again. */
+  const inputs: SearchInput[] = [];
+  let built: IndexFile[] | undefined;
+  const read = createEntryReader();
+
+  /*
+   * Two ways to get to the postings. Merged: each page's entry is merged as it comes (a first
+   * build, or one after the page list changed). From the state: pages whose entry is the one at
+   * their place in the last build wait; changed pages' entries are put in place at the end.
+   */
+  let head: StateHead | undefined;
+  if (stateName) {
+    const saved = readCachedFile(STATE_KIND, `${stateName}.json`);
+    try {
+      const parsed = saved && (JSON.parse(saved.toString('utf8')) as StateHead);
+      if (parsed && parsed.version === stateVersion()) head = parsed;
+    } catch {
+      // A damaged state is no state.
+    }
+  }
+  let merged = !head;
+  const changed = new Map<number, PageEntry>();
+  let made: ReturnType<SearchIndexer['made']> = 'merged';
+
+  /** A term's number in the postings. */
+  const idOf = (term: string) => {
+    let id = termIds.get(term);
+    if (id === undefined) {
+      termIds.set(term, (id = postings.length));
+      termNames.push(term);
+      postings.push({ pages: [], values: [] });
+    }
+    return id;
+  };
+  /** A page's entry: from the cache, or made (and cached). */
+  const entryAt = (page: number, input = inputs[page]!): PageEntry => {
+    let entry = readCached<PageEntry>(CACHE_KIND, keys[page]!);
+    if (!entry) {
+      entry = read(input, htmlOf(input));
+      writeCached(CACHE_KIND, keys[page]!, entry);
+    }
+    return entry;
+  };
+
+  /** Takes a page's length, share and document from its entry. */
+  const describe = (page: number, entry: PageEntry) => {
+    const doc = Buffer.from(entry.doc, 'base64');
+    lengths[page] = entry.length;
+    titleShares[page] = entry.share;
+    documents[page] = doc;
+    docKeys[page] = [contentKey(doc), doc.length];
+  };
+
+  /** Adds a page's terms to the postings (pages in increasing order: a page after every page there is goes at the end). */
+  const post = (page: number, entry: PageEntry, atEnd: boolean) => {
+    entry.terms.forEach((term, i) => {
+      const posting = postings[idOf(term)]!;
+      if (atEnd) {
+        (posting.pages as number[]).push(page);
+        (posting.values as number[]).push(entry.values[i]!);
+        return;
+      }
+      // (The state's postings stay typed arrays: one kind of array keeps the encoding loop fast.)
+      const { pages, values } = posting;
+      let at = 0;
+      for (let end = pages.length; at < end; ) {
+        const middle = (at + end) >> 1;
+        if (pages[middle]! < page) at = middle + 1;
+        else end = middle;
+      }
+      const grownPages = new Uint32Array(pages.length + 1);
+      const grownValues = new Uint32Array(pages.length + 1);
+      grownPages.set(pages.slice(0, at));
+      grownPages[at] = page;
+      grownPages.set(pages.slice(at), at + 1);
+      grownValues.set(values.slice(0, at));
+      grownValues[at] = entry.values[i]!;
+      grownValues.set(values.slice(at), at + 1);
+      posting.pages = grownPages;
+      posting.values = grownValues;
+    });
+  };
+
+  /** Leaves the state's way: every page's entry merged, in order. */
+  const mergeAll = () => {
+    merged = true;
+    for (let page = 0; page < keys.length; page++) {
+      const entry = changed.get(page) ?? entryAt(page);
+      describe(page, entry);
+      post(page, entry, true);
+    }
+    changed.clear();
+  };
+
+  const add = (input: SearchInput) => {
+    built = undefined;
+    const page = keys.length;
+    const key = pageKey(input);
+    keys.push(key);
+    inputs.push(input.html === undefined ? input : { ...input, html: undefined });
+    if (!merged && head!.keys[page] === key) return;
+    // (With the body as given, when the page was just rendered.)
+    const entry = entryAt(page, input);
+    if (merged) {
+      describe(page, entry);
+      post(page, entry, true);
+      return;
+    }
+    changed.set(page, entry);
+    // Most of the site changed (a new pipeline, say): merging is then the shorter way, and holds no entries.
+    if (changed.size > MAX_CHANGED) mergeAll();
+  };
+
+  /** Reads the state's postings, lengths and documents' keys; false when they are not there. */
+  const loadState = (): boolean => {
+    const bytes = readCachedFile(STATE_KIND, `${stateName}.bin`);
+    const saved = bytes && unpackPostings(bytes, head!.list);
+    if (!saved || head!.lengths.length !== keys.length) return false;
+    saved.terms.forEach((term, id) => {
+      termIds.set(term, id);
+      termNames.push(term);
+      postings.push(saved.postings[id]!);
+    });
+    sortedTerms = saved.terms.length;
+    head!.lengths.forEach((length, page) => (lengths[page] = length));
+    head!.shares.forEach((share, page) => (titleShares[page] = share));
+    head!.docs.forEach((doc, page) => (docKeys[page] = doc));
+    return true;
+  };
+
+  /** The postings of this build from the state's: the changed pages' terms out, their new ones in. */
+  const applyChanges = () => {
+    if (keys.length !== head!.keys.length || !loadState()) {
+      // Pages came or went (every page after them has a new number), or the postings are gone.
+      resetPostings();
+      mergeAll();
+      return;
+    }
+    const gone = new Uint8Array(keys.length);
+    for (const page of changed.keys()) gone[page] = 1;
+    // The postings the changed pages were in: their old entries' terms, or (an entry the cache lost) every posting.
+    let touchedTerms: Iterable<Posting> | undefined = new Set<Posting>();
+    for (const page of changed.keys()) {
+      const old = readCached<PageEntry>(CACHE_KIND, head!.keys[page]!);
+      if (!old) {
+        touchedTerms = undefined;
+        break;
+      }
+      for (const term of old.terms) {
+        const id = termIds.get(term);
+        if (id !== undefined) (touchedTerms as Set<Posting>).add(postings[id]!);
+      }
+    }
+    for (const posting of touchedTerms ?? postings) {
+      const { pages, values } = posting;
+      let hits = 0;
+      for (let i = 0; i < pages.length; i++) hits += gone[pages[i]!]!;
+      if (!hits) continue;
+      const keptPages = new Uint32Array(pages.length - hits);
+      const keptValues = new Uint32Array(pages.length - hits);
+      for (let i = 0, at = 0; i < pages.length; i++) {
+        if (gone[pages[i]!]) continue;
+        keptPages[at] = pages[i]!;
+        keptValues[at++] = values[i]!;
+      }
+      posting.pages = keptPages;
+      posting.values = keptValues;
+    }
+    for (const [page, entry] of changed) {
+      describe(page, entry);
+      post(page, entry, false);
+    }
+    changed.clear();
+    merged = true;
+    made = 'changed in place';
+  };
+
+  const resetPostings = () => {
+    termIds.clear();
+    termNames.length = postings.length = sortedTerms = 0;
+  };
+
+  /** Every term in sorted order (the state's came sorted; the ones added since are sorted in). */
+  const termsInOrder = (): string[] => {
+    if (sortedTerms === termNames.length) return termNames;
+    const added = termNames.slice(sortedTerms).sort();
+    const all: string[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < sortedTerms || j < added.length) {
+      if (j >= added.length || (i < sortedTerms && termNames[i]! < added[j]!)) all.push(termNames[i++]!);
+      else all.push(added[j++]!);
+    }
+    return all;
+  };
+
+  /** The document of a page, from this build or from its entry. */
+  const documentOf = (page: number): Buffer => documents[page] ?? Buffer.from(entryAt(page).doc, 'base64');
+
+  /** The files, from the postings. */
+  const build = (): IndexFile[] => {
+    if (built) return built;
+    if (!merged) applyChanges();
+    const order = termsInOrder();
+    const { files, shards } = encodeIndex({
+      terms: order,
+      postingOf: (term) => postings[termIds.get(term)!]!,
+      lengths,
+      titleShares,
+      docKeys,
+      documentOf,
+      previousShards: head?.shards ?? [],
+    });
+    built = files;
+    if (stateName) saveState(order, built, shards);
+    return built;
+  };
+
+  /** Saves what the next build starts from. */
+  const saveState = (order: string[], files: IndexFile[], shards: IndexShard[]) => {
+    const list = listKey(keys);
+    const live = order.filter((term) => postings[termIds.get(term)!]!.pages.length);
+    const bytes = packPostings(list, live, (term) => postings[termIds.get(term)!]!);
+    const state: StateHead = {
+      version: stateVersion(),
+      keys,
+      list,
+      lengths,
+      shares: titleShares,
+      docs: docKeys,
+      shards: shards.map((shard) => [shard.raw, shard.key, shard.size]),
+      files: files.map((f) => [f.path, f.key, f.size]),
+    };
+    // The postings first: a head is only used with postings of its own list.
+    writeCachedFile(STATE_KIND, `${stateName}.bin`, bytes);
+    writeCachedFile(STATE_KIND, `${stateName}.json`, JSON.stringify(state));
+  };
+
+  /** When every page's entry is the one of the last build, so are the files. */
+  const unchanged = () => !merged && !changed.size && head!.keys.length === keys.length;
+  const list = (): Array<[string, string, number]> => {
+    if (!built && unchanged()) {
+      made = 'unchanged';
+      return head!.files;
+    }
+    return build().map((f): [string, string, number] => [f.path, f.key, f.size]);
+  };
+
+  return {
+    add,
+    made: () => made,
+    files: () => build().map((f) => ({ path: f.path, content: f.content() })),
+    list,
+    async writeTo(dir, options = {}) {
+      const listed = list();
+      const wanted = listed.filter(([path, key, size]) => {
+        if (options.keep?.(path, key)) return false;
+        options.written?.(path, key, size);
+        return true;
+      });
+      const paths = new Set(wanted.map(([path]) => path));
+      const files = wanted.length ? build().filter((file) => paths.has(file.path)) : [];
+      for (const folder of new Set(files.map((file) => dirname(file.path)))) await mkdir(join(dir, folder), { recursive: true });
+      await Promise.all(files.map((file) => writeFile(join(dir, file.path), file.content())));
+      await flushCacheWrites();
+      return files.length;
+    },
+  };
+}
