@@ -9,7 +9,7 @@ import { loadConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
 import { loadPages, type PageHooks, type SourcePage } from '../content/load.js';
-import { scanContent } from '../content/sources.js';
+import { scanContent, staticWarnings } from '../content/sources.js';
 import { readCached, writeCached } from '../content/cache.js';
 import { InputError, type SourceProblem } from '../errors.js';
 import { parsersLoadMs, withParsers } from '../parsers.js';
@@ -26,6 +26,7 @@ import { lockOutput, type OutputLock } from './output-lock.js';
 import { checkOutputFolder, OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './out-guard.js';
 import { renderNotFound, renderPage, renderPrintable } from './render.js';
 import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
+import { cspSources, hasStaticFavicon, loadComponents, resolveTheme, themeProblems, themeStylesheet, withThemeCss, type Components } from '../theme/theme.js';
 
 export interface BuildOptions {
   /** Site root: holds content/, templates/ and static/ unless told otherwise. */
@@ -115,7 +116,7 @@ export async function loadSite(
   // (Run again with the parsers loaded if a problem needs a position in YAML: see src/parsers.ts.)
   const { site, problems } = await withParsers(() => {
     const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
-    problems.push(...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets)]));
+    problems.push(...themeProblems(root, loaded), ...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets)]));
     return { site, problems };
   });
   const parsersMs = parsersLoadMs();
@@ -124,6 +125,7 @@ export async function loadSite(
   const warnings = site.pages
     .filter((page) => page.section === -1 && page.id !== '404')
     .map((page) => ({ file: page.sourcePath, line: 0, column: 0, message: `this page is in no section of ${relative(root, configPath)}, so no menu leads to it; list "${page.id}" in a section's pages` }));
+  warnings.push(...staticWarnings(root, join(root, 'static')));
   if (options.strict) problems.push(...warnings.splice(0));
   const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
   if (shown.length) throw new InputError(shown);
@@ -278,7 +280,9 @@ async function writeSite(
       },
     });
   try {
-    const { ctx, files: assetFiles } = renderContext(site, base, await timed('assets', () => bundleAssets(templatesDir)), timed('git', () => lastUpdated(root, 'content')));
+    const assets = await timed('assets', () => bundleAssets(templatesDir));
+    assets.css = await withThemeCss(assets.css, themeStylesheet(root, site.config));
+    const { ctx, files: assetFiles } = renderContext(site, base, assets, timed('git', () => lastUpdated(root, 'content')), loadComponents(root, site.config));
     // Marks the folder as the output of a build, which a later build may replace (see checkOutputFolder).
     write(OUTPUT_MARKER, OUTPUT_MARKER_TEXT);
     for (const [path, contents] of assetFiles) write(path, contents);
@@ -373,6 +377,7 @@ export function renderContext(
   base: string,
   assets: { js: ClientAsset; css: Asset },
   updated: Map<string, string>,
+  own: { components: Components; key: string; logoRatio: number } = { components: {}, key: '', logoRatio: 1 },
 ): { ctx: RenderContext; files: Array<[string, string]> } {
   const { js, css } = assets;
   const files: Array<[string, string]> = [
@@ -387,12 +392,16 @@ export function renderContext(
     files.push([terms, json]);
   }
   const head = headScript(site.config);
+  const theme = { ...resolveTheme(site.config), logoRatio: own.logoRatio };
+  const csp = contentSecurityPolicy(site.config, head, false, hasContributors(site));
   const ctx: RenderContext = {
     site,
     base,
-    assets: { css: css.url, js: js.url, headScript: head, csp: contentSecurityPolicy(site.config, head, false), searchTerms: terms, searchEngine: js.engine.url },
+    assets: { css: css.url, js: js.url, headScript: head, csp, searchTerms: terms, searchEngine: js.engine.url, components: own.key || undefined },
     lastUpdated: updated,
-    nav: createNavCache(site, (url) => withBase(base, url)),
+    nav: createNavCache(site, (url) => withBase(base, url), theme.ui),
+    theme,
+    components: own.components,
   };
   return { ctx, files };
 }
@@ -425,10 +434,11 @@ export function* siteFiles(
     yield [join(from, 'index.html'), redirectPage(site, base, to, ctx.assets.csp)];
   }
   yield ['_redirects', redirectsFile(site, base)];
-  yield ['_headers', headersFile(contentSecurityPolicy(site.config, ctx.assets.headScript, true))];
+  yield ['_headers', headersFile(contentSecurityPolicy(site.config, ctx.assets.headScript, true, hasContributors(site)))];
   yield ['sitemap.xml', sitemap(site, base, ctx.lastUpdated)];
   yield ['robots.txt', robots(site, base)];
-  yield ['favicon.svg', readFileSync(join(templatesDir, 'favicon.svg'))];
+  // The built-in mark, unless the site has a favicon.svg of its own in static/ (written below).
+  if (!hasStaticFavicon(root)) yield ['favicon.svg', readFileSync(join(templatesDir, 'favicon.svg'))];
   const staticDir = join(root, 'static');
   for (const file of listStatic(staticDir)) yield [file, readFileSync(join(staticDir, file))];
 }
@@ -441,23 +451,32 @@ export function listStatic(dir: string): string[] {
     .sort();
 }
 
+/** Whether a page lists contributors (their avatars are images from GitHub). */
+const hasContributors = (site: Site) => site.pages.some((p) => p.frontmatter.contributors.length > 0);
+
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 
 /**
  * The Content-Security-Policy of every page: no inline code except the head
- * script, allowed by its hash. `frame-ancestors` only works as a header, so the
- * meta version leaves it out.
+ * script, allowed by its hash. Images, media, frames, fetches and fonts may
+ * also come from the sources of the config's `csp:`, the badge's image host
+ * and, when a page lists contributors, their avatars' hosts (see cspSources).
+ * `frame-ancestors` only works as a header, so the meta version leaves it out.
  */
-export function contentSecurityPolicy(config: SiteConfig, inlineScript: string, header: boolean): string {
+export function contentSecurityPolicy(config: SiteConfig, inlineScript: string, header: boolean, hasContributors = true): string {
+  const extra = cspSources(config, hasContributors);
   const connect = ["'self'"];
   if (config.search.provider === 'algolia') connect.push(config.search.host ?? `https://${config.search.appId.toLowerCase()}-dsn.algolia.net`);
+  const list = (own: string[], more: string[]) => [...own, ...more].join(' ');
   const directives = [
     "default-src 'self'",
     `script-src 'self' ${sha256(inlineScript)}`,
     "style-src 'self'",
-    "img-src 'self' data: https://img.shields.io https://github.com https://avatars.githubusercontent.com",
-    `connect-src ${connect.join(' ')}`,
-    "font-src 'self'",
+    `img-src ${list(["'self'", 'data:'], extra.img)}`,
+    ...(extra.media.length ? [`media-src ${list(["'self'"], extra.media)}`] : []),
+    ...(extra.frame.length ? [`frame-src ${extra.frame.join(' ')}`] : []),
+    `connect-src ${list(connect, extra.connect)}`,
+    `font-src ${list(["'self'"], extra.font)}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -220,3 +220,29 @@ function firstInvalidByte(bytes: Uint8Array): number {
   }
   return bytes.length;
 }
+
+/**
+ * What in static/ is not copied: symbolic links (wherever they lead: the
+ * folder's files are copied as they are, and a link could publish anything
+ * on the computer) and anything that is not a regular file or a folder.
+ */
+export function staticWarnings(rootDir: string, staticDir: string): SourceProblem[] {
+  const warnings: SourceProblem[] = [];
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const abs = join(dir, entry.name);
+      const file = relative(rootDir, abs).split(sep).join('/');
+      if (entry.isDirectory()) walk(abs);
+      else if (entry.isSymbolicLink()) warnings.push({ file, line: 0, column: 0, message: 'a symbolic link in static/ is not copied; copy the file itself into static/ to publish it' });
+      else if (!entry.isFile()) warnings.push({ file, line: 0, column: 0, message: 'not a regular file, so it is not copied' });
+    }
+  };
+  walk(staticDir);
+  return warnings;
+}
