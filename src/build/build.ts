@@ -122,9 +122,18 @@ export async function loadSite(
   const parsersMs = parsersLoadMs();
   if (parsersMs !== undefined) stageTimes.parsers = parsersMs;
   // A page in content/ that no section lists is built (a writer may link to it) but reachable from no menu.
+  const menus = new Set<string>();
+  const addMenu = (entries: ReadonlyArray<{ url: string; children?: ReadonlyArray<{ url: string }> }>) => {
+    for (const entry of entries) {
+      menus.add(entry.url);
+      if (entry.children) addMenu(entry.children);
+    }
+  };
+  addMenu(site.config.navigation);
+  addMenu([...site.config.footer.links, ...site.config.footer.secondary]);
   const warnings = site.pages
-    .filter((page) => page.section === -1 && page.id !== '404')
-    .map((page) => ({ file: page.sourcePath, line: 0, column: 0, message: `this page is in no section of ${relative(root, configPath)}, so no menu leads to it; list "${page.id}" in a section's pages` }));
+    .filter((page) => page.section === -1 && page.id !== '404' && !menus.has(page.url))
+    .map((page) => ({ file: page.sourcePath, line: 0, column: 0, message: `this page is in no section of ${relative(root, configPath)}, nor in the navigation or the footer, so no menu leads to it; list "${page.id}" in a section's pages` }));
   warnings.push(...staticWarnings(root, join(root, 'static')));
   if (options.strict) problems.push(...warnings.splice(0));
   const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
