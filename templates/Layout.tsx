@@ -1,12 +1,34 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { ANCHOR_LABEL_ID } from '../src/content/plugins/headings.js';
+import type { ComponentName } from '../src/config/schema.js';
+import type { SitePage } from '../src/site/model.js';
+import { clientStrings } from '../src/theme/ui.js';
 import { Article } from './components/Article.js';
 import { Banner, NotificationBar } from './components/Banner.js';
+import { UiContext } from './components/ExternalLink.js';
 import { ChatButton, Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
+import { Home, homeProps } from './components/Home.js';
 import { MobileMenu, Sidebar } from './components/Sidebar.js';
 import type { PageProps, RenderContext } from './types.js';
 import { href } from './types.js';
+
+/** A part of the page: the site's own component when it replaces this one (config `components:`), given the built-in one as Default. */
+function Part<P extends object>({ ctx, name, Default, props }: { ctx: RenderContext; name: ComponentName; Default: ComponentType<P>; props: P }) {
+  const Own = ctx.components[name];
+  return Own ? <Own {...props} Default={Default} /> : <Default {...props} />;
+}
+
+/** The page's favicon link (theme.favicon, the logo, or the built-in mark). */
+function Favicon({ ctx }: { ctx: RenderContext }) {
+  return <link rel="icon" href={href(ctx, ctx.theme.favicon.url)} type={ctx.theme.favicon.type} />;
+}
+
+/** Extra head elements of the site's Head component, if it has one. */
+function HeadExtra({ ctx, page }: { ctx: RenderContext; page?: SitePage }) {
+  const Own = ctx.components.Head;
+  return Own ? <Own ctx={ctx} page={page} /> : null;
+}
 
 /** What every document's head starts with: encoding, viewport, the policy (first, so it covers all that follows) and title. */
 export function HeadStart({ ctx, title }: { ctx: RenderContext; title: string }) {
@@ -21,12 +43,13 @@ export function HeadStart({ ctx, title }: { ctx: RenderContext; title: string })
 }
 
 /** The end of every head: colour schemes, the before-paint script, the stylesheet. */
-export function HeadEnd({ ctx }: { ctx: RenderContext }) {
+export function HeadEnd({ ctx, page }: { ctx: RenderContext; page?: SitePage }) {
   return (
     <>
       <meta name="color-scheme" content="light dark" />
       <script dangerouslySetInnerHTML={{ __html: ctx.assets.headScript }} />
       <link rel="stylesheet" href={href(ctx, ctx.assets.css)} />
+      <HeadExtra ctx={ctx} page={page} />
     </>
   );
 }
@@ -38,7 +61,9 @@ export function Layout(props: PageProps) {
   const title = page.id === '' ? config.site.title : `${page.title} | ${config.site.title}`;
   const description = page.frontmatter.description ?? config.site.description;
   const canonical = config.site.url.replace(/\/$/, '') + href(ctx, page.url);
+  const landing = page.id === '' && ctx.theme.home === 'landing';
   return (
+    <UiContext.Provider value={ctx.theme.ui}>
     <html lang={config.site.language}>
       <head>
         <HeadStart ctx={ctx} title={title} />
@@ -49,37 +74,39 @@ export function Layout(props: PageProps) {
         <meta property="og:title" content={page.title} />
         <meta property="og:description" content={description} />
         <meta property="og:url" content={canonical} />
-        <link rel="icon" href={href(ctx, '/favicon.svg')} type="image/svg+xml" />
-        <HeadEnd ctx={ctx} />
+        <Favicon ctx={ctx} />
+        <HeadEnd ctx={ctx} page={page} />
         <script src={href(ctx, ctx.assets.js)} defer />
       </head>
-      <Body ctx={ctx} section={page.section} currentUrl={page.url}>
-        <Article {...props} />
+      <Body ctx={ctx} section={landing ? -1 : page.section} currentUrl={page.url}>
+        {landing ? <Part ctx={ctx} name="Home" Default={Home} props={homeProps(props)} /> : <Part ctx={ctx} name="Article" Default={Article} props={props} />}
       </Body>
     </html>
+    </UiContext.Provider>
   );
 }
 
 /** Everything around a page's main content: banners, header, phone menu, sidebar, footer, chat button. */
 function Body({ ctx, section, currentUrl, children }: { ctx: RenderContext; section: number; currentUrl: string; children: ReactNode }) {
   const { config } = ctx.site;
+  const { ui } = ctx.theme;
   return (
-    <body>
-      <a className="skip-link" href="#content">Skip to content</a>
+    <body data-ui={clientStrings(ui)}>
+      <a className="skip-link" href="#content">{ui.skipToContent}</a>
       <span id={ANCHOR_LABEL_ID} hidden>
-        Section titled
+        {ui.sectionTitled}
       </span>
-      {config.banner ? <Banner banner={config.banner} ctx={ctx} /> : null}
+      {config.banner ? <Part ctx={ctx} name="Banner" Default={Banner} props={{ banner: config.banner, ctx }} /> : null}
       {config.notification ? <NotificationBar note={config.notification} ctx={ctx} /> : null}
-      <Header ctx={ctx} currentUrl={currentUrl} />
+      <Part ctx={ctx} name="Header" Default={Header} props={{ ctx, currentUrl }} />
       <MobileMenu ctx={ctx} section={section} currentUrl={currentUrl} />
       <div className={section >= 0 ? 'page has-sidebar' : 'page'} id="page">
-        {section >= 0 ? <Sidebar ctx={ctx} section={section} currentUrl={currentUrl} /> : null}
+        {section >= 0 ? <Part ctx={ctx} name="Sidebar" Default={Sidebar} props={{ ctx, section, currentUrl }} /> : null}
         <main id="content" className="content" tabIndex={-1}>
           {children}
         </main>
       </div>
-      <Footer ctx={ctx} />
+      <Part ctx={ctx} name="Footer" Default={Footer} props={{ ctx }} />
       <ChatButton ctx={ctx} />
     </body>
   );
@@ -92,20 +119,22 @@ function Body({ ctx, section, currentUrl, children }: { ctx: RenderContext; sect
  */
 export function NotFound({ ctx }: { ctx: RenderContext }) {
   const { config, sections } = ctx.site;
+  const { ui } = ctx.theme;
   return (
+    <UiContext.Provider value={ui}>
     <html lang={config.site.language}>
       <head>
-        <HeadStart ctx={ctx} title={`Page not found | ${config.site.title}`} />
+        <HeadStart ctx={ctx} title={`${ui.notFoundTitle} | ${config.site.title}`} />
         <meta name="robots" content="noindex" />
-        <link rel="icon" href={href(ctx, '/favicon.svg')} type="image/svg+xml" />
+        <Favicon ctx={ctx} />
         <HeadEnd ctx={ctx} />
         <script src={href(ctx, ctx.assets.js)} defer />
       </head>
       <Body ctx={ctx} section={-1} currentUrl="">
         <article className="article">
-          <h1>Page not found</h1>
+          <h1>{ui.notFoundTitle}</h1>
           <div className="markdown">
-            <p>There is no page at this address. Search the documentation with the search box at the top of the page, or start from one of its sections:</p>
+            <p>{ui.notFoundText}</p>
             <ul>
               {sections.map((section) => (
                 <li key={section.url}>
@@ -117,5 +146,6 @@ export function NotFound({ ctx }: { ctx: RenderContext }) {
         </article>
       </Body>
     </html>
+    </UiContext.Provider>
   );
 }

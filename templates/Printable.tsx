@@ -3,6 +3,8 @@ import { ANCHOR_LABEL_ID } from '../src/content/plugins/headings.js';
 import { HeadEnd, HeadStart } from './Layout.js';
 import type { RenderContext } from './types.js';
 import { href } from './types.js';
+import { format } from '../src/theme/ui.js';
+import { UiContext } from './components/ExternalLink.js';
 
 /**
  * A whole section as one document, for reading offline or printing to PDF.
@@ -11,8 +13,10 @@ import { href } from './types.js';
  */
 export function Printable({ ctx, section, chapters }: { ctx: RenderContext; section: SidebarSection; chapters: Array<{ url: string; title: string; slug: string; body: string }> }) {
   const { config } = ctx.site;
-  const title = `${section.title} (printable) | ${config.site.title}`;
+  const { ui } = ctx.theme;
+  const title = `${format(ui.printableTitle, { title: section.title })} | ${config.site.title}`;
   return (
+    <UiContext.Provider value={ui}>
     <html lang={config.site.language}>
       <head>
         <HeadStart ctx={ctx} title={title} />
@@ -22,15 +26,15 @@ export function Printable({ ctx, section, chapters }: { ctx: RenderContext; sect
       </head>
       <body className="printable">
         <span id={ANCHOR_LABEL_ID} hidden>
-          Section titled
+          {ui.sectionTitled}
         </span>
         <main id="content" className="content">
           <article className="article">
             <p className="article-tools">
-              <a href={href(ctx, section.url)}>Back to {section.title}</a>
+              <a href={href(ctx, section.url)}>{format(ui.backTo, { title: section.title })}</a>
             </p>
             <h1>{section.title}</h1>
-            <nav aria-label="Contents">
+            <nav aria-label={ui.contents}>
               <ol>
                 {chapters.map((chapter) => (
                   <li key={chapter.url}>
@@ -52,5 +56,6 @@ export function Printable({ ctx, section, chapters }: { ctx: RenderContext; sect
         </main>
       </body>
     </html>
+    </UiContext.Provider>
   );
 }

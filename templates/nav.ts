@@ -1,4 +1,5 @@
 import type { SidebarPage, SidebarSection, Site } from '../src/site/model.js';
+import { format, UI_EN, type UiStrings } from '../src/theme/ui.js';
 import { anchorHref, groupHeadingFor } from './logic.js';
 
 /*
@@ -37,7 +38,8 @@ export interface NavCache {
   menu(section: number, currentUrl: string): string;
 }
 
-export function createNavCache(site: Site, link: (url: string) => string): NavCache {
+export function createNavCache(site: Site, link: (url: string) => string, ui: UiStrings = UI_EN): NavCache {
+  const more = (count: number, section: SidebarSection) => esc(format(count === 1 ? ui.moreOne : ui.moreMany, { count, section: section.title }));
   const item = (section: SidebarSection, index: number, currentUrl: string | null, withAnchors: boolean): string => {
     const page = section.pages[index]!;
     const heading = groupHeadingFor(section.pages, index);
@@ -48,7 +50,7 @@ export function createNavCache(site: Site, link: (url: string) => string): NavCa
     if (heading) html += `<p class="sidebar-group">${esc(heading)}</p>`;
     html += `<div class="sidebar-row"><a href="${esc(link(page.url))}"${current ? ' aria-current="page" class="active"' : ''}>${esc(page.title)}</a>`;
     if (anchors.length) {
-      html += `<button type="button" class="chevron" aria-expanded="${current}" aria-controls="${listId}" aria-label="Sections of ${esc(page.title)}">${CHEVRON}</button></div>`;
+      html += `<button type="button" class="chevron" aria-expanded="${current}" aria-controls="${listId}" aria-label="${esc(format(ui.anchorsOf, { title: page.title }))}">${CHEVRON}</button></div>`;
       html += `<ul class="sidebar-anchors" id="${listId}">`;
       for (const anchor of anchors) {
         const target = anchorHref(page.url, anchor.id, currentUrl ?? '');
@@ -77,14 +79,14 @@ export function createNavCache(site: Site, link: (url: string) => string): NavCa
     // A window around the current page; the index page (item 0) always leads, and lists every page itself.
     const from = Math.max(1, index - SIDEBAR_WINDOW);
     const to = Math.min(items.length, index + SIDEBAR_WINDOW + 1);
-    const more = (count: number) => `<li class="sidebar-more"><a href="${esc(link(section.url))}">${count} more page${count === 1 ? '' : 's'} in ${esc(section.title)}</a></li>`;
+    const moreItem = (count: number) => `<li class="sidebar-more"><a href="${esc(link(section.url))}">${more(count, section)}</a></li>`;
     return (
       items[0]! +
-      (from > 1 ? more(from - 1) : '') +
+      (from > 1 ? moreItem(from - 1) : '') +
       items.slice(from, index).join('') +
       current +
       items.slice(index + 1, to).join('') +
-      (to < items.length ? more(items.length - to) : '')
+      (to < items.length ? moreItem(items.length - to) : '')
     );
   };
 
@@ -101,7 +103,7 @@ export function createNavCache(site: Site, link: (url: string) => string): NavCa
     };
   });
   const menuMore = (section: SidebarSection, count: number) =>
-    `<li class="mobile-more"><a href="${esc(link(section.url))}">${count} more page${count === 1 ? '' : 's'} in ${esc(section.title)}</a></li>`;
+    `<li class="mobile-more"><a href="${esc(link(section.url))}">${more(count, section)}</a></li>`;
   /** The current section's list: all of it, or a window around the current page in a very large section. */
   const currentPages = (section: SidebarSection, block: (typeof blocks)[number], currentUrl: string) => {
     const { items } = block;

@@ -1,5 +1,9 @@
+import type { SiteConfig } from '../src/config/schema.js';
 import type { Site, SitePage } from '../src/site/model.js';
+import type { Components, ResolvedTheme } from '../src/theme/theme.js';
 import type { NavCache } from './nav.js';
+
+export type { ResolvedTheme };
 
 /** Everything a page template needs; built once per build except `page`. */
 export interface RenderContext {
@@ -16,11 +20,17 @@ export interface RenderContext {
     searchTerms?: string;
     /** The search engine of the local index (a module the interaction script imports when needed). */
     searchEngine?: string;
+    /** A hash of the site's own components (config `components:`), when it has any. */
+    components?: string;
   };
   /** Last change of each source file, from git (ISO date), when known. */
   lastUpdated: Map<string, string>;
   /** Navigation lists built once per build (see templates/nav.ts). */
   nav: NavCache;
+  /** The look the config asks for: interface strings, colours, icon links, logo and favicon (src/theme/theme.ts). */
+  theme: ResolvedTheme;
+  /** The site's own components that replace built-in ones (config `components:`). */
+  components: Components;
 }
 
 export interface PageProps {
@@ -28,6 +38,49 @@ export interface PageProps {
   page: SitePage;
   /** Rendered body HTML. */
   body: string;
+}
+
+/*
+ * The props of each part a site may replace (config `components:`). Every
+ * override also gets `Default`, the built-in component, to wrap or fall back to.
+ */
+export interface HeaderProps {
+  ctx: RenderContext;
+  /** URL path of the current page ("" on the 404 page). */
+  currentUrl: string;
+}
+export interface FooterProps {
+  ctx: RenderContext;
+}
+export interface BannerProps {
+  ctx: RenderContext;
+  banner: NonNullable<SiteConfig['banner']>;
+}
+export interface SidebarProps {
+  ctx: RenderContext;
+  /** Index of the current section in ctx.site.sections. */
+  section: number;
+  currentUrl: string;
+}
+/** The landing home page (theme.home: landing): content/index.md with its hero and features. */
+export interface HomeProps extends PageProps {
+  hero: HomeHero;
+  features: HomeFeature[];
+}
+export interface HomeHero {
+  title: string;
+  tagline?: string;
+  actions: Array<{ text: string; url: string; primary: boolean }>;
+}
+export interface HomeFeature {
+  title: string;
+  text: string;
+  url?: string;
+}
+/** Head: elements added at the end of <head> of every page (page is undefined on the 404 page and printable sections). */
+export interface HeadProps {
+  ctx: RenderContext;
+  page?: SitePage;
 }
 
 /**

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { COLOR_DEFAULTS, COLOR_DESCRIPTIONS, HEX_COLOR, type ColorKey } from '../theme/colors.js';
+import { SOCIAL_ICON_NAMES } from '../theme/social-icons.js';
+import { UI_EN, type UiKey } from '../theme/ui.js';
 
 /*
  * The schema of site.config.yaml. One schema per concern; every field is
@@ -91,6 +94,90 @@ const REDIRECT_TARGET = new RegExp(String.raw`^${PATH}(?:\?(?:${PATH_CHAR}|[/?])
 const REDIRECT_RULE =
   'expected a plain URL path: letters, digits and - . _ ~ ! $ & ( ) * + , ; = : @ %XX between slashes, no spaces, quotes, angle brackets, "." or ".." segments';
 
+/* Files of the site named in the config: paths relative to the site root, inside it. */
+const sitePath = z
+  .string()
+  .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0]+$/, 'expected a path relative to the site root, such as "static/logo.svg" (no leading "/", no "." or ".." parts)');
+const staticFile = (exts: string[], what: string) =>
+  sitePath
+    .regex(/^static\//, `expected a file under static/ (it is published at the same path without "static")`)
+    .regex(new RegExp(`\\.(${exts.join('|')})$`, 'i'), `expected ${what}`);
+
+const colorValue = z.string().regex(HEX_COLOR, 'expected a colour as #rgb or #rrggbb');
+const ColorsSchema = z
+  .strictObject(
+    Object.fromEntries(
+      (Object.keys(COLOR_DEFAULTS) as ColorKey[]).map((key) => [key, colorValue.optional().describe(`${COLOR_DESCRIPTIONS[key]} Default ${COLOR_DEFAULTS[key]}.`)]),
+    ) as Record<ColorKey, z.ZodOptional<typeof colorValue>>,
+  )
+  .describe('Colours of the chrome, as CSS custom properties in the light and dark schemes; text on each background is checked for WCAG AA contrast.');
+
+export const COMPONENT_NAMES = ['Header', 'Footer', 'Banner', 'Sidebar', 'Article', 'Home', 'Head'] as const;
+export type ComponentName = (typeof COMPONENT_NAMES)[number];
+const COMPONENT_DESCRIPTIONS: Record<ComponentName, string> = {
+  Header: 'Replaces the header bar (props: HeaderProps).',
+  Footer: 'Replaces the footer (props: FooterProps).',
+  Banner: 'Replaces the banner at the top (props: BannerProps).',
+  Sidebar: 'Replaces the desktop sidebar (props: SidebarProps).',
+  Article: 'Replaces the article of a documentation page (props: PageProps).',
+  Home: 'Replaces the landing home page of theme.home: landing (props: HomeProps).',
+  Head: 'Adds elements at the end of every <head> (props: HeadProps).',
+};
+
+export const ThemeSchema = z
+  .strictObject({
+    logo: z
+      .strictObject({
+        src: staticFile(['svg', 'png'], 'an SVG or PNG file').describe('The logo file (SVG or PNG) under static/, shown in the header and the footer.'),
+      })
+      .optional()
+      .describe('The logo; without it a neutral mark is shown. It sits in links named "<site title> home" (ui.home), so it needs no text of its own.'),
+    favicon: staticFile(['svg', 'png', 'ico'], 'an SVG, PNG or ICO file')
+      .optional()
+      .describe('The favicon under static/; defaults to the logo, or to a neutral mark.'),
+    colors: ColorsSchema.default({}),
+    css: z
+      .array(sitePath.regex(/\.css$/, 'expected a .css file'))
+      .default([])
+      .describe('Stylesheets of the site, appended after the built-in one in the same hashed file.'),
+    home: z
+      .enum(['docs', 'landing'])
+      .default('docs')
+      .describe('"docs": the home page is a documentation page; "landing": a hero and feature cards from the frontmatter of content/index.md, without a sidebar.'),
+  })
+  .describe('The look of the site: logo, favicon, colours, extra stylesheets, home layout.');
+
+export const SocialLinkSchema = z
+  .strictObject({
+    icon: z.enum(SOCIAL_ICON_NAMES).describe(`The built-in icon: ${SOCIAL_ICON_NAMES.join(', ')}.`),
+    url: externalUrl.describe('Where the icon links.'),
+    label: z.string().min(1).describe('The accessible name of the link, e.g. "Source code on GitHub".'),
+  })
+  .describe('An icon link in the header (and in the phone menu).');
+
+const UiSchema = z
+  .strictObject(
+    Object.fromEntries((Object.keys(UI_EN) as UiKey[]).map((key) => [key, z.string().min(1).optional().describe(`Default (English): ${UI_EN[key]}`)])) as Record<
+      UiKey,
+      z.ZodOptional<z.ZodString>
+    >,
+  )
+  .describe('Interface strings that replace the built-in English or Chinese ones (chosen by site.language); {name} placeholders are filled in.');
+
+const cspSource = z
+  .string()
+  .regex(/^((https|wss?|http):\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d+)?(\/[A-Za-z0-9\-._~%!$&()*+,=:@/]*)?|data:|blob:)$/, 'expected a source such as https://img.example.com, https://*.example.com or data:');
+const cspList = (what: string) => z.array(cspSource).default([]).describe(`Sources ${what}, added to the policy.`);
+export const CspSchema = z
+  .strictObject({
+    img: cspList('images may load from (img-src)'),
+    media: cspList('audio and video may load from (media-src)'),
+    frame: cspList('frames (iframes) may show (frame-src)'),
+    connect: cspList('scripts may fetch from (connect-src)'),
+    font: cspList('fonts may load from (font-src)'),
+  })
+  .describe('Extra sources of the Content-Security-Policy (the meta tag of every page and _headers); the badge image host is added by itself.');
+
 export const SiteConfigSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -100,7 +187,7 @@ export const SiteConfigSchema = z
         url: externalUrl.describe('Canonical origin of the published site, e.g. https://webpack.js.org.'),
         description: z.string().min(1).describe('Default meta description.'),
         language: z.string().default('en').describe('The lang attribute of every page.'),
-        repository: externalUrl.describe('Source repository of the documented project.'),
+        repository: externalUrl.optional().describe('Source repository of the documented project (for reference; the header icons come from social).'),
         editBase: externalUrl
           .optional()
           .describe('Prefix of "Edit this page" links; the page source path (content/...) is appended.'),
@@ -126,10 +213,19 @@ export const SiteConfigSchema = z
     languages: z.array(LinkSchema).default([]).describe('Entries of the language dropdown.'),
     links: z
       .strictObject({
-        repository: externalUrl.describe('Header icon link to the source repository.'),
-        questions: externalUrl.describe('Header icon link to the question-and-answer site tag.'),
+        repository: externalUrl.optional().describe('Header icon link to the source repository.'),
+        questions: externalUrl.optional().describe('Header icon link to the question-and-answer site tag.'),
       })
-      .describe('Header icon links.'),
+      .optional()
+      .describe('Older form of social: these two links become social entries after those listed there (icon by host; label from ui.sourceCodeOn and ui.questionsOn).'),
+    social: z.array(SocialLinkSchema).default([]).describe('Icon links in the header, in this order.'),
+    theme: ThemeSchema.default({ colors: {}, css: [], home: 'docs' }),
+    ui: UiSchema.default({}),
+    csp: CspSchema.default({ img: [], media: [], frame: [], connect: [], font: [] }),
+    components: z
+      .strictObject(Object.fromEntries(COMPONENT_NAMES.map((name) => [name, sitePath.regex(/\.(tsx|jsx|ts|js)$/, 'expected a .tsx, .jsx, .ts or .js file').optional().describe(COMPONENT_DESCRIPTIONS[name])])) as Record<ComponentName, z.ZodOptional<z.ZodString>>)
+      .default({})
+      .describe('Page parts replaced by the site\'s own components (compiled with esbuild, rendered at build time only).'),
     badge: z
       .strictObject({
         package: z.string().min(1).describe('npm package whose version the badge shows.'),

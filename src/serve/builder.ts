@@ -1,3 +1,4 @@
+import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
@@ -169,10 +170,22 @@ export class SiteBuilder {
     problems.unshift(...siteProblems, ...this.scanProblems);
     problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets));
     problems.push(...this.assetProblems.js, ...this.assetProblems.css);
+    // The theme: its files and colours, the site's own components (src/theme/theme.ts).
+    problems.push(...themeProblems(this.root, this.config!));
+    let own: ReturnType<typeof loadComponents> | undefined;
+    if (!problems.length) {
+      try {
+        own = loadComponents(this.root, site.config);
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        problems.push(...e.problems);
+      }
+    }
     if (problems.length) return failed(problems);
+    const css = await withThemeCss(this.css!, themeStylesheet(this.root, site.config));
     lap('links');
 
-    const { output, ctx, rendered, stalePrintables } = this.render(site, hashes);
+    const { output, ctx, rendered, stalePrintables } = this.render(site, hashes, css, own!);
     lap('render');
     const set: FileList = [];
     for (const [path, contents] of output) {
@@ -371,9 +384,9 @@ export class SiteBuilder {
     }));
   }
 
-  private render(site: Site, hashes: Map<string, string>) {
+  private render(site: Site, hashes: Map<string, string>, css: Asset, own: ReturnType<typeof loadComponents>) {
     const { renderer, templatesDir } = this.options;
-    const { ctx, files: assetFiles } = renderContext(site, BASE, { js: this.js!, css: this.css! }, this.updated);
+    const { ctx, files: assetFiles } = renderContext(site, BASE, { js: this.js!, css }, this.updated, own);
     const output = new Map<string, string | Uint8Array>();
     for (const [path, contents] of assetFiles) output.set(urlPath(path), contents);
 

@@ -1,5 +1,6 @@
 import { copyText, nextTheme } from './decisions.js';
 import { storageGet, storageRemove, storageSet } from './storage.js';
+import { t } from './strings.js';
 
 let announcer: HTMLElement | undefined;
 /** Says something to screen readers through one polite live region. */
@@ -25,15 +26,15 @@ export function initCopyButtons(): void {
     }));
     try {
       await navigator.clipboard.writeText(copyText(lines));
-      button.textContent = 'Copied';
+      button.textContent = t('copied');
       button.dataset.copied = '';
-      announce('Copied to clipboard');
+      announce(t('copiedAnnouncement'));
       setTimeout(() => {
-        button.textContent = 'Copy';
+        button.textContent = t('copy');
         delete button.dataset.copied;
       }, 2000);
     } catch {
-      announce('Copying is not allowed here');
+      announce(t('copyFailed'));
     }
   });
 }
@@ -83,7 +84,9 @@ export function initTabs(): void {
 export function initThemeToggle(): void {
   const button = document.querySelector<HTMLButtonElement>('[data-theme-toggle]');
   if (!button) return;
-  const label = (theme: string) => button.setAttribute('aria-label', `Colour theme: ${theme}`);
+  const name = (theme: string) => t(theme === 'dark' ? 'themeDark' : theme === 'light' ? 'themeLight' : 'themeSystem');
+  const text = (theme: string) => t('themeToggle', { theme: name(theme) });
+  const label = (theme: string) => button.setAttribute('aria-label', text(theme));
   label(storageGet('theme') ?? 'system');
   button.addEventListener('click', () => {
     const theme = nextTheme(storageGet('theme'));
@@ -95,6 +98,6 @@ export function initThemeToggle(): void {
       document.documentElement.setAttribute('data-theme', theme);
     }
     label(theme);
-    announce(`Colour theme: ${theme}`);
+    announce(text(theme));
   });
 }

@@ -1,5 +1,6 @@
 import { setSearchMode } from './header.js';
 import { correctQuery, fromHosted, moveActive, type SearchResult } from './search-logic.js';
+import { t } from './strings.js';
 
 /** The shortest time between two searches while typing (ms). */
 const SEARCH_INTERVAL_MS = 40;
@@ -136,10 +137,10 @@ export function initSearch(): void {
         return li;
       }),
     );
-    if (!results.length) status.textContent = `No results for “${query}”`;
+    if (!results.length) status.textContent = t('searchNone', { query });
     else {
-      const count = `${results.length} result${results.length === 1 ? '' : 's'}`;
-      status.textContent = results.corrected ? `${count} for “${results.corrected}” (no results for “${query}”)` : count;
+      const count = results.length === 1 ? t('searchOne') : t('searchMany', { count: results.length });
+      status.textContent = results.corrected ? t('searchCorrected', { count, corrected: results.corrected, query }) : count;
     }
     list.dataset.query = query;
     setOpen(true);
@@ -161,7 +162,7 @@ export function initSearch(): void {
     } catch {
       if (mine !== seq) return;
       list.replaceChildren();
-      status.textContent = 'Search is not available right now.';
+      status.textContent = t('searchUnavailable');
       setOpen(true);
     }
   };

@@ -1,6 +1,7 @@
 import type { SidebarPage } from '../../src/site/model.js';
 import type { PageProps } from '../types.js';
 import { href, isExternal } from '../types.js';
+import { formatDate } from '../../src/theme/ui.js';
 import { SmartLink } from './ExternalLink.js';
 
 export function Article({ ctx, page, body }: PageProps) {
@@ -9,6 +10,7 @@ export function Article({ ctx, page, body }: PageProps) {
   // A section of one page (a lone home page) has nothing more to print than the page itself.
   const sectionHasPages = (section?.pages.length ?? 0) > 1;
   const { site } = ctx.site.config;
+  const { ui } = ctx.theme;
   const fm = page.frontmatter;
   const updated = ctx.lastUpdated.get(page.sourcePath);
   const contributors = [...fm.contributors].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
@@ -17,13 +19,15 @@ export function Article({ ctx, page, body }: PageProps) {
       <div className="article-tools">
         {site.editBase ? (
           <a href={site.editBase + page.sourcePath} target="_blank" rel="noopener noreferrer">
-            Edit this page<span className="sr-only"> (opens in a new tab)</span>
+            {ui.editPage}
+            <span className="sr-only"> {ui.newTab}</span>
           </a>
         ) : null}
-        {sectionUrl && sectionHasPages ? <a href={href(ctx, `${sectionUrl}printable/`)}>Printable section</a> : null}
+        {sectionUrl && sectionHasPages ? <a href={href(ctx, `${sectionUrl}printable/`)}>{ui.printableSection}</a> : null}
         {fm.repo ? (
           <a href={fm.repo} target="_blank" rel="noopener noreferrer">
-            Jump to repository<span className="sr-only"> (opens in a new tab)</span>
+            {ui.jumpToRepository}
+            <span className="sr-only"> {ui.newTab}</span>
           </a>
         ) : null}
       </div>
@@ -31,7 +35,7 @@ export function Article({ ctx, page, body }: PageProps) {
       <div className="markdown" dangerouslySetInnerHTML={{ __html: body }} />
       {fm.related.length ? (
         <section className="further" aria-labelledby="further-reading">
-          <h2 id="further-reading">Further reading</h2>
+          <h2 id="further-reading">{ui.furtherReading}</h2>
           <ul>
             {fm.related.map((item) => (
               <li key={item.url}>
@@ -43,14 +47,14 @@ export function Article({ ctx, page, body }: PageProps) {
       ) : null}
       {contributors.length ? (
         <section className="contributors" aria-labelledby="contributors">
-          <h2 id="contributors">Contributors</h2>
+          <h2 id="contributors">{ui.contributors}</h2>
           <ul>
             {contributors.map((name) => (
               <li key={name}>
                 <a href={`https://github.com/${name}`} target="_blank" rel="noopener noreferrer">
                   <img src={`https://github.com/${name}.png?size=90`} alt="" width={40} height={40} loading="lazy" decoding="async" />
                   <span>{name}</span>
-                  <span className="sr-only"> (opens in a new tab)</span>
+                  <span className="sr-only"> {ui.newTab}</span>
                 </a>
               </li>
             ))}
@@ -58,14 +62,14 @@ export function Article({ ctx, page, body }: PageProps) {
         </section>
       ) : null}
       {page.prev || page.next ? (
-        <nav className="pagination" aria-label="Previous and next pages">
+        <nav className="pagination" aria-label={ui.pagination}>
           <PageLink ctx={ctx} target={page.prev} rel="prev" />
           <PageLink ctx={ctx} target={page.next} rel="next" />
         </nav>
       ) : null}
       {updated ? (
         <p className="last-updated">
-          Last updated <time dateTime={updated}>{formatDate(updated)}</time>
+          {ui.lastUpdated} <time dateTime={updated}>{formatDate(ui, updated)}</time>
         </p>
       ) : null}
     </article>
@@ -76,14 +80,8 @@ function PageLink({ ctx, target, rel }: { ctx: PageProps['ctx']; target?: Sideba
   if (!target) return <span />;
   return (
     <a className={`page-link page-link-${rel}`} href={href(ctx, target.url)} rel={rel}>
-      <span className="page-link-label">{rel === 'prev' ? 'Previous' : 'Next'}</span>
+      <span className="page-link-label">{rel === 'prev' ? ctx.theme.ui.previous : ctx.theme.ui.next}</span>
       <span className="page-link-title">{target.title}</span>
     </a>
   );
-}
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-function formatDate(iso: string): string {
-  const [y, m, d] = iso.slice(0, 10).split('-').map(Number);
-  return `${d} ${MONTHS[m! - 1]} ${y}`;
 }

@@ -1,5 +1,5 @@
 import type { SiteConfig } from '../../src/config/schema.js';
-import type { RenderContext } from '../types.js';
+import type { BannerProps, RenderContext } from '../types.js';
 import { href } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
 
@@ -7,9 +7,10 @@ export const BANNER_KEY = 'notification-dismissed';
 export const NOTIFICATION_KEY = 'announcement-dismissed';
 
 /** The sponsorship banner. Hidden before first paint when dismissed (see the head script). */
-export function Banner({ banner, ctx }: { banner: NonNullable<SiteConfig['banner']>; ctx: RenderContext }) {
+export function Banner({ banner, ctx }: BannerProps) {
+  const { ui } = ctx.theme;
   return (
-    <div className="banner" id="banner" role="region" aria-label="Sponsorship">
+    <div className="banner" id="banner" role="region" aria-label={ui.bannerLabel}>
       <p className="banner-text">
         {banner.text}{' '}
         {banner.links.map((link, i) => (
@@ -19,7 +20,7 @@ export function Banner({ banner, ctx }: { banner: NonNullable<SiteConfig['banner
           </span>
         ))}
       </p>
-      <button type="button" className="dismiss" data-dismiss={BANNER_KEY} data-version={banner.version} aria-label="Close banner">
+      <button type="button" className="dismiss" data-dismiss={BANNER_KEY} data-version={banner.version} aria-label={ui.bannerClose}>
         <span aria-hidden="true">×</span>
       </button>
     </div>
@@ -28,8 +29,9 @@ export function Banner({ banner, ctx }: { banner: NonNullable<SiteConfig['banner
 
 /** The general announcement line, dismissible with its own key. */
 export function NotificationBar({ note, ctx }: { note: NonNullable<SiteConfig['notification']>; ctx: RenderContext }) {
+  const { ui } = ctx.theme;
   return (
-    <div className="notification" id="notification" role="region" aria-label="Announcement">
+    <div className="notification" id="notification" role="region" aria-label={ui.notificationLabel}>
       <p>
         {note.message}
         {note.link ? (
@@ -39,7 +41,7 @@ export function NotificationBar({ note, ctx }: { note: NonNullable<SiteConfig['n
           </>
         ) : null}
       </p>
-      <button type="button" className="dismiss" data-dismiss={NOTIFICATION_KEY} data-version={note.version} aria-label="Dismiss announcement">
+      <button type="button" className="dismiss" data-dismiss={NOTIFICATION_KEY} data-version={note.version} aria-label={ui.notificationClose}>
         <span aria-hidden="true">×</span>
       </button>
     </div>

@@ -1,13 +1,15 @@
-import type { RenderContext } from '../types.js';
+import { format } from '../../src/theme/ui.js';
+import type { FooterProps, RenderContext } from '../types.js';
 import { href } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
 import { ChatIcon, Logo } from './Icons.js';
 
-export function Footer({ ctx }: { ctx: RenderContext }) {
+export function Footer({ ctx }: FooterProps) {
   const { footer, site } = ctx.site.config;
+  const { ui, logo } = ctx.theme;
   return (
-    <footer className="footer" id="footer" aria-label="Site footer">
-      <nav className="footer-nav" aria-label="Footer">
+    <footer className="footer" id="footer" aria-label={ui.footerLabel}>
+      <nav className="footer-nav" aria-label={ui.footerNavigation}>
         <ul className="footer-links">
           {footer.links.map((link) => (
             <li key={link.url}>
@@ -15,8 +17,8 @@ export function Footer({ ctx }: { ctx: RenderContext }) {
             </li>
           ))}
         </ul>
-        <a className="footer-logo" href={href(ctx, '/')} aria-label={`${site.title} home`}>
-          <Logo size={36} />
+        <a className="footer-logo" href={href(ctx, '/')} aria-label={format(ui.home, { title: site.title })}>
+          <Logo size={36} src={logo && href(ctx, logo)} ratio={ctx.theme.logoRatio} />
         </a>
         <ul className="footer-links">
           {footer.secondary.map((link) => (
@@ -35,7 +37,7 @@ export function ChatButton({ ctx }: { ctx: RenderContext }) {
   const chat = ctx.site.config.chat;
   if (!chat) return null;
   return (
-    <a className="chat-button" id="chat-button" href={chat.url} target="_blank" rel="noopener noreferrer" aria-label={`${chat.label} (opens in a new tab)`} title={chat.label}>
+    <a className="chat-button" id="chat-button" href={chat.url} target="_blank" rel="noopener noreferrer" aria-label={`${chat.label} ${ctx.theme.ui.newTab}`} title={chat.label}>
       <ChatIcon />
     </a>
   );

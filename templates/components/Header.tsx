@@ -1,31 +1,33 @@
 import type { NavEntry } from '../../src/config/schema.js';
 import { isNavActive } from '../../src/site/model.js';
-import type { RenderContext } from '../types.js';
+import type { HeaderProps } from '../types.js';
 import { href } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
 import { Search } from './Search.js';
-import { ChevronIcon, GitHubIcon, Logo, MenuIcon, QuestionsIcon, ThemeIcon } from './Icons.js';
+import { format } from '../../src/theme/ui.js';
+import { ChevronIcon, Logo, MenuIcon, SocialIconSvg, ThemeIcon } from './Icons.js';
 
 function currentOf(entry: NavEntry, currentUrl: string): 'page' | 'true' | undefined {
   if (entry.url === currentUrl) return 'page';
   return isNavActive(entry, currentUrl) ? 'true' : undefined;
 }
 
-export function Header({ ctx, currentUrl }: { ctx: RenderContext; currentUrl: string }) {
+export function Header({ ctx, currentUrl }: HeaderProps) {
   const { config } = ctx.site;
+  const { ui, social, logo } = ctx.theme;
   const active = config.navigation.find((entry) => isNavActive(entry, currentUrl));
   const children = active?.children ?? [];
   return (
-    <header className="header" aria-label="Site header">
+    <header className="header" aria-label={ui.siteHeader}>
       <div className="header-bar">
-        <button type="button" className="icon-button menu-toggle" aria-expanded="false" aria-controls="mobile-menu" aria-label="Menu">
+        <button type="button" className="icon-button menu-toggle" aria-expanded="false" aria-controls="mobile-menu" aria-label={ui.menu}>
           <MenuIcon />
         </button>
-        <a className="logo" href={href(ctx, '/')} aria-label={`${config.site.title} home`}>
-          <Logo />
+        <a className="logo" href={href(ctx, '/')} aria-label={format(ui.home, { title: config.site.title })}>
+          <Logo src={logo && href(ctx, logo)} ratio={ctx.theme.logoRatio} />
           <span className="logo-text" aria-hidden="true">{config.site.title}</span>
         </a>
-        <nav className="topnav" aria-label="Main">
+        <nav className="topnav" aria-label={ui.mainNavigation}>
           <ul>
             {config.navigation.map((entry) => {
               const current = currentOf(entry, currentUrl);
@@ -43,7 +45,7 @@ export function Header({ ctx, currentUrl }: { ctx: RenderContext; currentUrl: st
         {config.languages.length ? (
           <div className="lang">
             <button type="button" className="lang-button" aria-expanded="false" aria-controls="lang-menu" aria-haspopup="true">
-              <span className="sr-only">Language: </span>
+              <span className="sr-only">{ui.language}: </span>
               {config.languages[0]!.title}
               <ChevronIcon size={10} />
             </button>
@@ -56,18 +58,17 @@ export function Header({ ctx, currentUrl }: { ctx: RenderContext; currentUrl: st
             </ul>
           </div>
         ) : null}
-        <button type="button" className="icon-button theme-toggle" aria-label="Colour theme: system" data-theme-toggle="">
+        <button type="button" className="icon-button theme-toggle" aria-label={format(ui.themeToggle, { theme: ui.themeSystem })} data-theme-toggle="">
           <ThemeIcon />
         </button>
-        <a className="icon-button" href={config.links.repository} target="_blank" rel="noopener noreferrer" aria-label="Source code on GitHub (opens in a new tab)">
-          <GitHubIcon />
-        </a>
-        <a className="icon-button" href={config.links.questions} target="_blank" rel="noopener noreferrer" aria-label="Questions on Stack Overflow (opens in a new tab)">
-          <QuestionsIcon />
-        </a>
+        {social.map((link) => (
+          <a key={link.url} className="icon-button" href={link.url} target="_blank" rel="noopener noreferrer" aria-label={`${link.label} ${ui.newTab}`}>
+            <SocialIconSvg icon={link.icon} />
+          </a>
+        ))}
       </div>
       {children.length ? (
-        <nav className="subnav" aria-label={`${active!.title} sections`}>
+        <nav className="subnav" aria-label={format(ui.subnavigation, { title: active!.title })}>
           <ul>
             {children.map((child) => {
               const current = currentOf(child, currentUrl);

@@ -1,31 +1,31 @@
+import { SOCIAL_ICONS, type SocialIcon } from '../../src/theme/social-icons.js';
+
 /* Small inline icons; decorative (the links and buttons around them carry the names). */
 
 interface IconProps {
   size?: number;
 }
 
-export function Logo({ size = 32 }: IconProps) {
+/**
+ * The logo: the site's file (theme.logo) or a neutral mark in the header's
+ * text colour. Decorative: it always sits in a link named "<title> home".
+ */
+export function Logo({ size = 32, src, ratio = 1 }: IconProps & { src?: string; ratio?: number }) {
+  // Written as HTML: an <img> element would make React add a preload link for it at the top of <head>, before the policy.
+  if (src) return <span className="logo-image" dangerouslySetInnerHTML={{ __html: `<img src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" alt="" width="${Math.round(size * ratio)}" height="${size}">` }} />;
   return (
     <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
-      <path fill="#8ed6fb" d="M16 1 29 8.5v15L16 31 3 23.5v-15z" />
-      <path fill="#1c78c0" d="M16 8.6 22.4 12.3v7.4L16 23.4l-6.4-3.7v-7.4z" />
-      <path fill="#fff" d="M16 3.3 26.3 9.2 22.4 11.4 16 7.7 9.6 11.4 5.7 9.2zM5 10.9l3.9 2.2v7.1L5 22.5zm22 0v11.6l-3.9-2.3v-7.1zM9.6 21.3l6.4 3.7 6.4-3.7 3.9 2.2L16 29.4 5.7 23.5z" />
+      <rect x="3" y="3" width="26" height="26" rx="7" fill="none" stroke="currentColor" strokeWidth="2.5" />
+      <path fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" d="M10 11h12M10 16h12M10 21h7" />
     </svg>
   );
 }
 
-export function GitHubIcon({ size = 20 }: IconProps) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
-      <path fill="currentColor" d="M8 0a8 8 0 0 0-2.5 15.6c.4 0 .5-.2.5-.4v-1.5c-2.2.5-2.7-1-2.7-1-.4-.9-.9-1.2-.9-1.2-.7-.5.1-.5.1-.5.8.1 1.2.8 1.2.8.7 1.3 1.9.9 2.3.7.1-.5.3-.9.5-1.1-1.8-.2-3.6-.9-3.6-4 0-.9.3-1.6.8-2.1-.1-.2-.4-1 .1-2.1 0 0 .7-.2 2.2.8a7.4 7.4 0 0 1 4 0c1.5-1 2.2-.8 2.2-.8.4 1.1.2 1.9.1 2.1.5.6.8 1.3.8 2.1 0 3.1-1.9 3.7-3.6 3.9.3.3.5.8.5 1.5v2.2c0 .2.1.5.6.4A8 8 0 0 0 8 0z" />
-    </svg>
-  );
-}
-
-export function QuestionsIcon({ size = 20 }: IconProps) {
+/** A built-in social icon (src/theme/social-icons.ts). */
+export function SocialIconSvg({ icon, size = 20 }: IconProps & { icon: SocialIcon }) {
   return (
     <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path fill="currentColor" d="M18 21H4v-6H2v8h18v-8h-2zM6.1 14.6l9.8 2 .4-1.9-9.8-2zm1.3-4.7 9.1 4.2.8-1.8-9.1-4.2zm2.5-4.5 7.7 6.4 1.3-1.5-7.7-6.4zM14.9 1l-1.6 1.2 6 8 1.6-1.2zM6 19h10v-2H6z" />
+      <path fill="currentColor" d={SOCIAL_ICONS[icon].path} />
     </svg>
   );
 }

@@ -11,6 +11,7 @@ import { SearchIcon } from './Icons.js';
  */
 export function Search({ ctx }: { ctx: RenderContext }) {
   const search = ctx.site.config.search;
+  const { ui } = ctx.theme;
   const data: Record<string, string> =
     search.provider === 'local'
       ? {
@@ -28,13 +29,13 @@ export function Search({ ctx }: { ctx: RenderContext }) {
         };
   return (
     <div className="search" role="search">
-      <label className="sr-only" htmlFor="search-input">Search documentation</label>
+      <label className="sr-only" htmlFor="search-input">{ui.searchLabel}</label>
       <input
         id="search-input"
         className="search-input"
         type="text"
         enterKeyHint="search"
-        placeholder="Search documentation…"
+        placeholder={ui.searchPlaceholder}
         autoComplete="off"
         spellCheck={false}
         role="combobox"
@@ -44,12 +45,12 @@ export function Search({ ctx }: { ctx: RenderContext }) {
         aria-keyshortcuts="/ Control+K Meta+K"
         {...data}
       />
-      <button type="button" className="icon-button search-toggle" aria-label="Search" aria-controls="search-input">
+      <button type="button" className="icon-button search-toggle" aria-label={ui.searchButton} aria-controls="search-input">
         <SearchIcon />
       </button>
       <div className="search-panel" id="search-panel" hidden>
         <p className="search-status" id="search-status" role="status" aria-live="polite" />
-        <ul className="search-results" id="search-results" role="listbox" aria-label="Search results" />
+        <ul className="search-results" id="search-results" role="listbox" aria-label={ui.searchResults} />
       </div>
     </div>
   );

@@ -1,28 +1,31 @@
-import type { RenderContext } from '../types.js';
+import { format } from '../../src/theme/ui.js';
+import type { RenderContext, SidebarProps } from '../types.js';
 import { href } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
 
 export function Badge({ ctx }: { ctx: RenderContext }) {
   const badge = ctx.site.config.badge;
   if (!badge) return null;
+  const { ui } = ctx.theme;
   const label = badge.label ?? badge.package;
   const src = `https://img.shields.io/npm/v/${badge.package}.svg?label=${encodeURIComponent(label)}&style=flat-square&maxAge=3600`;
   return (
     <a className="badge" href={badge.link} target="_blank" rel="noopener noreferrer">
-      <img src={src} alt={`${label} version`} width={90} height={20} />
-      <span className="sr-only"> (release notes, opens in a new tab)</span>
+      <img src={src} alt={format(ui.badgeAlt, { label })} width={90} height={20} />
+      <span className="sr-only"> {ui.badgeLink}</span>
     </a>
   );
 }
 
 /** The desktop sidebar: pages of the current section, group headings, anchors (lists from the nav cache). */
-export function Sidebar({ ctx, section, currentUrl }: { ctx: RenderContext; section: number; currentUrl: string }) {
+export function Sidebar({ ctx, section, currentUrl }: SidebarProps) {
   const { title } = ctx.site.sections[section]!;
+  const { ui } = ctx.theme;
   return (
-    <aside className="sidebar" id="sidebar" aria-label="Sidebar">
+    <aside className="sidebar" id="sidebar" aria-label={ui.sidebar}>
       <div className="sidebar-inner">
         <Badge ctx={ctx} />
-        <nav aria-label={`${title} pages`}>
+        <nav aria-label={format(ui.sidebarPages, { title })}>
           <ul className="sidebar-list" dangerouslySetInnerHTML={{ __html: ctx.nav.sidebarItems(section, currentUrl) }} />
         </nav>
       </div>
@@ -37,18 +40,18 @@ export function Sidebar({ ctx, section, currentUrl }: { ctx: RenderContext; sect
  */
 export function MobileMenu({ ctx, section, currentUrl }: { ctx: RenderContext; section: number; currentUrl: string }) {
   const { config, sections } = ctx.site;
+  const { ui } = ctx.theme;
   const listed = new Set(sections.map((s) => s.url));
   const more = new Map<string, string>();
   for (const entry of config.navigation.flatMap((e) => [e, ...(e.children ?? [])])) {
     if (!listed.has(entry.url) && !more.has(entry.url)) more.set(entry.url, entry.title);
   }
-  more.set(config.links.repository, 'Source code on GitHub');
-  more.set(config.links.questions, 'Questions on Stack Overflow');
+  for (const link of ctx.theme.social) if (!more.has(link.url)) more.set(link.url, link.label);
   return (
     <div className="mobile-menu" id="mobile-menu">
       <div className="mobile-menu-inner">
-        <nav aria-label="Site" dangerouslySetInnerHTML={{ __html: ctx.nav.menu(section, currentUrl) }} />
-        <nav className="mobile-section mobile-extra" aria-label="More links">
+        <nav aria-label={ui.siteMenu} dangerouslySetInnerHTML={{ __html: ctx.nav.menu(section, currentUrl) }} />
+        <nav className="mobile-section mobile-extra" aria-label={ui.moreLinks}>
           <ul>
             {[...more].map(([url, title]) => (
               <li key={url}>
@@ -60,8 +63,8 @@ export function MobileMenu({ ctx, section, currentUrl }: { ctx: RenderContext; s
           </ul>
         </nav>
         {config.languages.length ? (
-          <nav className="mobile-section mobile-languages" aria-label="Languages">
-            <p className="mobile-section-title">Language</p>
+          <nav className="mobile-section mobile-languages" aria-label={ui.languages}>
+            <p className="mobile-section-title">{ui.language}</p>
             <ul>
               {config.languages.map((lang) => (
                 <li key={lang.url}>

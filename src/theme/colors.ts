@@ -1,0 +1,147 @@
+/*
+ * The colours of the chrome: one CSS custom property per role, each a
+ * light-dark() pair. A site sets them under `theme.colors`; what it leaves
+ * out takes the neutral defaults below. The generated block follows the
+ * stylesheets of the templates (which only ever use the properties), and the
+ * contrast of every text colour on its background is checked when the config
+ * is read (WCAG 2 AA: 4.5:1 for text, 3:1 for icons).
+ */
+
+export const COLOR_DEFAULTS = {
+  accent: '#3b5bdb',
+  accentDark: '#91a7ff',
+  accentText: '#ffffff',
+  accentTextDark: '#10141a',
+  link: '#2f4ac0',
+  linkDark: '#a5b4fc',
+  linkHover: '#1e3183',
+  linkHoverDark: '#c7d2fe',
+  header: '#23272f',
+  headerDark: '#171a20',
+  headerText: '#ffffff',
+  headerTextSoft: '#d4d8de',
+  headerAccent: '#91a7ff',
+  banner: '#e6e9ef',
+  bannerText: '#1b1f27',
+} as const;
+
+export type ColorKey = keyof typeof COLOR_DEFAULTS;
+export type ThemeColors = Record<ColorKey, string>;
+
+export const COLOR_DESCRIPTIONS: Record<ColorKey, string> = {
+  accent: 'Accent in the light scheme: the chat button, highlighted code lines, search matches.',
+  accentDark: 'Accent in the dark scheme.',
+  accentText: 'Icon colour on the accent (the chat button), light scheme; needs 3:1 against accent.',
+  accentTextDark: 'Icon colour on the dark accent; needs 3:1 against accentDark.',
+  link: 'Links, the focus ring and note asides in the light scheme; needs 4.5:1 on the page background (#ffffff).',
+  linkDark: 'Links, the focus ring and note asides in the dark scheme; needs 4.5:1 on the dark page background (#12181c).',
+  linkHover: 'Links under the pointer, light scheme.',
+  linkHoverDark: 'Links under the pointer, dark scheme.',
+  header: 'Header background, light scheme.',
+  headerDark: 'Header background, dark scheme.',
+  headerText: 'Header text and icons (both schemes); needs 4.5:1 on header and headerDark.',
+  headerTextSoft: 'Header navigation text that is not current (both schemes); needs 4.5:1 on header and headerDark.',
+  headerAccent: 'Underline of the current header entry and focus ring inside the header (both schemes); needs 3:1 on header and headerDark.',
+  banner: 'Banner background (both schemes).',
+  bannerText: 'Banner text and links; needs 4.5:1 on banner.',
+};
+
+/** The page backgrounds of the two schemes (templates/styles/00-base.css), against which links are checked. */
+export const PAGE_BACKGROUND = { light: '#ffffff', dark: '#12181c' } as const;
+
+const TOKENS: Array<[property: string, light: ColorKey, dark: ColorKey]> = [
+  ['--accent', 'accent', 'accentDark'],
+  ['--accent-fg', 'accentText', 'accentTextDark'],
+  ['--link', 'link', 'linkDark'],
+  ['--link-hover', 'linkHover', 'linkHoverDark'],
+  ['--header-bg', 'header', 'headerDark'],
+  ['--header-fg', 'headerText', 'headerText'],
+  ['--header-fg-soft', 'headerTextSoft', 'headerTextSoft'],
+  ['--header-accent', 'headerAccent', 'headerAccent'],
+  ['--banner-bg', 'banner', 'banner'],
+  ['--banner-fg', 'bannerText', 'bannerText'],
+];
+
+export function themeColors(configured: Partial<Record<ColorKey, string>> = {}): ThemeColors {
+  const colors = { ...COLOR_DEFAULTS } as ThemeColors;
+  for (const [key, value] of Object.entries(configured)) if (value) colors[key as ColorKey] = value.toLowerCase();
+  return colors;
+}
+
+/** The `:root` block that sets every colour property. */
+export function colorStylesheet(colors: ThemeColors): string {
+  const lines = TOKENS.map(([property, light, dark]) => `  ${property}: ${colors[light] === colors[dark] ? colors[light] : `light-dark(${colors[light]}, ${colors[dark]})`};`);
+  return `/* Theme colours (theme.colors of the site config, or the defaults). */\n:root {\n${lines.join('\n')}\n}\n`;
+}
+
+/** Text (or icon) on background, the minimum ratio, and the config keys involved. */
+interface Pair {
+  fg: ColorKey;
+  bg: ColorKey | keyof typeof PAGE_BACKGROUND;
+  min: number;
+  what: string;
+}
+
+const PAIRS: Pair[] = [
+  { fg: 'headerText', bg: 'header', min: 4.5, what: 'header text' },
+  { fg: 'headerText', bg: 'headerDark', min: 4.5, what: 'header text (dark scheme)' },
+  { fg: 'headerTextSoft', bg: 'header', min: 4.5, what: 'header navigation text' },
+  { fg: 'headerTextSoft', bg: 'headerDark', min: 4.5, what: 'header navigation text (dark scheme)' },
+  { fg: 'headerAccent', bg: 'header', min: 3, what: 'the focus ring in the header' },
+  { fg: 'headerAccent', bg: 'headerDark', min: 3, what: 'the focus ring in the header (dark scheme)' },
+  { fg: 'bannerText', bg: 'banner', min: 4.5, what: 'banner text' },
+  { fg: 'link', bg: 'light', min: 4.5, what: 'links on the page' },
+  { fg: 'linkDark', bg: 'dark', min: 4.5, what: 'links on the page (dark scheme)' },
+  { fg: 'linkHover', bg: 'light', min: 4.5, what: 'links under the pointer' },
+  { fg: 'linkHoverDark', bg: 'dark', min: 4.5, what: 'links under the pointer (dark scheme)' },
+  { fg: 'accentText', bg: 'accent', min: 3, what: 'the chat icon' },
+  { fg: 'accentTextDark', bg: 'accentDark', min: 3, what: 'the chat icon (dark scheme)' },
+];
+
+export interface ContrastProblem {
+  /** The configured key to point at (the foreground when both or neither are configured). */
+  key: ColorKey;
+  message: string;
+}
+
+/** Every text/background pair below its WCAG AA minimum. */
+export function contrastProblems(colors: ThemeColors, configured: Partial<Record<ColorKey, string>> = {}): ContrastProblem[] {
+  const problems: ContrastProblem[] = [];
+  for (const pair of PAIRS) {
+    const fg = colors[pair.fg];
+    const bgIsPage = pair.bg === 'light' || pair.bg === 'dark';
+    const bg = bgIsPage ? PAGE_BACKGROUND[pair.bg as 'light' | 'dark'] : colors[pair.bg as ColorKey];
+    const ratio = contrastRatio(fg, bg);
+    if (ratio >= pair.min) continue;
+    const bgName = bgIsPage ? `the ${pair.bg} page background ${bg}` : `${pair.bg} ${bg}`;
+    const key = configured[pair.fg] || bgIsPage ? pair.fg : (pair.bg as ColorKey);
+    problems.push({
+      key,
+      message: `${pair.fg} ${fg} on ${bgName} has a contrast of ${ratio.toFixed(2)}:1; ${pair.what} needs at least ${pair.min}:1 (WCAG AA)`,
+    });
+  }
+  return problems;
+}
+
+/** WCAG 2 contrast ratio of two #rrggbb colours. */
+export function contrastRatio(a: string, b: string): number {
+  const [la, lb] = [luminance(a), luminance(b)];
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+function luminance(hex: string): number {
+  const [r, g, b] = parseHex(hex).map((c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+/** [r, g, b] of #rgb or #rrggbb. */
+export function parseHex(hex: string): [number, number, number] {
+  let h = hex.replace(/^#/, '');
+  if (h.length === 3) h = [...h].map((c) => c + c).join('');
+  return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
+}
+
+export const HEX_COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;

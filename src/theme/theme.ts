@@ -1,0 +1,292 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { extname, join, relative, resolve, sep } from 'node:path';
+import * as React from 'react';
+import type { ComponentType } from 'react';
+import * as jsxRuntime from 'react/jsx-runtime';
+import type { LoadedConfig } from '../config/load.js';
+import { COMPONENT_NAMES, type ComponentName, type SiteConfig } from '../config/schema.js';
+import { InputError, type SourceProblem } from '../errors.js';
+import { colorStylesheet, contrastProblems, themeColors, type ColorKey, type ThemeColors } from './colors.js';
+import { SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
+import { format, uiStrings, type UiStrings } from './ui.js';
+
+/*
+ * What the config says about the look of the site, resolved once per build:
+ * the interface strings, the colours, the icon links, the logo and favicon
+ * URLs. Pure: it needs only the config (files are checked by
+ * themeFileProblems, read by themeStylesheet and loadComponents).
+ */
+
+export interface SocialEntry {
+  icon: SocialIcon;
+  url: string;
+  label: string;
+}
+
+export interface ResolvedTheme {
+  ui: UiStrings;
+  colors: ThemeColors;
+  social: SocialEntry[];
+  /** URL path of the logo file; undefined for the built-in neutral mark. */
+  logo?: string;
+  /** Width over height of the logo file (1 until loadComponents reads it). */
+  logoRatio: number;
+  favicon: { url: string; type: string };
+  home: 'docs' | 'landing';
+}
+
+/** The URL path a file under static/ is published at. */
+export const staticUrl = (path: string) => '/' + path.replace(/^static\//, '');
+
+const TYPES: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon' };
+
+/** The icon of a link of the older `links:` key, by its host. */
+function iconOfHost(url: string): SocialIcon {
+  const host = new URL(url.startsWith('//') ? `https:${url}` : url).hostname.replace(/^www\./, '');
+  const known: Record<string, SocialIcon> = {
+    'github.com': 'github',
+    'gitlab.com': 'gitlab',
+    'codeberg.org': 'codeberg',
+    'bitbucket.org': 'bitbucket',
+    'stackoverflow.com': 'stackoverflow',
+    'npmjs.com': 'npm',
+    'discord.gg': 'discord',
+    'discord.com': 'discord',
+    'matrix.to': 'matrix',
+    'bsky.app': 'bluesky',
+    'x.com': 'x',
+  };
+  return known[host] ?? 'link';
+}
+
+export function resolveTheme(config: SiteConfig): ResolvedTheme {
+  const ui = uiStrings(config.site.language, config.ui as Partial<UiStrings>);
+  const social: SocialEntry[] = [...config.social];
+  const legacy = (url: string | undefined, text: string) => {
+    if (!url) return;
+    const icon = iconOfHost(url);
+    const name = icon === 'link' ? new URL(url.startsWith('//') ? `https:${url}` : url).hostname : SOCIAL_ICONS[icon].name;
+    social.push({ icon, url, label: format(text, { name }) });
+  };
+  legacy(config.links?.repository, ui.sourceCodeOn);
+  legacy(config.links?.questions, ui.questionsOn);
+  const { logo, favicon } = config.theme;
+  const logoUrl = logo ? staticUrl(logo.src) : undefined;
+  const faviconFile = favicon ?? logo?.src;
+  return {
+    ui,
+    colors: themeColors(config.theme.colors),
+    social,
+    logo: logoUrl,
+    logoRatio: 1,
+    favicon: faviconFile ? { url: staticUrl(faviconFile), type: TYPES[extname(faviconFile).toLowerCase()]! } : { url: '/favicon.svg', type: 'image/svg+xml' },
+    home: config.theme.home,
+  };
+}
+
+/**
+ * Problems of the theme: colours whose text fails WCAG AA contrast on its
+ * background (see src/theme/colors.ts), files named by the theme and the
+ * components that are not in the site folder, a landing home that lists pages.
+ */
+export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem[] {
+  const { config } = loaded;
+  const configured = config.theme.colors as Partial<Record<ColorKey, string>>;
+  const problems: SourceProblem[] = contrastProblems(themeColors(configured), configured).map((p) =>
+    loaded.problemAt(configured[p.key] ? ['theme', 'colors', p.key] : ['theme', 'colors'], p.message),
+  );
+  const check = (path: readonly PropertyKey[], file: string | undefined) => {
+    if (!file) return;
+    const full = resolve(root, file);
+    let ok = false;
+    try {
+      ok = statSync(full).isFile() && !relative(root, full).startsWith('..');
+    } catch {
+      ok = false;
+    }
+    if (!ok) problems.push(loaded.problemAt(path, `there is no file ${file} in the site folder`));
+  };
+  check(['theme', 'logo', 'src'], config.theme.logo?.src);
+  check(['theme', 'favicon'], config.theme.favicon);
+  config.theme.css.forEach((file, i) => check(['theme', 'css', i], file));
+  for (const name of COMPONENT_NAMES) check(['components', name], config.components[name]);
+  if (config.theme.home === 'landing' && config.sections.some((s) => s.url === '' && s.pages.length)) {
+    const s = config.sections.findIndex((section) => section.url === '');
+    problems.push(loaded.problemAt(['sections', s, 'pages'], 'with theme.home: landing the home page has no sidebar, so its section cannot list pages: move them to another section'));
+  }
+  return problems;
+}
+
+/** The colour block and the site's own stylesheets, appended to the built-in stylesheet. */
+export function themeStylesheet(root: string, config: SiteConfig): string {
+  const own = config.theme.css.map((file) => `/* ${file} */\n` + readFileSync(resolve(root, file), 'utf8'));
+  return [colorStylesheet(themeColors(config.theme.colors)), ...own].join('\n');
+}
+
+/** Extra sources of each CSP directive: the configured ones, the badge's image host, contributors' avatars. */
+export function cspSources(config: SiteConfig, hasContributors: boolean): Record<'img' | 'media' | 'frame' | 'connect' | 'font', string[]> {
+  const img: string[] = [];
+  if (config.badge) img.push('https://img.shields.io');
+  if (hasContributors) img.push('https://github.com', 'https://avatars.githubusercontent.com');
+  const unique = (list: string[]) => [...new Set(list)];
+  return {
+    img: unique([...img, ...config.csp.img]),
+    media: unique(config.csp.media),
+    frame: unique(config.csp.frame),
+    connect: unique(config.csp.connect),
+    font: unique(config.csp.font),
+  };
+}
+
+export type Components = Partial<Record<ComponentName, ComponentType<any>>>;
+
+interface Compiled {
+  inputs: Array<[string, string]>;
+  component: ComponentType<any>;
+}
+const compiled = new Map<string, Compiled>();
+
+const hashOf = (path: string) => {
+  try {
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
+  } catch {
+    return 'missing';
+  }
+};
+
+/**
+ * The site's own components (config `components:`), compiled with esbuild
+ * into one CommonJS module each and run here, in the build: they are rendered
+ * to HTML like the built-in ones and never reach the browser. Their imports
+ * of react and react/jsx-runtime get the tool's React; every other import is
+ * bundled from the site's files (Node's modules are not available to them).
+ * Returns the components and a hash of their sources (part of every page's key).
+ */
+export function loadComponents(root: string, config: SiteConfig): { components: Components; key: string; logoRatio: number } {
+  const components: Components = {};
+  const key = createHash('sha256');
+  const logoRatio = config.theme.logo ? imageRatio(resolve(root, config.theme.logo.src)) : 1;
+  key.update(String(logoRatio));
+  const problems: SourceProblem[] = [];
+  for (const name of COMPONENT_NAMES) {
+    const file = config.components[name];
+    if (!file) continue;
+    const entry = resolve(root, file);
+    let done = compiled.get(entry);
+    if (!done || !done.inputs.every(([path, hash]) => hashOf(path) === hash)) {
+      try {
+        done = compileComponent(root, entry, name);
+        compiled.set(entry, done);
+      } catch (e) {
+        if (e instanceof InputError) {
+          problems.push(...e.problems);
+          continue;
+        }
+        throw e;
+      }
+    }
+    components[name] = done.component;
+    key.update(name).update('\0');
+    for (const [path, hash] of done.inputs) key.update(path).update(hash);
+  }
+  if (problems.length) throw new InputError(problems);
+  return { components, key: key.digest('hex').slice(0, 16), logoRatio };
+}
+
+/** Width over height of an SVG (width and height, or viewBox) or PNG file; 1 when it does not say. */
+export function imageRatio(path: string): number {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return 1;
+  }
+  let w = 0;
+  let h = 0;
+  if (bytes.subarray(1, 4).toString('latin1') === 'PNG') {
+    w = bytes.readUInt32BE(16);
+    h = bytes.readUInt32BE(20);
+  } else {
+    const tag = bytes.toString('utf8').match(/<svg\b[^>]*>/)?.[0] ?? '';
+    const attr = (name: string) => tag.match(new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`))?.[1];
+    const box = attr('viewBox')?.trim().split(/[\s,]+/).map(Number);
+    w = parseFloat(attr('width') ?? '') || box?.[2] || 0;
+    h = parseFloat(attr('height') ?? '') || box?.[3] || 0;
+  }
+  return w > 0 && h > 0 ? Math.round((w / h) * 1000) / 1000 : 1;
+}
+
+const toolRequire = createRequire(import.meta.url);
+
+function compileComponent(root: string, entry: string, name: ComponentName): Compiled {
+  const { buildSync } = toolRequire('esbuild') as typeof import('esbuild');
+  const display = (path: string) => relative(root, path).split(sep).join('/');
+  let result: import('esbuild').BuildResult<{ write: false; metafile: true }>;
+  try {
+    result = buildSync({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: 'cjs',
+      platform: 'neutral',
+      target: ['node20'],
+      jsx: 'automatic',
+      external: ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/server'],
+      logLevel: 'silent',
+      absWorkingDir: root,
+    });
+  } catch (e) {
+    const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
+    throw new InputError(
+      errors.map((m) => ({
+        file: m.location ? display(resolve(root, m.location.file)) : display(entry),
+        line: m.location?.line ?? 1,
+        column: (m.location?.column ?? 0) + 1,
+        message: `component ${name}: ${m.text}`,
+      })),
+    );
+  }
+  const code = result.outputFiles[0]!.text;
+  // The React the pages are rendered with (one copy, so that hooks work in a component too).
+  const modules: Record<string, unknown> = { react: React, 'react/jsx-runtime': jsxRuntime };
+  const mod = { exports: {} as Record<string, unknown> };
+  const requireShim = (id: string) => {
+    if (id in modules) return modules[id];
+    throw new Error(`component ${name} (${display(entry)}) imports "${id}": a component may import react and the site's own files only`);
+  };
+  new Function('module', 'exports', 'require', code)(mod, mod.exports, requireShim);
+  const component = (mod.exports[name] ?? mod.exports.default) as ComponentType<any> | undefined;
+  if (typeof component !== 'function') {
+    throw new InputError([{ file: display(entry), line: 1, column: 1, message: `component ${name}: the file exports no function named ${name} (or default)` }]);
+  }
+  const inputs = Object.keys(result.metafile.inputs).map((file): [string, string] => {
+    const path = resolve(root, file);
+    return [path, hashOf(path)];
+  });
+  return { inputs, component };
+}
+
+/** Whether the site folder has a favicon.svg of its own in static/ (then the built-in one is not written). */
+export function hasStaticFavicon(root: string): boolean {
+  return existsSync(join(root, 'static', 'favicon.svg'));
+}
+
+const themedCss = new Map<string, string>();
+
+/**
+ * The built-in stylesheet followed by the theme's (colours and the site's own
+ * files), minified like it, in one file named by its hash.
+ */
+export async function withThemeCss(css: { url: string; contents: string }, extra: string): Promise<{ url: string; contents: string }> {
+  let minified = themedCss.get(extra);
+  if (minified === undefined) {
+    const { transform } = await import('esbuild');
+    ({ code: minified } = await transform(extra, { loader: 'css', minify: true, target: ['chrome123', 'firefox120', 'safari17.5'] }));
+    themedCss.set(extra, minified);
+  }
+  const contents = css.contents + minified;
+  return { url: `/assets/style.${createHash('sha256').update(contents).digest('hex').slice(0, 10)}.css`, contents };
+}

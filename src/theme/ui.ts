@@ -1,0 +1,184 @@
+/*
+ * Every piece of interface text of the pages and of the client script, in
+ * one table: an English and a Chinese set, chosen by `site.language`, and
+ * single strings replaced through the config's `ui:` key. Components and the
+ * client script never hold words of their own: they read them from here (the
+ * client through the `data-ui` attribute of <body>, see clientStrings).
+ *
+ * Placeholders in braces ({title}, {count}) are filled by `format`.
+ */
+
+export const UI_EN = {
+  skipToContent: 'Skip to content',
+  sectionTitled: 'Section titled',
+  siteHeader: 'Site header',
+  menu: 'Menu',
+  home: '{title} home',
+  mainNavigation: 'Main',
+  subnavigation: '{title} sections',
+  language: 'Language',
+  languages: 'Languages',
+  themeToggle: 'Colour theme: {theme}',
+  themeSystem: 'system',
+  themeLight: 'light',
+  themeDark: 'dark',
+  newTab: '(opens in a new tab)',
+  searchLabel: 'Search documentation',
+  searchPlaceholder: 'Search documentation…',
+  searchButton: 'Search',
+  searchResults: 'Search results',
+  searchNone: 'No results for “{query}”',
+  searchOne: '1 result',
+  searchMany: '{count} results',
+  searchCorrected: '{count} for “{corrected}” (no results for “{query}”)',
+  searchUnavailable: 'Search is not available right now.',
+  bannerLabel: 'Banner',
+  bannerClose: 'Close banner',
+  notificationLabel: 'Announcement',
+  notificationClose: 'Dismiss announcement',
+  footerLabel: 'Site footer',
+  footerNavigation: 'Footer',
+  editPage: 'Edit this page',
+  printableSection: 'Printable section',
+  jumpToRepository: 'Jump to repository',
+  furtherReading: 'Further reading',
+  contributors: 'Contributors',
+  pagination: 'Previous and next pages',
+  previous: 'Previous',
+  next: 'Next',
+  lastUpdated: 'Last updated',
+  date: '{day} {month} {year}',
+  months: 'January February March April May June July August September October November December',
+  sidebar: 'Sidebar',
+  sidebarPages: '{title} pages',
+  anchorsOf: 'Sections of {title}',
+  moreOne: '1 more page in {section}',
+  moreMany: '{count} more pages in {section}',
+  siteMenu: 'Site',
+  moreLinks: 'More links',
+  badgeAlt: '{label} version',
+  badgeLink: '(release notes, opens in a new tab)',
+  notFoundTitle: 'Page not found',
+  notFoundText: 'There is no page at this address. Search the documentation with the search box at the top of the page, or start from one of its sections:',
+  printableTitle: '{title} (printable)',
+  backTo: 'Back to {title}',
+  contents: 'Contents',
+  copy: 'Copy',
+  copied: 'Copied',
+  copiedAnnouncement: 'Copied to clipboard',
+  copyFailed: 'Copying is not allowed here',
+  sourceCodeOn: 'Source code on {name}',
+  questionsOn: 'Questions on {name}',
+  features: 'Features',
+} as const;
+
+export type UiKey = keyof typeof UI_EN;
+export type UiStrings = Record<UiKey, string>;
+
+export const UI_ZH: UiStrings = {
+  skipToContent: '跳到正文',
+  sectionTitled: '小节',
+  siteHeader: '网站页眉',
+  menu: '菜单',
+  home: '{title} 首页',
+  mainNavigation: '主导航',
+  subnavigation: '{title} 的栏目',
+  language: '语言',
+  languages: '语言列表',
+  themeToggle: '配色：{theme}',
+  themeSystem: '跟随系统',
+  themeLight: '浅色',
+  themeDark: '深色',
+  newTab: '（在新标签页中打开）',
+  searchLabel: '搜索文档',
+  searchPlaceholder: '搜索文档…',
+  searchButton: '搜索',
+  searchResults: '搜索结果',
+  searchNone: '没有找到“{query}”的结果',
+  searchOne: '1 条结果',
+  searchMany: '{count} 条结果',
+  searchCorrected: '“{corrected}”的 {count}（没有找到“{query}”的结果）',
+  searchUnavailable: '搜索暂时不可用。',
+  bannerLabel: '横幅',
+  bannerClose: '关闭横幅',
+  notificationLabel: '公告',
+  notificationClose: '关闭公告',
+  footerLabel: '网站页脚',
+  footerNavigation: '页脚',
+  editPage: '编辑此页',
+  printableSection: '可打印的整章',
+  jumpToRepository: '前往代码仓库',
+  furtherReading: '延伸阅读',
+  contributors: '贡献者',
+  pagination: '上一页和下一页',
+  previous: '上一页',
+  next: '下一页',
+  lastUpdated: '最后更新于',
+  date: '{year}年{monthNumber}月{day}日',
+  months: '1月 2月 3月 4月 5月 6月 7月 8月 9月 10月 11月 12月',
+  sidebar: '侧边栏',
+  sidebarPages: '{title} 的页面',
+  anchorsOf: '{title} 的小节',
+  moreOne: '{section} 中还有 1 页',
+  moreMany: '{section} 中还有 {count} 页',
+  siteMenu: '网站',
+  moreLinks: '更多链接',
+  badgeAlt: '{label} 版本',
+  badgeLink: '（发布说明，在新标签页中打开）',
+  notFoundTitle: '找不到页面',
+  notFoundText: '这个地址没有页面。可以用页面顶部的搜索框搜索文档，或者从下面的章节开始：',
+  printableTitle: '{title}（可打印）',
+  backTo: '返回 {title}',
+  contents: '目录',
+  copy: '复制',
+  copied: '已复制',
+  copiedAnnouncement: '已复制到剪贴板',
+  copyFailed: '这里不允许复制',
+  sourceCodeOn: '{name} 上的源代码',
+  questionsOn: '{name} 上的问答',
+  features: '特性',
+};
+
+/** The built-in sets by language (the part of site.language before "-"). */
+const SETS: Record<string, UiStrings> = { en: UI_EN, zh: UI_ZH };
+
+/** The strings of a site: the set of its language (English when there is none), with its own replacements. */
+export function uiStrings(language: string, overrides: Partial<Record<UiKey, string>> = {}): UiStrings {
+  const set = SETS[language.toLowerCase().split('-')[0]!] ?? UI_EN;
+  return { ...set, ...overrides };
+}
+
+/** A string with its {placeholders} filled. */
+export function format(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (all, name: string) => (name in values ? String(values[name]) : all));
+}
+
+/** The strings the client script needs (it reads them from <body data-ui>). */
+export const CLIENT_KEYS = [
+  'themeToggle',
+  'themeSystem',
+  'themeLight',
+  'themeDark',
+  'searchNone',
+  'searchOne',
+  'searchMany',
+  'searchCorrected',
+  'searchUnavailable',
+  'copy',
+  'copied',
+  'copiedAnnouncement',
+  'copyFailed',
+] as const satisfies readonly UiKey[];
+
+export type ClientKey = (typeof CLIENT_KEYS)[number];
+
+export function clientStrings(ui: UiStrings): string {
+  return JSON.stringify(Object.fromEntries(CLIENT_KEYS.map((key) => [key, ui[key]])));
+}
+
+/** A date (ISO, yyyy-mm-dd…) written out with the strings of the site. */
+export function formatDate(ui: UiStrings, iso: string): string {
+  const [year, month, day] = iso.slice(0, 10).split('-').map(Number);
+  const months = ui.months.split(/\s+/);
+  return format(ui.date, { year: year!, month: months[month! - 1] ?? String(month), monthNumber: month!, day: day! });
+}
