@@ -1,0 +1,199 @@
+/* The files of the starter site that `docs init` writes ({{schema}} becomes the path of the tool's JSON Schema). */
+
+const FENCE = '```';
+
+export const STARTER_FILES: Record<string, string> = {
+  'site.config.yaml': `# yaml-language-server: $schema={{schema}}
+# The site's configuration: every key is described in the JSON Schema named
+# above (editors show the descriptions on hover).
+$schema: {{schema}}
+
+site:
+  title: My Project
+  url: https://docs.example.org
+  description: Documentation of My Project.
+  language: en
+
+theme:
+  logo:
+    src: static/logo.svg
+  home: landing
+
+social:
+  - icon: github
+    url: https://github.com/example/my-project
+    label: Source code on GitHub
+
+navigation:
+  - title: Guide
+    url: /guide/
+  - title: Reference
+    url: /reference/
+
+footer:
+  links:
+    - title: Guide
+      url: /guide/
+  secondary:
+    - title: Reference
+      url: /reference/
+  copyright: Released under the MIT license.
+
+sections:
+  - title: Home
+    url: ""
+  - title: Guide
+    url: guide
+    pages:
+      - guide/getting-started
+      - guide/markdown
+  - title: Reference
+    url: reference
+    pages:
+      - reference/configuration
+`,
+  'content/index.md': `---
+title: My Project
+description: Documentation of My Project.
+hero:
+  tagline: A short sentence that says what My Project does and for whom.
+  actions:
+    - text: Get started
+      url: /guide/getting-started/
+      primary: true
+    - text: Reference
+      url: /reference/
+features:
+  - title: Quick to learn
+    text: The guide walks through a first project in a few minutes.
+    url: /guide/
+  - title: Complete reference
+    text: Every option, with its type and default.
+    url: /reference/
+---
+
+Write what a first-time reader needs to know here. The hero and the cards above come from this page's frontmatter.
+`,
+  'content/guide/index.md': `---
+title: Guide
+---
+
+The guide explains My Project step by step. Start with [Getting started](/guide/getting-started/).
+`,
+  'content/guide/getting-started.md': `---
+title: Getting started
+group: Basics
+---
+
+## Install
+
+${FENCE}bash
+npm install my-project
+${FENCE}
+
+## First steps
+
+Create a file and run it. The [Markdown page](/guide/markdown/) shows what a page can contain.
+`,
+  'content/guide/markdown.md': `---
+title: Markdown
+group: Basics
+description: Every Markdown extension a page may use.
+---
+
+Pages are GitHub-flavoured Markdown with a few extensions. The page title comes from the frontmatter, so sections start at \`##\`.
+
+## Code blocks
+
+A fence names its language; \`title=\` shows a file name and \`{2}\` highlights lines:
+
+${FENCE}js title="app.config.js" {2}
+export default {
+  mode: 'production',
+  entry: './src/index.js',
+};
+${FENCE}
+
+\`diff\` marks added and removed lines:
+
+${FENCE}js title="app.config.js" diff
+ export default {
+-  mode: 'development',
++  mode: 'production',
+ };
+${FENCE}
+
+## Asides
+
+:::note
+A note sets a paragraph apart.
+:::
+
+:::tip[A custom title]
+Tips, warnings and dangers work the same way.
+:::
+
+:::warning
+Something to be careful about.
+:::
+
+:::danger
+Something that loses data.
+:::
+
+> [!NOTE]
+> GitHub's alert syntax works too.
+
+## Tabs
+
+::::tabs
+:::tab[npm]
+${FENCE}bash
+npm install my-project
+${FENCE}
+:::
+:::tab[pnpm]
+${FENCE}bash
+pnpm add my-project
+${FENCE}
+:::
+::::
+
+## Tables and lists
+
+| Option | Default |
+| --- | --- |
+| \`mode\` | \`'production'\` |
+
+- [x] A done task
+- [ ] An open task
+
+Text can be ~~struck through~~, and a footnote[^1] goes to the end of the page.
+
+[^1]: The footnote's text.
+
+## Links
+
+Link to pages by their path, as in [the reference](/reference/configuration/), and to headings with an anchor, as in [Code blocks](#code-blocks).
+`,
+  'content/reference/index.md': `---
+title: Reference
+---
+
+Every option of My Project: see [Configuration](/reference/configuration/).
+`,
+  'content/reference/configuration.md': `---
+title: Configuration
+---
+
+## mode
+
+\`string\`, default \`'production'\`. Which defaults apply.
+
+## entry
+
+\`string\`. The file to start from.
+`,
+  'static/logo.svg': `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect x="3" y="3" width="26" height="26" rx="7" fill="#3b5bdb"/><path fill="none" stroke="#fff" stroke-width="2.5" stroke-linecap="round" d="M10 11h12M10 16h12M10 21h7"/></svg>
+`,
+};
