@@ -184,7 +184,7 @@ export const SiteConfigSchema = z
     site: z
       .strictObject({
         title: z.string().min(1).describe('Site name, used in page titles ("Page | title").'),
-        url: externalUrl.describe('Canonical origin of the published site, e.g. https://webpack.js.org.'),
+        url: externalUrl.describe('Canonical origin of the published site, e.g. https://docs.example.org.'),
         description: z.string().min(1).describe('Default meta description.'),
         language: z.string().default('en').describe('The lang attribute of every page.'),
         repository: externalUrl.optional().describe('Source repository of the documented project (for reference; the header icons come from social).'),

@@ -24,7 +24,7 @@ function localBackend(input: HTMLInputElement): () => Promise<Backend> {
   return async () => {
     // A computed specifier keeps the bundler from trying to include the engine.
     const specifier = input.dataset.engine!;
-    const { createSearchEngine } = (await import(/* webpackIgnore: true */ specifier)) as typeof import('./search-engine.js');
+    const { createSearchEngine } = (await import(specifier)) as typeof import('./search-engine.js');
     const folder = new URL(input.dataset.index!, window.location.href);
     const engine = createSearchEngine(async (path, fresh) => {
       const response = await fetch(new URL(path, folder), fresh ? { cache: 'reload' } : undefined);

@@ -9,7 +9,7 @@ import { highlightBlocks, isKnownLanguage, isTokenSource, linesOf, needsHighligh
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
- * (title="webpack.config.js"), highlighted lines ({2,4-6}) and diff notation
+ * (title="app.config.js"), highlighted lines ({2,4-6}) and diff notation
  * (the word `diff` in the meta: lines starting with + or - are added or removed).
  */
 export interface CodeMeta {

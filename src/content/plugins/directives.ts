@@ -10,7 +10,7 @@ import { report } from '../context.js';
  *   GitHub alerts (> [!NOTE], > [!TIP], > [!IMPORTANT], > [!WARNING], > [!CAUTION])
  *   ::::tabs containing :::tab[Label] blocks
  * An unknown container or leaf directive is an error. Text directives
- * (`:name` inside prose, as in "webpack:5") are put back as the text they were.
+ * (`:name` inside prose, as in "node:22") are put back as the text they were.
  */
 
 export const ASIDE_KINDS = { note: 'Note', tip: 'Tip', warning: 'Warning', danger: 'Danger' } as const;
