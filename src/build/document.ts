@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import type { RenderContext } from '../../templates/types.js';
 
 /*
  * React's server renderer writes an attribute under the name its JSX prop has
@@ -7,26 +8,36 @@ import { renderToStaticMarkup } from 'react-dom/server';
  * are mapped; tabIndex and a few booleans are lowercased): `charSet`,
  * `autoComplete`, `spellCheck`, `dateTime` reach the HTML as spelled. That is
  * valid (HTML attribute names are case-insensitive) but not the usual form, so
- * the markup React renders has these names lowercased. Page bodies never go
- * through this: a document is rendered with a marker for each body, and the
- * bodies, whose code samples may well show `autoComplete="off"` as text, take
- * the markers' places afterwards. SVG names (viewBox) are case-sensitive and
- * are not in the list.
+ * the markup React renders has these names lowercased.
+ *
+ * Only React's own markup is searched: the raw HTML a document holds (page
+ * bodies, whose code samples may well show `autoComplete="off"` as text, and
+ * the navigation lists, most of a page's chrome) goes in as a marker and takes
+ * the marker's place afterwards. SVG names (viewBox) are case-sensitive and are
+ * not in the list.
  */
 const CASED_HTML_ATTRIBUTE =
   / (accessKey|autoCapitalize|autoComplete|autoCorrect|autoPlay|autoSave|cellPadding|cellSpacing|charSet|colSpan|contentEditable|controlsList|dateTime|encType|enterKeyHint|fetchPriority|formEncType|formMethod|formNoValidate|formTarget|hrefLang|inputMode|itemProp|itemRef|itemScope|itemType|maxLength|minLength|noModule|noValidate|playsInline|popoverTarget|popoverTargetAction|readOnly|referrerPolicy|rowSpan|spellCheck|srcDoc|srcLang|srcSet|useMap)=/g;
+const RAW_MARKER = /<!--docs-raw:(\d+)-->/g;
 
 const lowercase = (match: string) => match.toLowerCase();
 
-/** The marker of the `index`th body of a document (see renderDocument). */
-export const bodyMarker = (index: number) => `<!--docs-body:${index}-->`;
-const BODY_MARKER = /<!--docs-body:(\d+)-->/g;
+/** Hands a piece of raw HTML over to renderDocument and returns what to render in its place. */
+export type Raw = (html: string) => string;
 
 /**
- * A complete HTML document: `element` rendered, with conventional lowercase
- * attribute names, and `bodies[i]` in place of bodyMarker(i).
+ * A complete HTML document: the element `render` returns, with conventional
+ * lowercase attribute names, and the raw HTML given to `raw` in its places.
  */
-export function renderDocument(element: ReactElement, bodies: readonly string[] = []): string {
-  const markup = renderToStaticMarkup(element).replace(CASED_HTML_ATTRIBUTE, lowercase);
-  return '<!DOCTYPE html>' + (bodies.length ? markup.replace(BODY_MARKER, (_, i: string) => bodies[Number(i)]!) : markup);
+export function renderDocument(render: (raw: Raw) => ReactElement): string {
+  const parts: string[] = [];
+  const raw: Raw = (html) => `<!--docs-raw:${parts.push(html) - 1}-->`;
+  const markup = renderToStaticMarkup(render(raw)).replace(CASED_HTML_ATTRIBUTE, lowercase);
+  return '<!DOCTYPE html>' + (parts.length ? markup.replace(RAW_MARKER, (_, i: string) => parts[Number(i)]!) : markup);
+}
+
+/** The render context with the navigation lists handed over as raw HTML. */
+export function withRawNav(ctx: RenderContext, raw: Raw): RenderContext {
+  const { nav } = ctx;
+  return { ...ctx, nav: { ...nav, sidebarItems: (section, currentUrl) => raw(nav.sidebarItems(section, currentUrl)), menu: (section, currentUrl) => raw(nav.menu(section, currentUrl)) } };
 }

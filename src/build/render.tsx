@@ -6,7 +6,7 @@ import { LINK_PLACEHOLDER } from '../content/markdown.js';
 import { ANCHOR_LABEL_ID } from '../content/plugins/headings.js';
 import { uniqueIds } from '../content/slug.js';
 import type { SidebarSection, Site, SitePage } from '../site/model.js';
-import { bodyMarker, renderDocument } from './document.js';
+import { renderDocument, withRawNav } from './document.js';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
@@ -17,25 +17,25 @@ export function bodyHtml(page: SitePage): string {
 
 /** Renders one page to a complete HTML document. */
 export function renderPage(ctx: RenderContext, page: SitePage): string {
-  return renderDocument(<Layout ctx={ctx} page={page} body={bodyMarker(0)} />, [bodyHtml(page)]);
+  return renderDocument((raw) => <Layout ctx={withRawNav(ctx, raw)} page={page} body={raw(bodyHtml(page))} />);
 }
 
 /** The 404 page of a site without content/404.md. */
 export function renderNotFound(ctx: RenderContext): string {
-  return renderDocument(<NotFound ctx={ctx} />);
+  return renderDocument((raw) => <NotFound ctx={withRawNav(ctx, raw)} />);
 }
 
 /** The printable version of a section: every page in sidebar order in one document. */
 export function renderPrintable(ctx: RenderContext, site: Site, section: SidebarSection): string {
   const chapterId = uniqueIds();
-  const bodies: string[] = [];
-  const chapters = section.pages.map((entry) => {
-    const page = site.byUrl.get(entry.url)!;
-    const slug = chapterId(page.id.replace(/\//g, '-') || 'home');
-    bodies.push(chapterHtml(bodyHtml(page), slug));
-    return { url: page.url, title: page.title, slug, body: bodyMarker(bodies.length - 1) };
+  return renderDocument((raw) => {
+    const chapters = section.pages.map((entry) => {
+      const page = site.byUrl.get(entry.url)!;
+      const slug = chapterId(page.id.replace(/\//g, '-') || 'home');
+      return { url: page.url, title: page.title, slug, body: raw(chapterHtml(bodyHtml(page), slug)) };
+    });
+    return <Printable ctx={ctx} section={section} chapters={chapters} />;
   });
-  return renderDocument(<Printable ctx={ctx} section={section} chapters={chapters} />, bodies);
 }
 
 /** A page body with headings one level down and ids (and links to them) prefixed. */

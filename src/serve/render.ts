@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { createElement, type ComponentType } from 'react';
 import type { PageProps } from '../../templates/types.js';
 import { TEMPLATES_DIR } from '../build/build.js';
-import { bodyMarker, renderDocument } from '../build/document.js';
+import { renderDocument, withRawNav } from '../build/document.js';
 import type { Renderer } from './builder.js';
 
 /**
@@ -20,7 +20,7 @@ export async function loadRenderer(templatesDir: string): Promise<Renderer> {
   }
   const { Layout } = (await import(pathToFileURL(layoutFile).href)) as { Layout: ComponentType<PageProps> };
   return {
-    page: (ctx, page) => renderDocument(createElement(Layout, { ctx, page, body: bodyMarker(0) }), [render.bodyHtml(page)]),
+    page: (ctx, page) => renderDocument((raw) => createElement(Layout, { ctx: withRawNav(ctx, raw), page, body: raw(render.bodyHtml(page)) })),
     printable: render.renderPrintable,
   };
 }
