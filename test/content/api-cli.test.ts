@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,9 @@ function cli(cwd: string, args: string[]): Promise<Run> {
     child.on('error', reject);
     child.on('close', (code) => {
       closeSync(fd);
-      resolve({ code, stdout: readFileSync(out, 'utf8'), stderr });
+      const stdout = readFileSync(out, 'utf8');
+      rmSync(out, { force: true });
+      resolve({ code, stdout, stderr });
     });
   });
 }
