@@ -9,10 +9,14 @@ export interface SourceProblem {
   message: string;
 }
 
+/** Control characters as escapes (a backslash and n), so that a line break in a YAML key or a file name cannot split a problem's line. */
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 export function formatProblem(p: SourceProblem): string {
   // A problem of a whole file or folder (a link that leads outside the site, say) has no position: line 0.
   const where = p.line > 0 ? `${p.file}:${p.line}:${p.column}` : `${p.file}:`;
-  return p.path ? `${where} ${p.path}: ${p.message}` : `${where} ${p.message}`;
+  return oneLine(p.path ? `${where} ${p.path}: ${p.message}` : `${where} ${p.message}`);
 }
 
 /** Thrown when input is wrong; carries every problem found, not only the first. */

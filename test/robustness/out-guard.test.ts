@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docsIn, expectNoStack, goodBuild, leftovers, notCache, put, scratchSite, treeHash, type Scratch } from './harness.js';
+
+/*
+ * Report rows #36-#41 (F1): `--out` naming a folder whose replacement loses
+ * the writer's files. Each is refused with exit 2 before anything is read or
+ * written; the whole scratch folder (site, previous dist/, the folder above
+ * the site) is byte-identical afterwards.
+ */
+
+let s: Scratch;
+
+beforeAll(async () => {
+  s = scratchSite();
+  put(s, 'static/robots-extra.txt', 'a static file\n');
+  put(s, 'NOTES.txt', 'not output\n');
+  mkdirSync(join(s.site, 'other'));
+  writeFileSync(join(s.site, 'other', 'thesis.tex'), 'years of work\n');
+  mkdirSync(join(s.dir, 'home'));
+  symlinkSync('content', join(s.site, 'content-link'));
+  mkdirSync(join(s.site, 'conf'));
+  writeFileSync(join(s.site, 'conf', 'site.yaml'), readFileSync(join(s.site, 'site.config.yaml')));
+  await goodBuild(s);
+});
+
+afterAll(() => s?.remove());
+
+const refusal = (value: string, why: string) =>
+  `--out ${value}: ${why}. Nothing was written or deleted; choose another output folder (the default is dist/).\n`;
+
+async function expectRefused(out: string, why: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}) {
+  const before = treeHash(s.dir, notCache);
+  const run = await docsIn(s, ['build', '--out', out, ...extra], { env });
+  expectNoStack(run);
+  expect(run.stderr).toBe(refusal(out, why));
+  expect(run.stdout).toBe('');
+  expect(run.code).toBe(2);
+  expect(treeHash(s.dir, notCache)).toEqual(before);
+  expect(leftovers(s.site)).toEqual([]);
+  expect(leftovers(s.dir)).toEqual([]);
+}
+
+describe('--out that would replace what the writer wrote is refused with exit 2 (F1)', () => {
+  it('#36 the content/ folder', () => expectRefused('content', 'this is the content/ folder, which a build would replace'));
+  it('#37 the site folder itself (.)', () => expectRefused('.', 'this is the site folder, which a build would replace'));
+  it('#37 the site folder by its absolute path', async () => {
+    await expectRefused(s.site, 'this is the site folder, which a build would replace');
+  });
+  it('#38 the parent of the site folder (..)', () => expectRefused('..', 'this folder holds the site folder, which a build would replace'));
+  it('#39 the config file', () => expectRefused('site.config.yaml', 'this is the config file site.config.yaml, which a build would replace'));
+  it('#39 a config file given with --config, and the folder that holds it', async () => {
+    await expectRefused('conf/site.yaml', 'this is the config file site.yaml, which a build would replace', ['--config', 'conf/site.yaml']);
+    await expectRefused('conf', 'this folder holds the config file site.yaml, which a build would replace', ['--config', 'conf/site.yaml']);
+  });
+  it('#40 the static/ folder', () => expectRefused('static', 'this is the static/ folder, which a build would replace'));
+  it('a folder inside content/ (new or existing) and a page file', async () => {
+    await expectRefused('content/out', 'this is inside content/, where the output would be read as pages');
+    await expectRefused('content/guides', 'this is inside content/, where the output would be read as pages');
+    await expectRefused('content/guides/first.md', 'this is inside content/, where the output would be read as pages');
+  });
+  it('a folder inside static/', () => expectRefused('static/site', 'this is inside static/, where the output would be copied into itself'));
+  it('a symbolic link to content/ and a folder below it', async () => {
+    await expectRefused('content-link', 'this is the content/ folder, which a build would replace');
+    await expectRefused('content-link/new', 'this is inside content/, where the output would be read as pages');
+  });
+  it('a file that is not a source', () => expectRefused('NOTES.txt', 'this is a file, not a folder'));
+  it('a non-empty folder that is not the output of a build', () =>
+    expectRefused('other', 'this folder is not empty and does not hold the output of a build (it has no .docs-output file)'));
+  it('the home folder', () => expectRefused(join(s.dir, 'home'), 'this is your home folder', [], { HOME: join(s.dir, 'home') }));
+  it('#41 the root of the file system (/)', async () => {
+    const rootBefore = readdirSync('/').sort();
+    await expectRefused('/', 'this is the root of the file system');
+    expect(readdirSync('/').sort()).toEqual(rootBefore);
+  });
+});
+
+describe('--out that is safe to replace is used', () => {
+  it('an empty folder: built, and marked as output', async () => {
+    mkdirSync(join(s.site, 'empty'));
+    const run = await docsIn(s, ['build', '-q', '--out', 'empty']);
+    expectNoStack(run);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(s.site, 'empty', '.docs-output'))).toBe(true);
+    expect(existsSync(join(s.site, 'empty', 'guides', 'first', 'index.html'))).toBe(true);
+  });
+  it('a folder written by an older build (its signature files, no marker)', async () => {
+    mkdirSync(join(s.site, 'older'));
+    for (const name of ['404.html', 'sitemap.xml', 'robots.txt', '_headers', '_redirects', 'llms.txt']) writeFileSync(join(s.site, 'older', name), 'old\n');
+    const run = await docsIn(s, ['build', '-q', '--out', 'older']);
+    expectNoStack(run);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(s.site, 'older', 'robots.txt'), 'utf8')).toContain('Sitemap: https://docs.example.org/sitemap.xml');
+    expect(existsSync(join(s.site, 'older', '.docs-output'))).toBe(true);
+  });
+});

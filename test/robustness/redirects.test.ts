@@ -1,0 +1,122 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { redirectPage, redirectsFile } from '../../src/build/files.js';
+import type { Site } from '../../src/site/model.js';
+import { docsIn, expectNoStack, expectRejected, goodBuild, scratchSite, type Scratch } from './harness.js';
+
+/*
+ * Redirects (F4, F5; report rows #44, #45 and the XSS probes #207, #208,
+ * #r2): a redirect's source and target are written into HTML attributes and
+ * into the `_redirects` rules of static hosts. Anything but a plain URL path
+ * is refused with its position; the pages escape what they write and carry
+ * the CSP of every page.
+ */
+
+let s: Scratch;
+let config: string;
+
+beforeAll(async () => {
+  s = scratchSite();
+  config = readFileSync(join(s.site, 'site.config.yaml'), 'utf8');
+  await goodBuild(s);
+});
+
+afterEach(() => writeFileSync(join(s.site, 'site.config.yaml'), config));
+afterAll(() => s?.remove());
+
+/** The config with these lines added under `redirects:` (after line 59, the fixture's one redirect). */
+function withRedirects(lines: string[]): void {
+  const anchor = '  /old-first/: /guides/first/\n';
+  expect(config.split('\n').indexOf(anchor.trimEnd())).toBe(58);
+  writeFileSync(join(s.site, 'site.config.yaml'), config.replace(anchor, anchor + lines.map((l) => `${l}\n`).join('')));
+}
+
+const decode = (s: string) => s.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+
+const RULE =
+  'expected a plain URL path: letters, digits and - . _ ~ ! $ & ( ) * + , ; = : @ %XX between slashes, no spaces, quotes, angle brackets, "." or ".." segments';
+
+describe('redirect paths that are not plain URL paths are refused with their position', () => {
+  it('#207 a target that breaks out of the attribute (autofocus onfocus)', async () => {
+    withRedirects([`  /r1/: '/guides/first/#x" tabindex="1" autofocus onfocus="alert(207)'`]);
+    await expectRejected(s, ['build'], [`site.config.yaml:60:9 redirects./r1/: ${RULE}`]);
+  });
+
+  it('#208 a target with a query holding markup', async () => {
+    withRedirects([`  /r3/: '/guides/first/?"><img src=x onerror=alert(208)>'`]);
+    await expectRejected(s, ['build'], [`site.config.yaml:60:9 redirects./r3/: ${RULE}`]);
+  });
+
+  it('#r2 a source key with line breaks cannot add a rule to _redirects; the message stays on one line', async () => {
+    withRedirects(['  "/r2/\\n/*  https://evil.example/  200!\\n/r2b/": /guides/first/']);
+    await expectRejected(s, ['build'], [`site.config.yaml:60:3 redirects./r2/\\n/*  https://evil.example/  200!\\n/r2b/: bad key: ${RULE}`]);
+  });
+
+  it('#45 and the other shapes: dot segments, //host, /\\host, spaces, tabs, control characters, javascript:', async () => {
+    withRedirects([
+      '  /../../../rel-escape-probe/: /guides/first/',
+      '  /r4/: /guides/../first/',
+      '  /r5/: //evil.example/',
+      '  /r6/: "/guides/first/ x"',
+      '  "/r7/\\t": /guides/first/',
+      '  /r8/: "/guides/first/\\u0007"',
+      '  /r10/: javascript:alert(1)',
+      '  /r11/: /\\evil.example/',
+      '  /r12/: /guides/./first/',
+    ]);
+    await expectRejected(s, ['check'], [
+      `site.config.yaml:60:3 redirects./../../../rel-escape-probe/: bad key: ${RULE}`,
+      `site.config.yaml:61:9 redirects./r4/: ${RULE}`,
+      `site.config.yaml:62:9 redirects./r5/: ${RULE}`,
+      `site.config.yaml:63:9 redirects./r6/: ${RULE}`,
+      `site.config.yaml:64:3 redirects./r7/\\t: bad key: ${RULE}`,
+      `site.config.yaml:65:9 redirects./r8/: ${RULE}`,
+      'site.config.yaml:66:10 redirects./r10/: expected a path starting with "/"',
+      `site.config.yaml:66:10 redirects./r10/: ${RULE}`,
+      `site.config.yaml:67:10 redirects./r11/: ${RULE}`,
+      `site.config.yaml:68:10 redirects./r12/: ${RULE}`,
+    ]);
+  });
+
+  it('#44 redirects that loop or lead to a missing page', async () => {
+    withRedirects(['  /a/: /b/', '  /b/: /a/', '  /gone/: /guides/nope/']);
+    await expectRejected(s, ['build'], [
+      'site.config.yaml:60:8 redirects./a/: redirect target "/b/" is not a page',
+      'site.config.yaml:61:8 redirects./b/: redirect target "/a/" is not a page',
+      'site.config.yaml:62:11 redirects./gone/: redirect target "/guides/nope/" is not a page',
+    ]);
+  });
+});
+
+describe('redirect pages and rules as built', () => {
+  it('a redirect with a query and a fragment: the page carries the CSP meta of every page, _redirects one rule a line', async () => {
+    withRedirects(['  /with-query/: /guides/first/?from=old&x=1#install']);
+    const run = await docsIn(s, ['build', '-q']);
+    expectNoStack(run);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const page = readFileSync(join(s.site, 'dist/with-query/index.html'), 'utf8');
+    const guide = readFileSync(join(s.site, 'dist/guides/first/index.html'), 'utf8');
+    // The same policy, whichever character references each writer uses for its quotes.
+    const csp = (html: string) => decode(/<meta http-equiv="Content-Security-Policy" content="([^"]+)"\/?>/.exec(html)?.[1] ?? 'none');
+    expect(csp(page)).toBe(csp(guide));
+    expect(csp(page)).toMatch(/^default-src 'self'; script-src 'self' 'sha256-/);
+    expect(page).toContain('<meta http-equiv="refresh" content="0; url=/guides/first/?from=old&amp;x=1#install">');
+    expect(page).toContain('<a href="/guides/first/?from=old&amp;x=1#install">');
+    expect(readFileSync(join(s.site, 'dist/_redirects'), 'utf8')).toBe('/old-first/ /guides/first/ 301\n/with-query/ /guides/first/?from=old&x=1#install 301\n');
+  });
+
+  // The schema refuses these paths before they reach the writers; the writers hold even so.
+  const site = { config: { site: { url: 'https://docs.example.org', language: 'en' }, redirects: {} } } as unknown as Site;
+  it('redirectPage escapes quotes and angle brackets in every attribute', () => {
+    const html = redirectPage(site, '/', '/guides/first/#x" autofocus onfocus="alert(207)', "default-src 'self'");
+    expect(html).not.toContain('" autofocus');
+    expect(html).toContain('href="/guides/first/#x&quot; autofocus onfocus=&quot;alert(207)"');
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;self&#39;">`);
+  });
+  it('redirectsFile refuses a path holding a line break or a space', () => {
+    const bad = { ...site, config: { ...site.config, redirects: { '/r2/\n/*  https://evil.example/  200!': '/guides/first/' } } } as unknown as Site;
+    expect(() => redirectsFile(bad, '/')).toThrow(/holds whitespace/);
+  });
+});
