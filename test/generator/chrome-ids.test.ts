@@ -121,6 +121,19 @@ describe('headings named like chrome ids', () => {
   });
 });
 
+describe('attribute names', () => {
+  it('are lowercase in every document of the fixture sites, except the camelCase names of SVG', () => {
+    for (const site of ['ids', 'fixture']) {
+      for (const file of documents(site)) {
+        const tags = chromeOf(html(site, file)).match(/<[a-z][^>]*>/g) ?? [];
+        const cased = tags.flatMap((tag) => (tag.match(/ [a-z]+[A-Z][A-Za-z]*(?==)/g) ?? []).filter((name) => name !== ' viewBox'));
+        expect(cased, `${site}: ${file}`).toEqual([]);
+      }
+    }
+    expect(html('ids', 'index.html')).toContain('<meta charset="utf-8"/>');
+  });
+});
+
 describe('the link checker', () => {
   it('takes a link to a chrome id for a missing anchor and names the heading it may mean', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docs-ids-src-'));
