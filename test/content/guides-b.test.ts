@@ -174,6 +174,8 @@ describe('guides by writer B: pages match their fixture projects', () => {
       expect(page.frontmatter.description ?? '').not.toBe('');
       expect(page.frontmatter.group).toBe(group);
       expect(driftProblems(`guides/${slug}`, slug)).toEqual([]);
+      // Every guide closes with the same section name.
+      expect([...page.body.matchAll(/^## (.+)$/gm)].at(-1)?.[1]).toBe('Next steps');
       for (const shown of shownOutputs(`guides/${slug}`)) {
         if (shown.result) expect(shown.result.version, `${page.file}:${shown.block.line}`).toBe(WEBPACK_VERSION);
       }
@@ -198,6 +200,16 @@ function readingOptions(slug: string): ReadingOptions {
     case 'dependency-management':
     case 'integrations':
       return {};
+    case 'caching':
+      return {
+        untitled: { "const path = require('node:path');": 'webpack.config.js' },
+        // The edit that shows which hashes change; the fixture keeps the code before it.
+        tried: ['${words.length}'],
+      };
+    case 'build-performance':
+      // ProfilingPlugin is added "for one build" to a configuration the page has not reached yet, then removed.
+      // thread-loader is an experiment to measure, not part of the finished project.
+      return { notFollowed: ['new webpack.debug.ProfilingPlugin'], tried: ["{ loader: 'thread-loader'"] };
     // Error output shown for a variation the page describes (an import without its extension).
     case 'ecma-script-modules':
       return { notFollowed: ['resolved as fully specified'] };
@@ -220,7 +232,7 @@ function readingOptions(slug: string): ReadingOptions {
 }
 
 describe('guides by writer B: followed in reading order', () => {
-  const slugs = ['author-libraries', 'shimming', 'progressive-web-application', 'web-workers', 'ecma-script-modules', 'public-path', 'csp', 'dependency-management', 'integrations', 'migrating'];
+  const slugs = ['caching', 'build-performance', 'author-libraries', 'shimming', 'progressive-web-application', 'web-workers', 'ecma-script-modules', 'public-path', 'csp', 'dependency-management', 'integrations', 'migrating'];
   for (const slug of slugs) {
     it(`${slug}: every build the page asks for works at that point, and the page ends with the fixture's files`, async () => {
       const result = await followPage(`guides/${slug}`, slug, readingOptions(slug));

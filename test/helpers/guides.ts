@@ -875,13 +875,9 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
   const builds: ReadingBuild[] = [];
   const problems: string[] = [];
   const files = new Map<string, string | Buffer>(Object.entries(options.start ?? {}));
-  // The project lives one level below a folder with a neutral package.json, so
-  // that a page which has not shown its own package.json yet is not taken for
-  // part of this repository (whose package.json says "type": "module").
-  const scratch = scratchDir(`reading-${slug}`);
-  writeFileSync(join(scratch, 'package.json'), '{ "private": true }\n');
-  const dir = join(scratch, 'project');
-  mkdirSync(dir);
+  // At the same depth as copyFixture's folders, so that module paths (and the
+  // content hashes that depend on them) come out the same as in the other tests.
+  const dir = scratchDir(`reading-${slug}`);
   const save = (path: string) => {
     const target = join(dir, path);
     mkdirSync(dirname(target), { recursive: true });
@@ -936,7 +932,7 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
   }
   events.sort((a, b) => a.line - b.line);
   if (problems.length) {
-    removeDir(scratch);
+    removeDir(dir);
     return { steps, builds, problems };
   }
 
@@ -1023,7 +1019,13 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
         continue;
       }
       const expected = shown ? outputExpectation(shown)! : 'success';
+      // A reader always has some package.json (npm init writes one). Until the page
+      // shows its own, a neutral one stands in for the build, so that the project
+      // is not taken for part of this repository, whose package.json says "type": "module".
+      const standIn = !files.has('package.json');
+      if (standIn) writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
       const result = script ? await runNode(dir, [script]) : await runWebpackCli(dir, args);
+      if (standIn) rmSync(join(dir, 'package.json'), { force: true });
       const build: ReadingBuild = { line: (shown ?? block).line, args, script, expected, code: result.code, output: `${result.stdout}${result.stderr}` };
       builds.push(build);
       steps.push(`${build.line}: build (${script ? `node ${script}` : ['webpack', ...args].join(' ')}) → ${build.code === 0 ? 'success' : `exit ${build.code}`}`);
@@ -1042,7 +1044,7 @@ export async function followPage(pageId: string, slug: string, options: ReadingO
       for (const path of files.keys()) if (!fixture.has(path)) problems.push(`${page.file}: following the page leaves ${path}, which the fixture does not have`);
     }
   } finally {
-    removeDir(scratch);
+    removeDir(dir);
   }
   return { steps, builds, problems };
 }
