@@ -1,14 +1,15 @@
 import { EventEmitter } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import { join, relative, resolve } from 'node:path';
 import { bundleBrowserScript } from '../build/assets.js';
 import { TOOL_ROOT } from '../paths.js';
 import { type BuildState, EventHub } from './events.js';
-import { FileStore, makeEntry, RELOAD_SCRIPT_URL, RELOAD_TAG, type Entry } from './files.js';
-import { headersFor, parseHeadersFile, parseTarget, resolveFile, sendEntry, sendText, type HeaderRule } from './http.js';
+import { FileStore, makeEntry, RELOAD_SCRIPT_URL, type Entry } from './files.js';
+import { parseHeadersFile, type HeaderRule } from './http.js';
+import { listen, ListenError } from './listen.js';
 import { openBrowser } from './open.js';
 import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileList } from './protocol.js';
+import { Responder } from './respond.js';
 import { watchSite, type SiteWatcher } from './watch.js';
 import { RenderWorker } from './worker-host.js';
 
@@ -45,9 +46,6 @@ export interface Io {
 
 /** The tool's own folder (the templates shipped with it are TEMPLATES_DIR of src/build/build.ts). */
 const DEBOUNCE_MS = 50;
-const PORT_ATTEMPTS = 20;
-/** Until the first good build, when no `_headers` file exists yet. */
-const FALLBACK_CSP = "default-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 export interface PreviewEvents {
   /** After every build (and background update) is applied. */
@@ -105,7 +103,8 @@ export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal)
   return 0;
 }
 
-export class ListenError extends Error {}
+export { ListenError };
+export { hostAllowed } from './respond.js';
 
 /** Builds, starts serving and watching; resolves once the first build is served and the watcher is ready. */
 export async function startPreview(options: ServeOptions, io: Io): Promise<Preview> {
@@ -131,6 +130,7 @@ class PreviewServer implements Preview {
   private readonly store = new FileStore();
   private readonly hub: EventHub;
   private readonly http: Server;
+  private readonly responder: Responder;
   private watcher?: SiteWatcher;
   private worker?: RenderWorker;
   private reloadScript?: Entry;
@@ -158,8 +158,17 @@ class PreviewServer implements Preview {
     this.configPath = resolve(this.root, options.config);
     this.templatesDir = resolve(options.templates ?? join(TOOL_ROOT, 'templates'));
     this.tsconfig = resolve(options.tsconfig ?? join(TOOL_ROOT, 'tsconfig.json'));
-    this.hub = new EventHub((path) => this.hashOf(path));
-    this.http = createServer((req, res) => this.handle(req, res));
+    this.responder = new Responder({
+      store: this.store,
+      hub: () => this.hub,
+      host: options.host,
+      rules: () => this.rules,
+      security: () => this.security,
+      reloadScript: () => this.reloadScript,
+      err: io.err,
+    });
+    this.hub = new EventHub((path) => this.responder.hashOf(path));
+    this.http = createServer((req, res) => this.responder.handle(req, res));
     this.http.keepAliveTimeout = 30_000;
   }
 
@@ -168,7 +177,7 @@ class PreviewServer implements Preview {
     this.io.out.write(`Building ${this.display(this.root)}…\n`);
     this.reloadScript = makeEntry(RELOAD_SCRIPT_URL, await bundleReloadScript());
     this.pending = { full: true };
-    await Promise.all([this.run(), this.listen()]);
+    await Promise.all([this.run(), listen(this.http, this.options.host, this.options.port, this.io.out).then(({ port, url }) => ((this.port = port), (this.url = url)))]);
     this.watcher = watchSite(
       { root: this.root, configPath: this.configPath, templatesDir: this.templatesDir },
       (change, file) => this.schedule(change, file),
@@ -387,113 +396,7 @@ class PreviewServer implements Preview {
     return rel.startsWith('..') ? path : rel || '.';
   }
 
-  // ---- serving ----
 
-  private async listen(): Promise<void> {
-    const { host, port } = this.options;
-    for (let attempt = 0; ; attempt++) {
-      const candidate = port === 0 ? 0 : port + attempt;
-      try {
-        await new Promise<void>((resolvePromise, reject) => {
-          const onError = (e: Error) => reject(e);
-          this.http.once('error', onError);
-          this.http.listen(candidate, host, () => {
-            this.http.off('error', onError);
-            resolvePromise();
-          });
-        });
-        break;
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE' && port !== 0 && attempt < PORT_ATTEMPTS && candidate < 65535) {
-          this.io.out.write(`Port ${candidate} is already in use; trying ${candidate + 1}.\n`);
-          continue;
-        }
-        if (code === 'EADDRINUSE') throw new ListenError(`Cannot serve: ports ${port} to ${candidate} are all in use; choose another with --port.`);
-        if (code === 'EACCES') throw new ListenError(`Cannot serve on port ${candidate}: permission denied; choose a port above 1023 with --port.`);
-        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ListenError(`Cannot serve on host "${host}": no such interface on this computer (--host).`);
-        throw e;
-      }
-    }
-    this.port = (this.http.address() as AddressInfo).port;
-    if (port !== 0 && this.port !== port) this.io.out.write(`Port ${port} was in use, so the preview uses port ${this.port} instead.\n`);
-    const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-    this.url = `http://${shown}:${this.port}/`;
-    if (!isLoopback(host)) {
-      this.io.out.write(
-        `Listening on ${host === '0.0.0.0' || host === '::' ? 'every network interface' : `"${host}"`} (--host): other computers on the network can open the preview, and it answers any host name.\n`,
-      );
-    }
-  }
-
-  private headersFor(path: string): Record<string, string> {
-    const fromFile = this.rules.length ? headersFor(this.rules, path) : { 'Content-Security-Policy': FALLBACK_CSP, ...this.security };
-    return { 'Cache-Control': 'no-cache', ...fromFile };
-  }
-
-  private hashOf(path: string): string {
-    const target = parseTarget(path);
-    if (!target.ok) return 'bad-request';
-    if (!this.store.size) return 'placeholder';
-    const found = resolveFile(this.store, target);
-    if (found.kind === 'file') return found.entry.hash;
-    if (found.kind === 'redirect') return 'redirect';
-    return found.entry?.hash ?? 'missing';
-  }
-
-  private handle(req: IncomingMessage, res: ServerResponse): void {
-    try {
-      const raw = req.url ?? '';
-      if (!hostAllowed(req.headers.host, this.options.host)) {
-        // A page on another site could otherwise read the preview through a DNS name that points at this computer.
-        sendText(req, res, 403, 'Forbidden: the preview answers only to localhost names on a loopback address.', this.headersFor('/'));
-        return;
-      }
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendText(req, res, 405, 'Method not allowed: the preview answers GET and HEAD.', { ...this.headersFor('/'), Allow: 'GET, HEAD' });
-        return;
-      }
-      if (raw.startsWith('/__docs/')) return this.internal(req, res, raw);
-      const target = parseTarget(raw);
-      if (!target.ok) {
-        sendText(req, res, 400, 'Bad request: this path is not allowed.', this.headersFor('/'));
-        return;
-      }
-      const headers = this.headersFor(target.path);
-      if (!this.store.size) return this.placeholder(req, res, headers);
-      const found = resolveFile(this.store, target);
-      if (found.kind === 'file') sendEntry(req, res, found.entry, 200, headers);
-      else if (found.kind === 'redirect') {
-        res.writeHead(301, { ...headers, Location: found.location, 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
-      } else if (found.entry) sendEntry(req, res, found.entry, 404, headers);
-      else sendText(req, res, 404, 'Not found.', headers);
-    } catch (e) {
-      this.io.err.write(`Unexpected error while answering ${req.url}:\n${(e as Error).stack ?? String(e)}\n`);
-      if (!res.headersSent) sendText(req, res, 500, 'Internal error; see the terminal.');
-      else res.destroy();
-    }
-  }
-
-  private internal(req: IncomingMessage, res: ServerResponse, raw: string): void {
-    const url = new URL(raw, 'http://preview.invalid');
-    const headers = this.headersFor('/');
-    // Cached for a while: a page reload then runs it from the cache instead of waiting for a revalidation.
-    if (url.pathname === RELOAD_SCRIPT_URL && this.reloadScript) sendEntry(req, res, this.reloadScript, 200, { ...headers, 'Cache-Control': 'max-age=600' });
-    else if (url.pathname === '/__docs/events') this.hub.connect(req, res, url, headers);
-    else sendText(req, res, 404, 'Not found.', headers);
-  }
-
-  /** Before the first good build: a page that shows the problems (through the overlay) and reloads when they are fixed. */
-  private placeholder(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
-    const body = Buffer.from(
-      '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-        `<title>The site has problems</title>${RELOAD_TAG}</head><body><main><h1>The site could not be built yet</h1>` +
-        '<p>The problems are listed above and in the terminal. Fix them and this page reloads by itself.</p></main></body></html>',
-    );
-    res.writeHead(503, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-store', 'Server-Timing': 'docs;desc=placeholder' });
-    if (req.method === 'HEAD') res.end();
-    else res.end(body);
-  }
 }
 
 /** The browser script, bundled once per server start. */
@@ -508,21 +411,4 @@ function templateProblems(detail: string, root: string): string[] {
     lines.push(`${relative(root, m[1]!)}:${m[2]}:${m[3]} ${m[4]!.trim()}`.trim());
   }
   return lines.length ? [...new Set(lines)] : [detail.split('\n')[0]!];
-}
-
-/**
- * On a loopback address, only requests naming a loopback host are answered
- * (DNS rebinding protection); a preview bound to another interface on purpose
- * (--host) answers any name.
- */
-function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === '::1' || host === 'localhost';
-}
-
-export function hostAllowed(hostHeader: string | undefined, boundHost: string): boolean {
-  const loopback = isLoopback(boundHost);
-  if (!loopback) return true;
-  if (!hostHeader) return false;
-  const name = hostHeader.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return name === 'localhost' || name.endsWith('.localhost') || name === '127.0.0.1' || name === '::1';
 }

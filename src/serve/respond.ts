@@ -1,0 +1,117 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EventHub } from './events.js';
+import { RELOAD_SCRIPT_URL, RELOAD_TAG, type Entry, type FileStore } from './files.js';
+import { headersFor, parseTarget, resolveFile, sendEntry, sendText, type HeaderRule } from './http.js';
+
+/*
+ * How the preview answers a request: the built files from memory, its own
+ * script and event stream under /__docs/, and a page that waits for the
+ * first good build.
+ */
+
+/** Until the first good build, when no `_headers` file exists yet. */
+const FALLBACK_CSP = "default-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/** What the answers depend on, as the server has it when a request comes. */
+export interface Served {
+  store: FileStore;
+  hub(): EventHub;
+  /** The host the server is bound to (--host). */
+  host: string;
+  /** The rules of the built `_headers` file, and the security headers meanwhile. */
+  rules(): HeaderRule[];
+  security(): Record<string, string>;
+  reloadScript(): Entry | undefined;
+  err: { write(s: string): unknown };
+}
+
+export class Responder {
+  constructor(private readonly served: Served) {}
+
+  headersFor(path: string): Record<string, string> {
+    const fromFile = this.served.rules().length ? headersFor(this.served.rules(), path) : { 'Content-Security-Policy': FALLBACK_CSP, ...this.served.security() };
+    return { 'Cache-Control': 'no-cache', ...fromFile };
+  }
+
+  hashOf(path: string): string {
+    const target = parseTarget(path);
+    if (!target.ok) return 'bad-request';
+    if (!this.served.store.size) return 'placeholder';
+    const found = resolveFile(this.served.store, target);
+    if (found.kind === 'file') return found.entry.hash;
+    if (found.kind === 'redirect') return 'redirect';
+    return found.entry?.hash ?? 'missing';
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    try {
+      const raw = req.url ?? '';
+      if (!hostAllowed(req.headers.host, this.served.host)) {
+        // A page on another site could otherwise read the preview through a DNS name that points at this computer.
+        sendText(req, res, 403, 'Forbidden: the preview answers only to localhost names on a loopback address.', this.headersFor('/'));
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        sendText(req, res, 405, 'Method not allowed: the preview answers GET and HEAD.', { ...this.headersFor('/'), Allow: 'GET, HEAD' });
+        return;
+      }
+      if (raw.startsWith('/__docs/')) return this.internal(req, res, raw);
+      const target = parseTarget(raw);
+      if (!target.ok) {
+        sendText(req, res, 400, 'Bad request: this path is not allowed.', this.headersFor('/'));
+        return;
+      }
+      const headers = this.headersFor(target.path);
+      if (!this.served.store.size) return this.placeholder(req, res, headers);
+      const found = resolveFile(this.served.store, target);
+      if (found.kind === 'file') sendEntry(req, res, found.entry, 200, headers);
+      else if (found.kind === 'redirect') {
+        res.writeHead(301, { ...headers, Location: found.location, 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
+      } else if (found.entry) sendEntry(req, res, found.entry, 404, headers);
+      else sendText(req, res, 404, 'Not found.', headers);
+    } catch (e) {
+      this.served.err.write(`Unexpected error while answering ${req.url}:\n${(e as Error).stack ?? String(e)}\n`);
+      if (!res.headersSent) sendText(req, res, 500, 'Internal error; see the terminal.');
+      else res.destroy();
+    }
+  }
+
+  private internal(req: IncomingMessage, res: ServerResponse, raw: string): void {
+    const url = new URL(raw, 'http://preview.invalid');
+    const headers = this.headersFor('/');
+    const reloadScript = this.served.reloadScript();
+    // Cached for a while: a page reload then runs it from the cache instead of waiting for a revalidation.
+    if (url.pathname === RELOAD_SCRIPT_URL && reloadScript) sendEntry(req, res, reloadScript, 200, { ...headers, 'Cache-Control': 'max-age=600' });
+    else if (url.pathname === '/__docs/events') this.served.hub().connect(req, res, url, headers);
+    else sendText(req, res, 404, 'Not found.', headers);
+  }
+
+  /** Before the first good build: a page that shows the problems (through the overlay) and reloads when they are fixed. */
+  private placeholder(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
+    const body = Buffer.from(
+      '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+        `<title>The site has problems</title>${RELOAD_TAG}</head><body><main><h1>The site could not be built yet</h1>` +
+        '<p>The problems are listed above and in the terminal. Fix them and this page reloads by itself.</p></main></body></html>',
+    );
+    res.writeHead(503, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-store', 'Server-Timing': 'docs;desc=placeholder' });
+    if (req.method === 'HEAD') res.end();
+    else res.end(body);
+  }
+}
+
+/**
+ * On a loopback address, only requests naming a loopback host are answered
+ * (DNS rebinding protection); a preview bound to another interface on purpose
+ * (--host) answers any name.
+ */
+export function isLoopback(host: string): boolean {
+  return host === '127.0.0.1' || host === '::1' || host === 'localhost';
+}
+
+export function hostAllowed(hostHeader: string | undefined, boundHost: string): boolean {
+  const loopback = isLoopback(boundHost);
+  if (!loopback) return true;
+  if (!hostHeader) return false;
+  const name = hostHeader.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return name === 'localhost' || name.endsWith('.localhost') || name === '127.0.0.1' || name === '::1';
+}
