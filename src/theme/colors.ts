@@ -71,6 +71,10 @@ export function themeColors(configured: Partial<Record<ColorKey, string>> = {}):
 /** The `:root` block that sets every colour property. */
 export function colorStylesheet(colors: ThemeColors): string {
   const lines = TOKENS.map(([property, light, dark]) => `  ${property}: ${colors[light] === colors[dark] ? colors[light] : `light-dark(${colors[light]}, ${colors[dark]})`};`);
+  // Tints of the accent, light enough in the light scheme that highlighted code keeps its token colours readable (4.5:1).
+  const mix = (light: number, dark: number, other: string) =>
+    `light-dark(color-mix(in srgb, ${colors.accent} ${light}%, ${other}), color-mix(in srgb, ${colors.accentDark} ${dark}%, ${other}))`;
+  lines.push(`  --hl-line: ${mix(6, 12, 'transparent')};`, `  --mark: ${mix(30, 30, 'transparent')};`, `  --accent-hover: ${mix(80, 80, '#000')};`);
   return `/* Theme colours (theme.colors of the site config, or the defaults). */\n:root {\n${lines.join('\n')}\n}\n`;
 }
 

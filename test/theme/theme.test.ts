@@ -1,0 +1,174 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { contrastProblems, contrastRatio, COLOR_DEFAULTS, themeColors } from '../../src/theme/colors.js';
+import { UI_EN, UI_ZH, uiStrings } from '../../src/theme/ui.js';
+import { ROOT } from '../helpers/content.js';
+import { editFile, runDocs } from '../helpers/site.js';
+
+/* Theming from the config: the tool holds nothing of webpack, contrast and file checks, `docs init`. */
+
+const temps: string[] = [];
+const temp = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => statSync(join(dir, f)).isFile());
+}
+
+/** A copy of the themed fixture site to break. */
+function themedCopy(): string {
+  const dir = temp('docs-themed-');
+  cpSync(join(ROOT, 'test/fixtures/themed'), dir, { recursive: true });
+  // The component imports the tool's types by a relative path: keep it valid from the copy.
+  editFile(join(dir, 'components/Footer.tsx'), "'../../../../templates/types.js'", JSON.stringify(join(ROOT, 'templates/types.js')));
+  return dir;
+}
+
+describe('the tool is neutral', () => {
+  // webpack's name, its palette (as hex and as the rgba() forms the styles used) and its logo's files.
+  const WEBPACK_MARKS = [
+    /webpack/i,
+    /#?(8dd6f9|8ed6fb|1d78c1|1c78c0|2b3a42|1b252b|155f9b|0c2231|1a6aa8|7cc4f5|0f4c7a|a9d8f8|173f5c|d3e1e8)\b/i,
+    /rgba?\(\s*(141,\s*214,\s*249|29,\s*120,\s*193)/,
+    /M16 1 29 8\.5v15L16 31 3 23\.5v-15z/,
+    /webpack[-_]?logo|logo-on-white|icon-square/i,
+  ];
+  for (const folder of ['src', 'templates']) {
+    it(`has no trace of webpack's name, colours or logo in ${folder}/`, () => {
+      const hits: string[] = [];
+      for (const file of filesUnder(join(ROOT, folder))) {
+        const text = readFileSync(join(ROOT, folder, file), 'utf8');
+        text.split('\n').forEach((line, i) => {
+          for (const mark of WEBPACK_MARKS) if (mark.test(line)) hits.push(`${folder}/${file}:${i + 1}: ${line.trim().slice(0, 100)}`);
+        });
+      }
+      expect(hits).toEqual([]);
+    });
+  }
+
+  it('finds what it looks for (the same check on the webpack site config)', () => {
+    const text = readFileSync(join(ROOT, 'site.config.yaml'), 'utf8');
+    expect(WEBPACK_MARKS.slice(0, 2).every((mark) => mark.test(text))).toBe(true);
+  });
+
+  it('has neutral default colours that pass every contrast check', () => {
+    expect(contrastProblems(themeColors())).toEqual([]);
+    expect(Object.values(COLOR_DEFAULTS).join(' ')).not.toMatch(/8dd6f9|1d78c1|2b3a42/i);
+  });
+});
+
+describe('interface strings', () => {
+  it('have a Chinese string for every English one, and a site may replace single strings', () => {
+    expect(Object.keys(UI_ZH).sort()).toEqual(Object.keys(UI_EN).sort());
+    for (const value of Object.values(UI_ZH)) expect(value.trim()).not.toBe('');
+    expect(uiStrings('zh-CN').editPage).toBe(UI_ZH.editPage);
+    expect(uiStrings('de').editPage).toBe(UI_EN.editPage);
+    expect(uiStrings('en', { editPage: 'Improve this page' })).toEqual({ ...UI_EN, editPage: 'Improve this page' });
+  });
+});
+
+describe('colour contrast', () => {
+  it('computes WCAG ratios', () => {
+    expect(contrastRatio('#000000', '#ffffff')).toBeCloseTo(21, 5);
+    expect(contrastRatio('#777777', '#ffffff')).toBeCloseTo(4.48, 2);
+  });
+
+  it('stops the build with the pair, the ratio and the position of the colour in the config', async () => {
+    const dir = themedCopy();
+    editFile(join(dir, 'site.config.yaml'), "headerTextSoft: '#e6dcf2'", "headerTextSoft: '#8a6fb0'");
+    editFile(join(dir, 'site.config.yaml'), "bannerText: '#2b1d00'", "bannerText: '#f0f0f0'");
+    const { code, err } = await runDocs(['build', '--root', dir, '--quiet']);
+    expect(code).toBe(1);
+    const lines = readFileSync(join(dir, 'site.config.yaml'), 'utf8').split('\n');
+    const line = (text: string) => lines.findIndex((l) => l.includes(text)) + 1;
+    expect(err).toMatch(new RegExp(`site\\.config\\.yaml:${line("headerTextSoft: '#8a6fb0'")}:\\d+ .*headerTextSoft #8a6fb0 on header #4a2574 has a contrast of [\\d.]+:1; header navigation text needs at least 4\\.5:1 \\(WCAG AA\\)`));
+    expect(err).toMatch(new RegExp(`site\\.config\\.yaml:${line("bannerText: '#f0f0f0'")}:\\d+ .*bannerText #f0f0f0 on banner #ffd166`));
+  });
+});
+
+describe('theme files and components', () => {
+  it('reports a missing logo, stylesheet and component file at their keys', async () => {
+    const dir = themedCopy();
+    rmSync(join(dir, 'static/brand.svg'));
+    rmSync(join(dir, 'theme/extra.css'));
+    rmSync(join(dir, 'components/Footer.tsx'));
+    const { code, err } = await runDocs(['build', '--root', dir, '--quiet']);
+    expect(code).toBe(1);
+    expect(err).toMatch(/site\.config\.yaml:\d+:\d+ .*there is no file static\/brand\.svg in the site folder/);
+    expect(err).toMatch(/site\.config\.yaml:\d+:\d+ .*there is no file theme\/extra\.css in the site folder/);
+    expect(err).toMatch(/site\.config\.yaml:\d+:\d+ .*there is no file components\/Footer\.tsx in the site folder/);
+  });
+
+  it('reports a component that does not compile with its file, line and column', async () => {
+    const dir = themedCopy();
+    writeFileSync(join(dir, 'components/year.ts'), 'export const year = ;\n');
+    const { code, err } = await runDocs(['build', '--root', dir, '--quiet']);
+    expect(code).toBe(1);
+    expect(err).toMatch(/components\/year\.ts:1:\d+ .*component Footer:/);
+  });
+
+  it('refuses a component that imports a Node module', async () => {
+    const dir = themedCopy();
+    writeFileSync(join(dir, 'components/year.ts'), "import { readFileSync } from 'node:fs';\nexport const year = readFileSync.length;\n");
+    const { code, err } = await runDocs(['build', '--root', dir, '--quiet']);
+    expect(code).not.toBe(0);
+    expect(err).toMatch(/node:fs/);
+  });
+
+  it('rejects unknown keys of theme, ui and csp with their positions', async () => {
+    const dir = themedCopy();
+    editFile(join(dir, 'site.config.yaml'), 'ui:\n  editPage:', 'ui:\n  editPag: x\n  editPage:');
+    editFile(join(dir, 'site.config.yaml'), '  home: landing', '  home: splash');
+    editFile(join(dir, 'site.config.yaml'), 'img: [https://img.example.org]', "img: [\"https://img.example.org 'unsafe-inline'\"]");
+    const { code, err } = await runDocs(['build', '--root', dir, '--quiet']);
+    expect(code).toBe(1);
+    expect(err).toMatch(/site\.config\.yaml:\d+:\d+ .*ui\.editPag: unknown key "editPag"/);
+    expect(err).toMatch(/site\.config\.yaml:\d+:\d+ .*theme\.home/);
+    expect(err).toMatch(/site\.config\.yaml:\d+:\d+ .*csp\.img\[0\]: expected a source/);
+  });
+});
+
+describe('docs init', () => {
+  it('writes a starter site that builds, with no trace of webpack in the output', async () => {
+    const dir = join(temp('docs-init-'), 'my-docs');
+    const init = await runDocs(['init', dir]);
+    expect(init.code).toBe(0);
+    expect(init.out).toMatch(/docs serve --root \S+\n\s+docs build --root \S+\n$/);
+    for (const file of ['site.config.yaml', 'content/index.md', 'content/guide/index.md', 'content/guide/markdown.md', 'content/reference/index.md', 'static/logo.svg']) {
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+    const config = readFileSync(join(dir, 'site.config.yaml'), 'utf8');
+    const schema = config.match(/^\$schema: (.+)$/m)![1]!;
+    expect(existsSync(join(dir, schema))).toBe(true);
+    const built = await runDocs(['build', '--root', dir]);
+    expect(built.err).toBe('');
+    expect(built.code).toBe(0);
+    const out = join(dir, 'dist');
+    const hits = filesUnder(out).filter((f) => /webpack/i.test(readFileSync(join(out, f), 'latin1')));
+    expect(hits).toEqual([]);
+    expect(existsSync(join(out, 'guide/markdown/index.html'))).toBe(true);
+    const home = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(home).toContain('class="hero"');
+    expect(home).toContain('src="/logo.svg"');
+  });
+
+  it('refuses a folder that is not empty and writes nothing into it', async () => {
+    const dir = temp('docs-init-full-');
+    mkdirSync(join(dir, 'notes'));
+    writeFileSync(join(dir, 'README.md'), 'mine\n');
+    const { code, err } = await runDocs(['init', dir]);
+    expect(code).toBe(2);
+    expect(err).toMatch(/is not empty/);
+    expect(filesUnder(dir).map((f) => relative(dir, join(dir, f)))).toEqual(['README.md']);
+  });
+});
