@@ -51,8 +51,8 @@ const GUIDES: Record<string, GuideSpec> = {
   'output-management': { group: 'Core workflows' },
   development: { group: 'Core workflows' },
   'hot-module-replacement': { group: 'Core workflows' },
-  'environment-variables': { group: 'Core workflows' },
-  typescript: { group: 'Core workflows' },
+  'environment-variables': { group: 'Further topics' },
+  typescript: { group: 'Further topics' },
   production: { group: 'Optimisation' },
   'tree-shaking': { group: 'Optimisation' },
   'code-splitting': { group: 'Optimisation' },
@@ -175,13 +175,13 @@ describe('guides (writer A): pages', () => {
     const listed = [...index.body.matchAll(/^\d+\. \[[^\]]+\]\((\/guides\/[^)]+\/)\)/gm)].map((m) => m[1]);
     expect(listed).toEqual(order);
     const groups = [...index.body.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-    expect(groups).toEqual(expect.arrayContaining(['Getting started', 'Core workflows', 'Optimisation', 'Advanced']));
+    expect(groups).toEqual(expect.arrayContaining(['Getting started', 'Core workflows', 'Optimisation', 'Further topics']));
     // Each group heading comes right before the first guide of that group.
     for (const [group, first] of [
       ['Getting started', '/guides/installation/'],
       ['Core workflows', '/guides/asset-management/'],
-      ['Optimisation', '/guides/production/'],
-      ['Advanced', '/guides/author-libraries/'],
+      ['Optimisation', '/guides/tree-shaking/'],
+      ['Further topics', '/guides/author-libraries/'],
     ] as const) {
       const section = index.body.split(`## ${group}\n`)[1]!.split(/^## /m)[0]!;
       expect(section.match(/^\d+\. \[[^\]]+\]\(([^)]+)\)/m)?.[1], group).toBe(first);

@@ -45,19 +45,19 @@ const WEBPACK_VERSION = (webpack as unknown as { version: string }).version;
 
 const GROUPS: Record<string, string> = {
   caching: 'Optimisation',
-  'build-performance': 'Optimisation',
-  'author-libraries': 'Advanced',
-  shimming: 'Advanced',
-  'progressive-web-application': 'Advanced',
-  'web-workers': 'Advanced',
-  'ecma-script-modules': 'Advanced',
-  'package-exports': 'Advanced',
-  'public-path': 'Advanced',
-  csp: 'Advanced',
-  'dependency-management': 'Advanced',
-  'development-vagrant': 'Advanced',
-  integrations: 'Advanced',
-  migrating: 'Advanced',
+  'build-performance': 'Further topics',
+  'author-libraries': 'Further topics',
+  shimming: 'Further topics',
+  'progressive-web-application': 'Further topics',
+  'web-workers': 'Further topics',
+  'ecma-script-modules': 'Further topics',
+  'package-exports': 'Further topics',
+  'public-path': 'Further topics',
+  csp: 'Further topics',
+  'dependency-management': 'Further topics',
+  'development-vagrant': 'Further topics',
+  integrations: 'Further topics',
+  migrating: 'Further topics',
 };
 
 /** Code blocks of a page written with the `diff` option. */
