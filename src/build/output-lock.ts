@@ -102,5 +102,12 @@ function removeLeftovers(target: string): void {
   } catch {
     return;
   }
-  for (const name of names) if (name.startsWith(prefix)) rmSync(join(dirname(target), name), { recursive: true, force: true });
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    try {
+      rmSync(join(dirname(target), name), { recursive: true, force: true });
+    } catch {
+      // Not ours to remove (made by another user, say): it costs only space, and must not stop every later build.
+    }
+  }
 }
