@@ -861,6 +861,18 @@ describe('guides (writer A): the projects build and do what the pages say', () =
     }
   });
 
+  it('code-splitting: minChunks is 1 at the top level and 2 only in the default cache group, so vendor code used once is split', async () => {
+    const defaults = webpack.config.getNormalizedWebpackOptions({ mode: 'production' });
+    webpack.config.applyWebpackOptionsDefaults(defaults);
+    const splitChunks = defaults.optimization.splitChunks as { minChunks?: number; cacheGroups: Record<string, { minChunks?: number }> };
+    expect(splitChunks.minChunks).toBe(1);
+    expect(splitChunks.cacheGroups.default!.minChunks).toBe(2);
+    expect(splitChunks.cacheGroups.defaultVendors!.minChunks).toBeUndefined();
+    const page = readPage('guides/code-splitting').body;
+    expect(page).toContain('even when only one chunk uses them (the top-level `minChunks` default is 1)');
+    expect(page).not.toContain('the module must be shared by at least two chunks');
+  });
+
   it('code-splitting: entry points duplicate, dependOn and SplitChunksPlugin share, import() splits', async () => {
     const dir = copyFixture('code-splitting');
     const marker = 'Intl.ListFormat';

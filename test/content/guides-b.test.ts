@@ -452,6 +452,8 @@ describe('shimming', () => {
     try {
       const build = await buildProject(dir);
       expect(build.files.filter((f) => f.endsWith('.js')).sort()).toEqual(['main.js', 'polyfills.js']);
+      // Why the page asks for <meta charset="utf-8">: the minified lodash is not pure ASCII.
+      expect(/[^\x00-\x7f]/.test(build.read('main.js'))).toBe(true);
       expectLinesShownIn(shownOutputs('guides/shimming')[0]!.block, statsText(build.stats), 'shimming.md');
       const expectedConsole = textBlockAfter('shimming', 'the browser console shows').split('\n');
 
