@@ -4,6 +4,8 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contrastProblems, contrastRatio, COLOR_DEFAULTS, themeColors } from '../../src/theme/colors.js';
 import { UI_EN, UI_ZH, uiStrings } from '../../src/theme/ui.js';
+import { COMPONENT_NAMES, SiteConfigSchema, ThemeSchema, CspSchema } from '../../src/config/schema.js';
+import { SOCIAL_ICON_NAMES } from '../../src/theme/social-icons.js';
 import { ROOT } from '../helpers/content.js';
 import { editFile, runDocs } from '../helpers/site.js';
 
@@ -170,5 +172,22 @@ describe('docs init', () => {
     expect(code).toBe(2);
     expect(err).toMatch(/is not empty/);
     expect(filesUnder(dir).map((f) => relative(dir, join(dir, f)))).toEqual(['README.md']);
+  });
+});
+
+describe('the manual (docs/manual.md)', () => {
+  const manual = readFileSync(join(ROOT, 'docs/manual.md'), 'utf8');
+  it('names every config key, theme key, colour, interface string, CSP kind, component and icon', () => {
+    const names = [
+      ...Object.keys(SiteConfigSchema.shape).filter((k) => k !== '$schema'),
+      ...Object.keys(ThemeSchema.shape),
+      ...Object.keys(COLOR_DEFAULTS),
+      ...Object.keys(UI_EN),
+      ...Object.keys(CspSchema.shape),
+      ...COMPONENT_NAMES,
+      ...SOCIAL_ICON_NAMES,
+    ];
+    const missing = names.filter((name) => !new RegExp(`\`([a-z]+\\.)*${name}[\`.:]`).test(manual));
+    expect(missing).toEqual([]);
   });
 });
