@@ -472,7 +472,7 @@ const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s).digest('
  * and, when a page lists contributors, their avatars' hosts (see cspSources).
  * `frame-ancestors` only works as a header, so the meta version leaves it out.
  */
-export function contentSecurityPolicy(config: SiteConfig, inlineScript: string, header: boolean, hasContributors = true): string {
+export function contentSecurityPolicy(config: SiteConfig, inlineScript: string, header: boolean, hasContributors = false): string {
   const extra = cspSources(config, hasContributors);
   const connect = ["'self'"];
   if (config.search.provider === 'algolia') connect.push(config.search.host ?? `https://${config.search.appId.toLowerCase()}-dsn.algolia.net`);

@@ -17,6 +17,9 @@ export function announce(message: string): void {
 
 /** One delegated handler for every copy button of the page. */
 export function initCopyButtons(): void {
+  // The button's word is written with the page's content; the interface's language may differ.
+  const label = t('copy');
+  if (label) for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-copy]')) if (button.textContent !== label) button.textContent = label;
   document.addEventListener('click', async (e) => {
     const button = (e.target as Element).closest<HTMLButtonElement>('button[data-copy]');
     if (!button) return;
