@@ -24,9 +24,9 @@ const post = (message: FromWorker) => port.postMessage(message);
 const describe = (e: unknown): string => {
   const system = systemErrorMessage(e);
   if (system) return system;
-  const message = e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e);
+  const message = e instanceof Error ? `${e.name}: ${e.message.split('\n')[0] ?? ''}` : String(e);
   if (process.env.DOCS_DEBUG === '1' && e instanceof Error) return e.stack ?? message;
-  return `${message} (a bug in docs, not in your files; DOCS_DEBUG=1 shows where it happened)`;
+  return `${message} (unless a template or component of the site caused it, a bug in docs; DOCS_DEBUG=1 shows where it happened)`;
 };
 
 const builder = new SiteBuilder({ ...data, renderer: await loadRenderer(data.templatesDir) });
