@@ -14,6 +14,9 @@ export interface WatchPaths {
   templatesDir: string;
 }
 
+/** Folders of the site's own stylesheets and components: a change rebuilds (the theme is read at every build). */
+export const THEME_FOLDERS = ['theme', 'components'];
+
 /** Editor leftovers that are never part of a build. */
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.#[^/\\]*|#[^/\\]*#)$|(~|\.sw[a-p]|\.tmp|\.crswap|[/\\]4913)$/;
 
@@ -40,6 +43,8 @@ export function classify(paths: WatchPaths, event: string, file: string): Change
     return content.endsWith('.md') ? { content: [content] } : null;
   }
   if (inside(join(paths.root, 'static'), path) !== null || path === join(resolve(paths.root), 'static')) return { files: true };
+  // The site's own stylesheets and components (theme.css, components: in the config), in their usual folders.
+  for (const folder of THEME_FOLDERS) if (inside(join(paths.root, folder), path) !== null) return { files: true };
   return null;
 }
 
@@ -50,7 +55,7 @@ export interface SiteWatcher {
 
 export function watchSite(paths: WatchPaths, onChange: (change: Change, file: string) => void, onError: (e: unknown) => void): SiteWatcher {
   const root = resolve(paths.root);
-  const watcher: FSWatcher = watch([join(root, 'content'), resolve(paths.configPath), join(root, 'static'), resolve(paths.templatesDir)], {
+  const watcher: FSWatcher = watch([join(root, 'content'), resolve(paths.configPath), join(root, 'static'), ...THEME_FOLDERS.map((f) => join(root, f)), resolve(paths.templatesDir)], {
     ignoreInitial: true,
     ignored: (path: string) => IGNORED.test(path),
   });

@@ -6,6 +6,7 @@ import { contrastProblems, contrastRatio, COLOR_DEFAULTS, themeColors } from '..
 import { UI_EN, UI_ZH, uiStrings } from '../../src/theme/ui.js';
 import { COMPONENT_NAMES, SiteConfigSchema, ThemeSchema, CspSchema } from '../../src/config/schema.js';
 import { SOCIAL_ICON_NAMES } from '../../src/theme/social-icons.js';
+import { classify } from '../../src/serve/watch.js';
 import { ROOT } from '../helpers/content.js';
 import { editFile, runDocs } from '../helpers/site.js';
 
@@ -125,6 +126,13 @@ describe('theme files and components', () => {
     const { code, err } = await runDocs(['build', '--root', dir, '--quiet']);
     expect(code).not.toBe(0);
     expect(err).toMatch(/node:fs/);
+  });
+
+  it('rebuilds the preview when a file in theme/ or components/ changes', () => {
+    const paths = { root: '/site', configPath: '/site/site.config.yaml', templatesDir: '/tool/templates' };
+    expect(classify(paths, 'change', '/site/theme/site.css')).toEqual({ files: true });
+    expect(classify(paths, 'change', '/site/components/Footer.tsx')).toEqual({ files: true });
+    expect(classify(paths, 'change', '/site/notes/todo.txt')).toBeNull();
   });
 
   it('rejects unknown keys of theme, ui and csp with their positions', async () => {
