@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTRIBUTE_WARNING, docsIn, expectNoStack, expectRejected, goodBuild, put, scratchSite, startDocs, type Scratch } from './harness.js';
+import { docsIn, expectNoStack, expectRejected, goodBuild, put, scratchSite, startDocs, unlistedWarning, type Scratch } from './harness.js';
 
 /*
  * What `docs` reads from content/ (report rows #32-#35, #46-#48; F2, F3,
@@ -84,14 +84,7 @@ describe('symbolic links under content/ (F2, F3)', () => {
       const run = await docsIn(s, ['build']);
       expectNoStack(run);
       expect(run.code).toBe(0);
-      expect(run.stderr).toBe(
-        [
-          CONTRIBUTE_WARNING,
-          'content/guides/shared.md: this page is in no section of site.config.yaml, so no menu leads to it; list "guides/shared" in a section\'s pages (warning)',
-          'content/more/page.md: this page is in no section of site.config.yaml, so no menu leads to it; list "more/page" in a section\'s pages (warning)',
-          '',
-        ].join('\n'),
-      );
+      expect(run.stderr).toBe(`${unlistedWarning('content/guides/shared.md', 'guides/shared')} (warning)\n${unlistedWarning('content/more/page.md', 'more/page')} (warning)\n`);
       expect(readFileSync(join(s.site, 'dist/guides/shared/index.html'), 'utf8')).toContain('SHARED-INSIDE-ROOT');
       expect(readFileSync(join(s.site, 'dist/more/page/index.html'), 'utf8')).toContain('SHARED-INSIDE-ROOT');
     } finally {
@@ -182,4 +175,19 @@ describe('docs serve reports the same problems as docs build', () => {
     }
     expect(existsSync(join(s.site, 'content/guides/fifo.md'))).toBe(false);
   });
+});
+
+describe('#11 a page in no section and in no menu (accepted by design, now a warning)', () => {
+  const warning = unlistedWarning('content/guides/orphan.md', 'guides/orphan');
+  beforeAll(() => put(s, 'content/guides/orphan.md', '---\ntitle: Orphan\n---\n\nNo menu leads here.\n'));
+  afterAll(() => rmSync(join(s.site, 'content/guides/orphan.md'), { force: true }));
+  it('build and check: a warning on stderr, exit 0', async () => {
+    for (const command of ['build', 'check']) {
+      const run = await docsIn(s, [command]);
+      expectNoStack(run);
+      expect(run.stderr).toBe(`${warning} (warning)\n`);
+      expect(run.code).toBe(0);
+    }
+  });
+  it('check --strict: a problem, exit 1', () => expectRejected(s, ['check', '--strict'], [warning]));
 });

@@ -148,9 +148,9 @@ export async function expectRejected(s: Scratch, args: string[], problems: strin
   return run;
 }
 
-/** The warning every build of the fixture prints: its contribute page is in no section. */
-export const CONTRIBUTE_WARNING =
-  'content/contribute.md: this page is in no section of site.config.yaml, so no menu leads to it; list "contribute" in a section\'s pages (warning)';
+/** The warning about a page that no section lists and no menu links to. */
+export const unlistedWarning = (file: string, id: string) =>
+  `${file}: this page is in no section of site.config.yaml, nor in the navigation or the footer, so no menu leads to it; list "${id}" in a section's pages`;
 
 /** A good build of the scratch site into dist/ (the "previous output" of a probe). */
 export async function goodBuild(s: Scratch, args: string[] = []): Promise<void> {
