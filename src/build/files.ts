@@ -1,3 +1,4 @@
+import { format, uiStrings } from '../theme/ui.js';
 import type { Site } from '../site/model.js';
 import { withBase } from '../site/links.js';
 
@@ -34,12 +35,14 @@ export function redirectPage(site: Site, base: string, to: string, csp: string):
   const origin = site.config.site.url.replace(/\/$/, '');
   const target = withBase(base, to);
   const t = escapeAttribute(target);
+  const ui = uiStrings(site.config.site.language, site.config.ui);
+  const [before, after] = escapeAttribute(ui.movedText).split('{link}') as [string, string?];
   return (
     `<!DOCTYPE html><html lang="${escapeAttribute(site.config.site.language)}"><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">` +
-    `<title>Moved to ${t}</title><meta http-equiv="refresh" content="0; url=${t}">` +
+    `<title>${escapeAttribute(format(ui.movedTitle, { url: target }))}</title><meta http-equiv="refresh" content="0; url=${t}">` +
     `<link rel="canonical" href="${escapeAttribute(origin + target)}"><meta name="robots" content="noindex"></head>` +
-    `<body><p>This page has moved to <a href="${t}">${t}</a>.</p></body></html>\n`
+    `<body><p>${before}<a href="${t}">${t}</a>${after ?? ''}</p></body></html>\n`
   );
 }
 

@@ -74,7 +74,9 @@ export function colorStylesheet(colors: ThemeColors): string {
   // Tints of the accent, light enough in the light scheme that highlighted code keeps its token colours readable (4.5:1).
   const mix = (light: number, dark: number, other: string) =>
     `light-dark(color-mix(in srgb, ${colors.accent} ${light}%, ${other}), color-mix(in srgb, ${colors.accentDark} ${dark}%, ${other}))`;
-  lines.push(`  --hl-line: ${mix(6, 12, 'transparent')};`, `  --mark: ${mix(30, 30, 'transparent')};`, `  --accent-hover: ${mix(80, 80, '#000')};`);
+  // Search matches: text and links on them keep 4.5:1 for accents that pass their own checks.
+  const mark = `light-dark(color-mix(in srgb, ${colors.accent} 15%, ${PAGE_BACKGROUND.light}), color-mix(in srgb, ${colors.accentDark} 20%, ${PAGE_BACKGROUND.dark}))`;
+  lines.push(`  --hl-line: ${mix(6, 12, 'transparent')};`, `  --mark: ${mark};`, `  --accent-hover: ${mix(80, 80, '#000')};`);
   return `/* Theme colours (theme.colors of the site config, or the defaults). */\n:root {\n${lines.join('\n')}\n}\n`;
 }
 

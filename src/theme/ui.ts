@@ -70,6 +70,8 @@ export const UI_EN = {
   sourceCodeOn: 'Source code on {name}',
   questionsOn: 'Questions on {name}',
   features: 'Features',
+  movedTitle: 'Moved to {url}',
+  movedText: 'This page has moved to {link}.',
 } as const;
 
 export type UiKey = keyof typeof UI_EN;
@@ -137,6 +139,8 @@ export const UI_ZH: UiStrings = {
   sourceCodeOn: '{name} 上的源代码',
   questionsOn: '{name} 上的问答',
   features: '特性',
+  movedTitle: '已移至 {url}',
+  movedText: '此页面已移至 {link}。',
 };
 
 /** The built-in sets by language (the part of site.language before "-"). */
