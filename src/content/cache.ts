@@ -41,7 +41,7 @@ export function pipelineVersion(): string {
     hash.update(file).update(readFileSync(join(dir, file)));
   }
   // The installed versions of the pipeline's packages (read from the lockfile-installed tree).
-  for (const pkg of ['shiki', 'unified', 'remark-parse', 'remark-gfm', 'remark-directive', 'remark-rehype', 'github-slugger', 'hast-util-to-html']) {
+  for (const pkg of ['shiki', 'unified', 'remark-parse', 'remark-gfm', 'remark-directive', 'remark-rehype', 'rehype-raw', 'hast-util-sanitize', 'rehype-slug', 'github-slugger', 'hast-util-to-html', 'micromark-util-edit-map']) {
     try {
       hash.update(pkg).update(readFileSync(join(TOOL_ROOT, 'node_modules', pkg, 'package.json')));
     } catch {

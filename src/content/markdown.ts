@@ -23,7 +23,8 @@ import { nestingProblem } from './nesting.js';
 import { cutPoints, parseInParts } from './split-parse.js';
 import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
-import { rehypeSlugs } from './slug.js';
+import rehypeSlug from 'rehype-slug';
+import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
 
 export interface RawLink {
   /** The href as written. */
@@ -121,7 +122,9 @@ async function renderChecked(body: string, options: RenderOptions, ctx: PageCont
     .use(remarkRehype, { allowDangerousHtml: true })
     // Raw HTML is parsed and sanitised before anything reads ids or links (see plugins/raw-html.ts).
     .use(rehypeSafeRawHtml)
-    .use(rehypeSlugs)
+    .use(rehypeReserveIds)
+    .use(rehypeSlug)
+    .use(rehypeUniqueIds)
     .use(rehypeHeadings(anchors, headings))
     .run(mdast, vfile)) as HastRoot;
 

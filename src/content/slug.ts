@@ -1,4 +1,4 @@
-import GithubSlugger from 'github-slugger';
+import { slug } from 'github-slugger';
 import type { Element, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
 import type { Node } from 'unist';
@@ -7,7 +7,7 @@ import { report } from './context.js';
 import { walk } from './walk.js';
 
 /*
- * Heading ids. A heading's id is its text slugged as GitHub does (github-slugger),
+ * Heading ids. A heading's id is its text slugged as GitHub does (rehype-slug),
  * with "-1", "-2"… added when the id is taken: by an earlier heading, by an id the
  * page body already holds (tabs, raw HTML), or by the page chrome around the body
  * (templates/). A link to "#banner" must land on one element only.
@@ -47,33 +47,58 @@ const HEADING = /^h[1-6]$/;
 const RAW_ID = /\sid=["']([^"']+)["']/g;
 
 /**
- * Gives every heading without an id one (what rehype-slug did, with the ids of
- * the chrome and of the body reserved), and reports ids written in the body
- * that the chrome uses.
+ * Heading ids in three steps around rehype-slug (which slugs every heading
+ * without an id, as GitHub does): before it, `rehypeReserveIds` notes the
+ * ids the page already holds (tabs, raw HTML, headings with an id of their
+ * own) and reports those the chrome uses; after it, `rehypeUniqueIds` gives
+ * a heading whose slug is taken — by the chrome, by the body or by an
+ * earlier heading — the next free "-1", "-2"… suffix, as duplicate headings get.
  */
-export function rehypeSlugs() {
+interface Reserved {
+  taken: Set<string>;
+  slugged: Element[];
+}
+const reservations = new WeakMap<VFile, Reserved>();
+
+export function rehypeReserveIds() {
   return (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    const slugger = new GithubSlugger();
-    for (const id of CHROME_IDS) slugger.occurrences[id] = 0;
-    const taken = (id: string, position: Node['position']) => {
-      if (isChromeId(id)) report(ctx, position, `the id "${id}" is used by the page chrome: choose another`);
-      slugger.occurrences[id] = 0;
-    };
+    const reserved: Reserved = { taken: new Set(CHROME_IDS), slugged: [] };
     walk<Element>(tree, 'element', (node) => {
       const id = node.properties.id;
-      if (typeof id === 'string') taken(id, node.position);
+      if (typeof id === 'string') {
+        if (isChromeId(id)) report(ctx, node.position, `the id "${id}" is used by the page chrome: choose another`);
+        reserved.taken.add(id);
+      } else if (HEADING.test(node.tagName)) reserved.slugged.push(node);
     });
     walk<Node & { value: string }>(tree, 'raw', (node) => {
-      for (const m of node.value.matchAll(RAW_ID)) taken(m[1]!, node.position);
+      for (const m of node.value.matchAll(RAW_ID)) {
+        if (isChromeId(m[1]!)) report(ctx, node.position, `the id "${m[1]}" is used by the page chrome: choose another`);
+        reserved.taken.add(m[1]!);
+      }
     });
-    walk<Element>(tree, 'element', (node) => {
-      if (!HEADING.test(node.tagName) || node.properties.id) return;
-      let id = slugger.slug(toString(node));
-      // "sidebar-anchors-2" is slugged again, which makes it "sidebar-anchors-2-1".
-      if (NUMBERED_CHROME_ID.test(id)) id = slugger.slug(id);
-      node.properties.id = id;
-    });
+    reservations.set(file, reserved);
+  };
+}
+
+export function rehypeUniqueIds() {
+  return (_tree: Root, file: VFile) => {
+    const reserved = reservations.get(file);
+    if (!reserved) return;
+    reservations.delete(file);
+    const { taken } = reserved;
+    for (const node of reserved.slugged) {
+      let id = String(node.properties.id ?? '');
+      if (taken.has(id) || isChromeId(id)) {
+        // Numbered from the heading's own slug, as GitHub numbers duplicates: a second "Content"
+        // after the chrome's "content" and a first heading's "content-1" is "content-2".
+        const base = slug(toString(node));
+        id = base;
+        for (let n = 1; taken.has(id) || isChromeId(id); n++) id = `${base}-${n}`;
+        node.properties.id = id;
+      }
+      taken.add(id);
+    }
   };
 }
 
