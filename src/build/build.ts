@@ -17,7 +17,7 @@ import { lastUpdated } from './git.js';
 import { outputKeys } from './keys.js';
 import { OutputWriter } from './output.js';
 import { lockOutput, type OutputLock } from './output-lock.js';
-import { checkOutputFolder, OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './out-guard.js';
+import { checkOutputFolder } from './out-guard.js';
 import { renderPage } from './render.js';
 import { markdownFromDisk } from './llms.js';
 import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
@@ -287,8 +287,6 @@ async function writeSite(
     const assets = await timed('assets', () => bundleAssets(templatesDir));
     assets.css = await withThemeCss(assets.css, themeStylesheet(root, site.config));
     const { ctx, files: assetFiles } = renderContext(site, base, assets, timed('git', () => lastUpdated(root, 'content')), loadComponents(root, site.config));
-    // Marks the folder as the output of a build, which a later build may replace (see checkOutputFolder).
-    write(OUTPUT_MARKER, OUTPUT_MARKER_TEXT);
     for (const [path, contents] of assetFiles) write(path, contents);
     const keys = outputKeys(ctx);
 

@@ -1,3 +1,4 @@
+import { OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './out-guard.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -127,6 +128,8 @@ export function* siteFiles(
     yield [join(from, 'index.html'), redirectPage(site, base, to, ctx.assets.csp)];
   }
   yield ['_redirects', redirectsFile(site, base)];
+  // Marks the folder as the output of a build, which a later build may replace (see checkOutputFolder).
+  yield [OUTPUT_MARKER, OUTPUT_MARKER_TEXT];
   yield ['_headers', headersFile(contentSecurityPolicy(site.config, ctx.assets.headScript, true, hasContributors(site)))];
   yield ['sitemap.xml', sitemap(site, base, ctx.lastUpdated)];
   yield ['robots.txt', robots(site, base)];
