@@ -191,3 +191,31 @@ describe('#11 a page in no section and in no menu (accepted by design, now a war
   });
   it('check --strict: a problem, exit 1', () => expectRejected(s, ['check', '--strict'], [warning]));
 });
+
+describe('symbolic links under static/ are not copied, with a warning', () => {
+  it('a link to a file outside, to a folder outside and to the config', async () => {
+    put(s, 'static/ok.txt', 'published\n');
+    symlinkSync(join(outside, 'secret.md'), join(s.site, 'static/leak.txt'));
+    symlinkSync(outside, join(s.site, 'static/linkdir'));
+    symlinkSync('../site.config.yaml', join(s.site, 'static/cfg.yaml'));
+    try {
+      const run = await docsIn(s, ['build']);
+      expectNoStack(run);
+      const warning = (name: string) => `static/${name}: a symbolic link in static/ is not copied; copy the file itself into static/ to publish it (warning)`;
+      expect(run.stderr).toBe(`${warning('cfg.yaml')}\n${warning('leak.txt')}\n${warning('linkdir')}\n`);
+      expect(run.code).toBe(0);
+      expect(readFileSync(join(s.site, 'dist/ok.txt'), 'utf8')).toBe('published\n');
+      for (const name of ['leak.txt', 'linkdir', 'cfg.yaml']) expect(existsSync(join(s.site, 'dist', name))).toBe(false);
+    } finally {
+      rmSync(join(s.site, 'static'), { recursive: true, force: true });
+      await goodBuild(s);
+    }
+  });
+});
+
+describe('#7 #9 a config file that is not there names the absolute path tried', () => {
+  it('--config nope.yaml and --root of a missing folder', async () => {
+    await expectRejected(s, ['build', '--config', 'nope.yaml'], [`nope.yaml:1:1 cannot read the config file: there is no file ${join(s.site, 'nope.yaml')} (ENOENT)`]);
+    await expectRejected(s, ['check', '--root', join(s.dir, 'nope')], [`site.config.yaml:1:1 cannot read the config file: there is no file ${join(s.dir, 'nope', 'site.config.yaml')} (ENOENT)`]);
+  });
+});
