@@ -63,7 +63,9 @@ function iconOfHost(url: string): SocialIcon {
 
 export function resolveTheme(config: SiteConfig): ResolvedTheme {
   const ui = uiStrings(config.site.language, config.ui as Partial<UiStrings>);
-  const social: SocialEntry[] = [...config.social];
+  // A "#" inside a fragment (matrix.to/#/#room:server) is not valid in an href: it is written %23, which such sites read the same.
+  const href = (url: string) => url.replace(/#(.*)$/, (_, fragment: string) => '#' + fragment.replace(/#/g, '%23'));
+  const social: SocialEntry[] = config.social.map((link) => ({ ...link, url: href(link.url) }));
   const legacy = (url: string | undefined, text: string) => {
     if (!url) return;
     const icon = iconOfHost(url);

@@ -27,6 +27,7 @@ const SITES: Array<{ name: string; root: string; redirects: boolean }> = [
   { name: 'the webpack site', root: process.env.DOCS_TEST_SITE ? resolve(ROOT, process.env.DOCS_TEST_SITE) : ROOT, redirects: false },
   { name: 'the fixture site', root: join(ROOT, 'test/fixtures/site'), redirects: true },
   { name: 'the fixture of headings named like chrome ids', root: join(ROOT, 'test/fixtures/chrome-ids'), redirects: true },
+  { name: 'the themed fixture site (landing home, own footer, Chinese interface)', root: join(ROOT, 'test/fixtures/themed'), redirects: false },
 ];
 
 describe.runIf(hasJava)('the Nu HTML Checker', () => {
