@@ -64,7 +64,7 @@ describe('every page', () => {
       expected = '';
     }
     const first = html('guides/first/index.html');
-    if (expected) expect(first).toContain(`Last updated <time dateTime="${expected}">`);
+    if (expected) expect(first).toContain(`Last updated <time datetime="${expected}">`);
     else expect(first).not.toContain('Last updated');
     // A copy outside any repository has no history: the line is left out, the build still works.
     const { fixtureSite } = await import('../helpers/site.js');
