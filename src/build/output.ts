@@ -190,7 +190,11 @@ export class OutputWriter {
       const old = `${this.temp}-old`;
       if (existsSync(this.target)) renameSync(this.target, old);
       renameSync(this.temp, this.target);
-      rmSync(old, { recursive: true, force: true });
+      try {
+        rmSync(old, { recursive: true, force: true });
+      } catch {
+        // The new output is in place; the old one is only left over (the next build removes it, see output-lock.ts).
+      }
     }
     this.removeUnnamedIndexFolders();
     if (this.manifestFile) {

@@ -11,6 +11,10 @@ export const MAX_NESTING = 100;
 /** One container marker at the start of what is left of a line: `>`, or a list bullet or number followed by a space. */
 const MARKER = /^[ \t]{0,3}(?:>[ \t]?|(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$))/;
 const FENCE = /^[ \t]*(?:>[ \t]?)*[ \t]*(`{3,}|~{3,})/;
+/** More emphasis marks in a row than MAX_NESTING levels of emphasis could use (two per level). */
+const EMPHASIS_RUN = new RegExp(`\\*{${2 * MAX_NESTING + 1},}|_{${2 * MAX_NESTING + 1},}`);
+/** A line of only *, - or _ (and spaces) is a horizontal rule, however long. */
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1)*[ \t]*$/;
 
 /**
  * The first line whose lists and quotes nest deeper than MAX_NESTING, as a
@@ -49,6 +53,19 @@ export function nestingProblem(body: string, file: string, lineOffset: number): 
         else break;
       }
       depth += Math.floor(indent / 2);
+    }
+    if (fence === undefined && !fenceMatch) {
+      // A run of emphasis marks nests emphasis once per pair, and the parser pairs them in time that grows with the square of the run.
+      // (Code spans hold text, not emphasis: blanked out with their length kept, for the column.)
+      const run = EMPHASIS_RUN.exec(line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length)));
+      if (run && !THEMATIC_BREAK.test(line)) {
+        return {
+          file,
+          line: lineNumber + lineOffset,
+          column: run.index + 1,
+          message: `a run of ${run[0].length} "${run[0][0]}" characters nests emphasis more than ${MAX_NESTING} levels deep; shorten it, or put it in a code span`,
+        };
+      }
     }
     if (depth > MAX_NESTING) {
       return {
