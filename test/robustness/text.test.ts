@@ -129,6 +129,18 @@ describe('#30 nesting 10,000 deep (F7)', () => {
     // Level 101 is the first past the limit.
     await expectRejected(s, ['build'], [tooDeep(lineAfter(second) + 101)]);
   });
+  it('a run of 20,000 emphasis marks on one line: its column, at once (the parser would take minutes, then overflow)', async () => {
+    write(SECOND, `${second}\nSome text ${'*'.repeat(20_000)}x${'*'.repeat(20_000)}\n`);
+    await expectRejected(s, ['check'], [
+      `${SECOND}:${lineAfter(second)}:11 a run of 20000 "*" characters nests emphasis more than 100 levels deep; shorten it, or put it in a code span`,
+    ]);
+  });
+  it('a long run inside a code span and a long horizontal rule are text', async () => {
+    write(SECOND, `${second}\n\`${'*'.repeat(500)}\`\n\n${'*'.repeat(500)}\n`);
+    const run = await docsIn(s, ['check']);
+    expectNoStack(run);
+    expect(run.code).toBe(0);
+  });
   it('100 levels are still a page', async () => {
     write(SECOND, `${second}\n${'> '.repeat(100)}deep enough\n`);
     const run = await docsIn(s, ['check']);
