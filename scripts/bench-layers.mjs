@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What each cache layer saves: npm run bench:layers [-- --runs=3 --sizes=1000 --no-real --layers=links,config]
+// What each cache layer saves: npm run bench:layers [-- --runs=3 --sizes=1000 --no-real --layers=links,config --once=pages]
 //
 // Times `docs build` as scripts/bench.mjs does (cold, warm, one edit), with every layer on, with
 // DOCS_CACHE=0, and with one layer off at a time. Each round makes a cold build with every layer
@@ -14,6 +14,12 @@
 // removing it before each build; the bundle of the command by DOCS_BUNDLE=0. Prints per row the
 // median and range of the wall time and of the CPU time (user + system), and what the setting
 // saves: (median with it off - median with every layer on) / median with it off.
+// --pairs=N measures differently, for layers whose saving is small beside the noise of a busy
+// machine: after one cold build, per layer and N times, a build with every layer on and one with
+// the layer off run back to back (their order alternating), each after the untimed build; it
+// prints the median of the pairs' differences (as a share of the run with the layer off).
+// --once=SETTING,… runs those settings in the first round only (DOCS_CACHE=0 and the render cache
+// by default: without them a warm build renders every page, which is a cold build's time).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -29,8 +35,9 @@ const corpusScript = resolve(root, args.corpus ?? '../shared/bench/make-corpus.m
 const work = join(root, '.bench');
 const cacheDir = join(work, 'layers-cache');
 /** The layers: kinds of the cache (folders of node_modules/.cache/docs), and three that are not kinds. */
-const LAYERS = (args.layers ?? 'pages,renders,code,markup-tokens,links,config,assets,search-pages,search-state,output,bundle').split(',');
+const LAYERS = (args.layers ?? 'pages,renders,markup-tokens,links,config,assets,search-pages,search-state,output,bundle').split(',');
 const settings = ['all on', 'DOCS_CACHE=0', ...LAYERS];
+const once = new Set((args.once ?? 'DOCS_CACHE=0,pages').split(','));
 
 function buildOnce(siteRoot, out, setting) {
   const env = { ...process.env, DOCS_CACHE_DIR: cacheDir };
@@ -67,7 +74,7 @@ function measure(label, siteRoot, editFile) {
   raw[label] = times;
   let edits = 0;
   for (let r = 0; r < runs; r++) {
-    for (const setting of r % 2 ? ['DOCS_CACHE=0', 'all on'] : ['all on', 'DOCS_CACHE=0']) {
+    for (const setting of (r % 2 ? ['DOCS_CACHE=0', 'all on'] : ['all on', 'DOCS_CACHE=0']).filter((s) => !r || !once.has(s))) {
       rmSync(cacheDir, { recursive: true, force: true, maxRetries: 5 });
       rmSync(out, { recursive: true, force: true });
       times[setting].cold.push(buildOnce(siteRoot, out, setting));
@@ -75,6 +82,7 @@ function measure(label, siteRoot, editFile) {
     }
     for (let i = 0; i < settings.length; i++) {
       const setting = settings[(i + r) % settings.length];
+      if (r && once.has(setting)) continue;
       loads.push(loadavg()[0]);
       buildOnce(siteRoot, out, 'all on');
       times[setting].warm.push(buildOnce(siteRoot, out, setting));
@@ -91,7 +99,7 @@ function measure(label, siteRoot, editFile) {
       const xs = times[setting][kind];
       if (!xs.length) continue;
       const base = times['all on'][kind];
-      const row = { site: label, build: kind, setting: setting === 'all on' || setting.includes('=') ? setting : `${setting} off` };
+      const row = { site: label, build: kind, setting: setting === 'all on' || setting.includes('=') ? setting : `${setting} off`, runs: xs.length };
       for (const [what, of] of [['wall', (x) => x.ms], ['CPU', (x) => x.cpu]]) {
         const m = median(xs.map(of));
         const b = median(base.map(of));
@@ -105,6 +113,52 @@ function measure(label, siteRoot, editFile) {
   return rows;
 }
 
+/** Paired runs (see --pairs): per layer and kind, the median difference of back-to-back runs. */
+function measurePairs(label, siteRoot, editFile, pairs) {
+  const out = join(work, `${label.replace(/\W+/g, '-')}-layers-dist`);
+  rmSync(cacheDir, { recursive: true, force: true, maxRetries: 5 });
+  rmSync(out, { recursive: true, force: true });
+  buildOnce(siteRoot, out, 'all on');
+  const rows = [];
+  const loads = [];
+  let edits = 0;
+  for (const layer of LAYERS) {
+    const runs = { warm: [], edit: [] };
+    for (let i = 0; i < pairs; i++) {
+      for (const kind of ['warm', 'edit']) {
+        const pair = {};
+        for (const setting of i % 2 ? [layer, 'all on'] : ['all on', layer]) {
+          loads.push(loadavg()[0]);
+          buildOnce(siteRoot, out, 'all on');
+          if (kind === 'edit') appendFileSync(editFile, `\nEdited for benchmark run ${++edits}.\n`);
+          pair[setting] = buildOnce(siteRoot, out, setting);
+        }
+        runs[kind].push(pair);
+      }
+    }
+    for (const kind of ['warm', 'edit']) {
+      const row = { site: label, build: kind, setting: `${layer} off`, pairs: pairs };
+      for (const [what, of] of [['wall', (x) => x.ms], ['CPU', (x) => x.cpu]]) {
+        const on = runs[kind].map((p) => of(p['all on']));
+        const off = runs[kind].map((p) => of(p[layer]));
+        const saves = runs[kind].map((p) => (of(p[layer]) - of(p['all on'])) / of(p[layer]));
+        row[`${what} on s`] = `${seconds(median(on))} (${seconds(Math.min(...on))}–${seconds(Math.max(...on))})`;
+        row[`${what} off s`] = `${seconds(median(off))} (${seconds(Math.min(...off))}–${seconds(Math.max(...off))})`;
+        row[`${what} saves`] = `${(median(saves) * 100).toFixed(1)}% (${(Math.min(...saves) * 100).toFixed(0)}…${(Math.max(...saves) * 100).toFixed(0)}%)`;
+      }
+      rows.push(row);
+      console.error(JSON.stringify(row));
+    }
+    raw[`${label} ${layer}`] = runs;
+  }
+  console.error(`${label}: load average (1 min) during the runs ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
+  rmSync(out, { recursive: true, force: true });
+  return rows;
+}
+
+const pairs = Number(args.pairs ?? 0);
+const run = (label, siteRoot, editFile) => (pairs ? measurePairs(label, siteRoot, editFile, pairs) : measure(label, siteRoot, editFile));
+
 mkdirSync(work, { recursive: true });
 const table = [];
 for (const n of sizes) {
@@ -115,7 +169,7 @@ for (const n of sizes) {
   writeBenchConfig(siteRoot);
   const section = readdirSync(join(siteRoot, 'content')).find((d) => statSync(join(siteRoot, 'content', d)).isDirectory());
   const editFile = join(siteRoot, 'content', section, readdirSync(join(siteRoot, 'content', section)).find((f) => f !== 'index.md'));
-  table.push(...measure(`corpus-${n}`, siteRoot, editFile));
+  table.push(...run(`corpus-${n}`, siteRoot, editFile));
   rmSync(siteRoot, { recursive: true, force: true });
 }
 if (!args['no-real']) {
@@ -126,7 +180,7 @@ if (!args['no-real']) {
     if (existsSync(join(root, part))) cpSync(join(root, part), join(copy, part), { recursive: true });
   }
   // A page with code blocks (the edited page of a synthetic corpus has some too), so that the layers of code tokens have work.
-  table.push(...measure('real site', copy, join(copy, 'content', 'guides', 'getting-started.md')));
+  table.push(...run('real site', copy, join(copy, 'content', 'guides', 'getting-started.md')));
   rmSync(copy, { recursive: true, force: true });
 }
 console.table(table);

@@ -79,10 +79,6 @@ export function cacheKey(file: string, lineOffset: number, body: string): string
   return createHash('sha256').update(pipelineVersion()).update('\0').update(file).update('\0').update(String(lineOffset)).update('\0').update(body).digest('hex');
 }
 
-/** The key of a page's highlighted code blocks at its last render: they are looked up by its path, not its text. */
-export function codeBlocksKey(file: string): string {
-  return createHash('sha256').update(pipelineVersion()).update('\0code\0').update(file).digest('hex');
-}
 
 /**
  * A page's cached result. A page's file holds a line of JSON (everything but

@@ -6,8 +6,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
-import { cacheHas, layerEnabled, cacheKey, pipelineVersion, codeBlocksKey, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
-import { isTokenSource, registerTokenClasses, tokenClassesIn, tokenClassesOf, tokenClassNames, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
+import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
+import { isTokenSource, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 import { loadParsers, withParsers } from '../parsers.js';
@@ -93,10 +93,12 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
   return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached, packed: !!packed && same };
 }
 
-/** Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems. */
-async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean): Promise<{ rendered: CachedMarkdown; cached: Promise<boolean> }> {
-  const codeKey = reuseCode ? codeBlocksKey(prepared.sourcePath) : '';
-  const previous = reuseCode ? (readCached<CachedCodeBlocks>('code', codeKey) ?? codeOfLastRender(prepared.sourcePath)) : undefined;
+/**
+ * Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems.
+ * With `reuseCode`, the tokens of code blocks the page had at its last render (`lastKey`, or the last build's) are reused.
+ */
+async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, lastKey?: string): Promise<{ rendered: CachedMarkdown; cached: Promise<boolean> }> {
+  const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
   if (previous) registerTokenClasses(previous.classes);
   const fresh = await renderMarkdown(prepared.split.body, {
     file: prepared.sourcePath,
@@ -106,9 +108,6 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
   });
   if (fresh.problems.length) throw new InputError(fresh.problems);
   const { problems: _problems, hast: _hast, ids, codeBlocks, ...rest } = fresh;
-  if (reuseCode && codeBlocks.size && (codeBlocks.size !== previous?.blocks.length || previous.blocks.some(([key]) => !codeBlocks.has(key)))) {
-    writeCached('code', codeKey, { blocks: [...codeBlocks], classes: tokenClassesOf(tokenClassNames(codeBlocks.values())) } satisfies CachedCodeBlocks);
-  }
   const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
   return { rendered: result, cached: writeCache(prepared.key, result) };
 }
@@ -135,9 +134,9 @@ function readLastBuild(key: string): LastBuild | undefined {
   return { keys: new Map(saved.pages.map(([path, key]) => [path, key])), metas: new Map(saved.pages.map(([, key, meta]) => [key, meta])) };
 }
 
-function codeOfLastRender(sourcePath: string): CachedCodeBlocks | undefined {
+function codeOfLastRender(sourcePath: string, lastKey = lastBuild?.keys.get(sourcePath)): CachedCodeBlocks | undefined {
   if (!layerEnabled('markup-tokens')) return undefined;
-  const key = lastBuild?.keys.get(sourcePath);
+  const key = lastKey;
   const last = key === undefined ? undefined : readCache(key);
   if (!last) return undefined;
   return { blocks: [...codeBlocksIn(last.html)], classes: last.tokenClasses };
@@ -158,15 +157,19 @@ function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
   };
 }
 
-/** One page, and its Markdown body as written (which a SourcePage does not keep). */
+/**
+ * One page, and its Markdown body as written (which a SourcePage does not keep). `lastKey`: the
+ * render cache key of the page's last render (SourcePage.sourceKey), whose code tokens are reused.
+ */
 export async function loadPage(
   rootDir: string,
   contentDir: string,
   relPath: string,
   highlighter: HighlighterSource,
+  lastKey?: string,
 ): Promise<{ page: SourcePage; markdown: string }> {
   const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
-  return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, true)).rendered), markdown: prepared.split.body };
+  return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, true, lastKey)).rendered), markdown: prepared.split.body };
 }
 
 /**
@@ -195,12 +198,10 @@ function highlightThreadFor(pages: Prepared[], highlighter: HighlighterSource): 
 
 /**
  * Renders a page that was not in the cache, on a worker thread (the main
- * thread renders the pages it read in pass 1 of loadPages). With
- * `reuseCode`, its code blocks' tokens from its last render are reused, and
- * this render's are kept for the next: that pays when pages are edited one
- * at a time, not when a build renders every page (a first build, or one
- * after a change of the pipeline), which then writes no tokens (measured: a
- * fifth of the time of a 1,000-page cold build).
+ * thread renders the pages it read in pass 1 of loadPages). A worker has no
+ * record of the last build, so it highlights every code block: workers
+ * render only when megabytes of Markdown changed, where pages edited one at
+ * a time (whose tokens are read back from their last render) are the few.
  */
 export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
   await loadParsers();

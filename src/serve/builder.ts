@@ -304,8 +304,9 @@ export class SiteBuilder {
     if (this.sources.get(file)?.hash === hash) return;
     this.parsed++;
     try {
-      // The highlighter is loaded when a page first needs one (pages from the render cache do not).
-      const { page, markdown } = await loadPage(this.root, this.contentDir, file, loadHighlighter);
+      // The highlighter is loaded when a page first needs one (pages from the render cache do not, nor
+      // code blocks the page had at its last render: their tokens are read back from its markup).
+      const { page, markdown } = await loadPage(this.root, this.contentDir, file, loadHighlighter, this.sources.get(file)?.page?.sourceKey);
       this.sources.set(file, { hash, page, markdown, problems: [] });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
