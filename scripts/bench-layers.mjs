@@ -18,6 +18,8 @@
 // machine: after one cold build, per layer and N times, a build with every layer on and one with
 // the layer off run back to back (their order alternating), each after the untimed build; it
 // prints the median of the pairs' differences (as a share of the run with the layer off).
+// --kinds=cold,warm,edit chooses the kinds of build of --pairs (default warm,edit); a cold build
+// of a pair starts from no cache and no output. --layers may name DOCS_CACHE=0 there too.
 // --once=SETTING,… runs those settings in the first round only (DOCS_CACHE=0 and the render cache
 // by default: without them a warm build renders every page, which is a cold build's time).
 import { spawnSync } from 'node:child_process';
@@ -28,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { writeBenchConfig } from './bench-config.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? '1']));
+const args = Object.fromEntries(process.argv.slice(2).map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a) ?? []).map(([, k, v]) => [k, v ?? '1']));
 const sizes = (args.sizes ?? '1000').split(',').filter(Boolean).map(Number);
 const runs = Number(args.runs ?? 3);
 const corpusScript = resolve(root, args.corpus ?? '../shared/bench/make-corpus.mjs');
@@ -123,21 +125,24 @@ function measurePairs(label, siteRoot, editFile, pairs) {
   const loads = [];
   let edits = 0;
   for (const layer of LAYERS) {
-    const runs = { warm: [], edit: [] };
+    const runs = Object.fromEntries(pairKinds.map((kind) => [kind, []]));
     for (let i = 0; i < pairs; i++) {
-      for (const kind of ['warm', 'edit']) {
+      for (const kind of pairKinds) {
         const pair = {};
         for (const setting of i % 2 ? [layer, 'all on'] : ['all on', layer]) {
           loads.push(loadavg()[0]);
-          buildOnce(siteRoot, out, 'all on');
+          if (kind === 'cold') {
+            rmSync(cacheDir, { recursive: true, force: true, maxRetries: 5 });
+            rmSync(out, { recursive: true, force: true });
+          } else buildOnce(siteRoot, out, 'all on');
           if (kind === 'edit') appendFileSync(editFile, `\nEdited for benchmark run ${++edits}.\n`);
           pair[setting] = buildOnce(siteRoot, out, setting);
         }
         runs[kind].push(pair);
       }
     }
-    for (const kind of ['warm', 'edit']) {
-      const row = { site: label, build: kind, setting: `${layer} off`, pairs: pairs };
+    for (const kind of pairKinds) {
+      const row = { site: label, build: kind, setting: layer.includes('=') ? layer : `${layer} off`, pairs: pairs };
       for (const [what, of] of [['wall', (x) => x.ms], ['CPU', (x) => x.cpu]]) {
         const on = runs[kind].map((p) => of(p['all on']));
         const off = runs[kind].map((p) => of(p[layer]));
@@ -157,6 +162,7 @@ function measurePairs(label, siteRoot, editFile, pairs) {
 }
 
 const pairs = Number(args.pairs ?? 0);
+const pairKinds = (args.kinds ?? 'warm,edit').split(',');
 const run = (label, siteRoot, editFile) => (pairs ? measurePairs(label, siteRoot, editFile, pairs) : measure(label, siteRoot, editFile));
 
 mkdirSync(work, { recursive: true });
