@@ -4,9 +4,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
-import { GENERATED, listStatic, pageFile, renderContext, searchInputs, searchOrder, siteFiles } from '../build/build.js';
+import { GENERATED, listStatic, pageFile, renderContext, siteFiles } from '../build/build.js';
 import { lastUpdated } from '../build/git.js';
-import { createSearchIndexer } from '../build/search.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { loadParsers } from '../parsers.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
@@ -16,6 +15,7 @@ import { InputError, type SourceProblem } from '../errors.js';
 import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { BuildResult, Change, FileList } from './protocol.js';
+import { BASE, digest, esbuildProblems, failed, sameContents, searchIndexFiles, UNKNOWN, urlPath } from './builder-parts.js';
 
 /*
  * The incremental build behind `docs serve`. It keeps what `docs build`
@@ -72,24 +72,6 @@ interface Current {
   /** Printable sections whose cached HTML is out of date, with the key to render them for. */
   stalePrintables: Array<{ section: SidebarSection; key: string }>;
   searchDirty: boolean;
-}
-
-const BASE = '/';
-
-const digest = (value: unknown) => createHash('sha1').update(typeof value === 'string' ? value : JSON.stringify(value)).digest('base64url');
-
-/** "guides/index.html" or "/assets/x.js" → "/guides/index.html", "/assets/x.js". */
-export function urlPath(path: string): string {
-  return '/' + path.split(sep).join('/').replace(/^\/+/, '');
-}
-
-/** Contents the builder does not know (files served before this worker started); never equal to anything. */
-const UNKNOWN = new Uint8Array(0);
-
-function sameContents(a: string | Uint8Array, b: string | Uint8Array): boolean {
-  if (a === UNKNOWN || b === UNKNOWN) return false;
-  if (typeof a === 'string' || typeof b === 'string') return a === b;
-  return Buffer.compare(a, b) === 0;
 }
 
 export class SiteBuilder {
@@ -230,7 +212,7 @@ export class SiteBuilder {
       // The index takes a second of work for a few hundred pages: wait until saving pauses.
       if (searchDelayMs) await new Promise((r) => setTimeout(r, searchDelayMs));
       if (generation !== this.generation) return false;
-      const files = await this.searchIndex(current.site);
+      const files = await searchIndexFiles(current.site);
       if (generation !== this.generation) return false;
       current.searchDirty = false;
       {
@@ -352,7 +334,7 @@ export class SiteBuilder {
             this.assetProblems.js = [];
           },
           (e: unknown) => {
-            this.assetProblems.js = this.esbuildProblems(e);
+            this.assetProblems.js = esbuildProblems(e, this.root, this.options.templatesDir);
           },
         ),
       );
@@ -365,24 +347,12 @@ export class SiteBuilder {
             this.assetProblems.css = [];
           },
           (e: unknown) => {
-            this.assetProblems.css = this.esbuildProblems(e);
+            this.assetProblems.css = esbuildProblems(e, this.root, this.options.templatesDir);
           },
         ),
       );
     }
     await Promise.all(tasks);
-  }
-
-  /** esbuild's errors (a syntax error in a client script or stylesheet) as located problems. */
-  private esbuildProblems(e: unknown): SourceProblem[] {
-    const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors;
-    if (!Array.isArray(errors) || !errors.length) throw e;
-    return errors.map((m) => ({
-      file: m.location ? relative(this.root, resolve(m.location.file)).split(sep).join('/') : relative(this.root, this.options.templatesDir),
-      line: m.location?.line ?? 1,
-      column: (m.location?.column ?? 0) + 1,
-      message: m.text,
-    }));
   }
 
   private render(site: Site, hashes: Map<string, string>, css: Asset, own: ReturnType<typeof loadComponents>) {
@@ -441,21 +411,4 @@ export class SiteBuilder {
     for (const [path, contents] of siteFiles(ctx, this.root, templatesDir, printable, markdownOf)) output.set(urlPath(path), contents);
     return { output, ctx, rendered, stalePrintables };
   }
-
-  /** The search index of the pages, as `docs build` writes it (no files when search is hosted). */
-  private async searchIndex(site: Site): Promise<FileList> {
-    if (site.config.search.provider !== 'local') return [];
-    const indexer = createSearchIndexer();
-    const inputOf = searchInputs(site.config, BASE);
-    for (const page of searchOrder(site)) {
-      const input = inputOf(page);
-      if (input) indexer.add(input);
-    }
-    return indexer.files().map(({ path, content }): [string, Uint8Array] => [urlPath(join('search-index', path)), content]);
-  }
-}
-
-function failed(problems: SourceProblem[]): BuildResult {
-  const error = new InputError(problems);
-  return { ok: false, problems: error.problems, message: error.message };
 }
