@@ -116,7 +116,19 @@ export async function loadSite(
   });
   const parsersMs = parsersLoadMs();
   if (parsersMs !== undefined) stageTimes.parsers = parsersMs;
-  // A page in content/ that no section lists is built (a writer may link to it) but reachable from no menu.
+  const warnings = siteWarnings(site, root, configPath);
+  if (options.strict) problems.push(...warnings.splice(0));
+  const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
+  if (shown.length) throw new InputError(shown);
+  return { site, base, root, markdown, warnings: options.only ? warnings.filter((p) => p.file.startsWith(options.only!)) : warnings };
+}
+
+/**
+ * What a build lets pass but the writer should know: a page in content/ that
+ * no section lists and no navigation or footer entry links to (it is built,
+ * but no menu leads to it), and what static/ holds that is not copied.
+ */
+function siteWarnings(site: Site, root: string, configPath: string): SourceProblem[] {
   const menus = new Set<string>();
   const addMenu = (entries: ReadonlyArray<{ url: string; children?: ReadonlyArray<{ url: string }> }>) => {
     for (const entry of entries) {
@@ -126,14 +138,18 @@ export async function loadSite(
   };
   addMenu(site.config.navigation);
   addMenu([...site.config.footer.links, ...site.config.footer.secondary]);
-  const warnings = site.pages
-    .filter((page) => page.section === -1 && page.id !== '404' && !menus.has(page.url))
-    .map((page) => ({ file: page.sourcePath, line: 0, column: 0, message: `this page is in no section of ${relative(root, configPath)}, nor in the navigation or the footer, so no menu leads to it; list "${page.id}" in a section's pages` }));
-  warnings.push(...staticWarnings(root, join(root, 'static')));
-  if (options.strict) problems.push(...warnings.splice(0));
-  const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
-  if (shown.length) throw new InputError(shown);
-  return { site, base, root, markdown, warnings: options.only ? warnings.filter((p) => p.file.startsWith(options.only!)) : warnings };
+  const config = relative(root, configPath);
+  return [
+    ...site.pages
+      .filter((page) => page.section === -1 && page.id !== '404' && !menus.has(page.url))
+      .map((page) => ({
+        file: page.sourcePath,
+        line: 0,
+        column: 0,
+        message: `this page is in no section of ${config}, nor in the navigation or the footer, so no menu leads to it; list "${page.id}" in a section's pages`,
+      })),
+    ...staticWarnings(root, join(root, 'static')),
+  ];
 }
 
 /*
