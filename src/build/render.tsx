@@ -10,14 +10,24 @@ import { renderDocument, withRawNav } from './document.js';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
-/** The page body with its internal links filled in. */
-export function bodyHtml(page: SitePage): string {
-  return pageHtml(page).replace(LINK_PLACEHOLDER, (_, i: string) => `href="${escapeAttr(page.hrefs[Number(i)] ?? '')}"`);
+/** An aside whose title the writer did not give (see asideNode): its label and title, in the interface's words. */
+const DEFAULT_ASIDE = /(<div class="aside aside-(note|tip|warning|danger)" role="note" aria-label=")[^"]*("><p class="aside-title" data-aside-default="\2">)[^<]*(<\/p>)/g;
+const ASIDE_KEYS = { note: 'asideNote', tip: 'asideTip', warning: 'asideWarning', danger: 'asideDanger' } as const;
+const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+/** The page body with its internal links filled in, and default aside titles in the site's language. */
+export function bodyHtml(page: SitePage, ui?: RenderContext['theme']['ui']): string {
+  const html = pageHtml(page).replace(LINK_PLACEHOLDER, (_, i: string) => `href="${escapeAttr(page.hrefs[Number(i)] ?? '')}"`);
+  if (!ui) return html;
+  return html.replace(DEFAULT_ASIDE, (_, open: string, kind: keyof typeof ASIDE_KEYS, middle: string, close: string) => {
+    const word = escapeText(ui[ASIDE_KEYS[kind]]);
+    return `${open}${word}${middle}${word}${close}`;
+  });
 }
 
 /** Renders one page to a complete HTML document. */
 export function renderPage(ctx: RenderContext, page: SitePage): string {
-  return renderDocument((raw) => <Layout ctx={withRawNav(ctx, raw)} page={page} body={raw(bodyHtml(page))} />);
+  return renderDocument((raw) => <Layout ctx={withRawNav(ctx, raw)} page={page} body={raw(bodyHtml(page, ctx.theme.ui))} />);
 }
 
 /** The 404 page of a site without content/404.md. */
@@ -32,7 +42,7 @@ export function renderPrintable(ctx: RenderContext, site: Site, section: Sidebar
     const chapters = section.pages.map((entry) => {
       const page = site.byUrl.get(entry.url)!;
       const slug = chapterId(page.id.replace(/\//g, '-') || 'home');
-      return { url: page.url, title: page.title, slug, body: raw(chapterHtml(bodyHtml(page), slug)) };
+      return { url: page.url, title: page.title, slug, body: raw(chapterHtml(bodyHtml(page, ctx.theme.ui), slug)) };
     });
     return <Printable ctx={ctx} section={section} chapters={chapters} />;
   });

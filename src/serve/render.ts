@@ -20,7 +20,7 @@ export async function loadRenderer(templatesDir: string): Promise<Renderer> {
   }
   const { Layout } = (await import(pathToFileURL(layoutFile).href)) as { Layout: ComponentType<PageProps> };
   return {
-    page: (ctx, page) => renderDocument((raw) => createElement(Layout, { ctx: withRawNav(ctx, raw), page, body: raw(render.bodyHtml(page)) })),
+    page: (ctx, page) => renderDocument((raw) => createElement(Layout, { ctx: withRawNav(ctx, raw), page, body: raw(render.bodyHtml(page, ctx.theme.ui)) })),
     printable: render.renderPrintable,
   };
 }

@@ -10,6 +10,10 @@
 
 export const UI_EN = {
   skipToContent: 'Skip to content',
+  asideNote: 'Note',
+  asideTip: 'Tip',
+  asideWarning: 'Warning',
+  asideDanger: 'Danger',
   sectionTitled: 'Section titled',
   siteHeader: 'Site header',
   menu: 'Menu',
@@ -79,6 +83,10 @@ export type UiStrings = Record<UiKey, string>;
 
 export const UI_ZH: UiStrings = {
   skipToContent: '跳到正文',
+  asideNote: '注意',
+  asideTip: '提示',
+  asideWarning: '警告',
+  asideDanger: '危险',
   sectionTitled: '小节',
   siteHeader: '网站页眉',
   menu: '菜单',

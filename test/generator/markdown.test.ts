@@ -127,7 +127,7 @@ describe('Markdown pipeline', () => {
   it('renders asides from directives and from GitHub alerts', async () => {
     const out = await html(':::warning[Mind the cache]\nText **here**.\n:::\n\n> [!TIP]\n> Use it.\n');
     expect(out).toContain('<div class="aside aside-warning" role="note" aria-label="Mind the cache"><p class="aside-title">Mind the cache</p><p>Text <strong>here</strong>.</p></div>');
-    expect(out).toContain('<div class="aside aside-tip" role="note" aria-label="Tip"><p class="aside-title">Tip</p><p>Use it.</p></div>');
+    expect(out).toContain('<div class="aside aside-tip" role="note" aria-label="Tip"><p class="aside-title" data-aside-default="tip">Tip</p><p>Use it.</p></div>');
   });
 
   it('renders tabs with the ARIA tabs pattern and every panel present', async () => {
@@ -144,7 +144,7 @@ describe('Markdown pipeline', () => {
     const out = await html(source);
     expect(out).toContain('<div class="aside aside-tip"');
     expect(out).toContain('role="tabpanel"');
-    expect(out).toContain('<div class="aside aside-note" role="note" aria-label="Note"><p class="aside-title">Note</p><p>Inside.</p></div>');
+    expect(out).toContain('<div class="aside aside-note" role="note" aria-label="Note"><p class="aside-title" data-aside-default="note">Note</p><p>Inside.</p></div>');
   });
 
   it('rejects unknown directives and stray tabs, and keeps colons in prose as text', async () => {

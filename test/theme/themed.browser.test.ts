@@ -127,6 +127,9 @@ describe.runIf(hasChromium)('a site themed in YAML alone', () => {
     expect(await page.textContent('.article-tools a')).toBe('在 Codeberg 上编辑 （在新标签页中打开）');
     expect(await page.textContent('.page-link-label')).toBe('上一页');
     expect(await page.textContent('button[data-copy]')).toBe('复制');
+    // An aside without a title of its own takes the interface's word for its kind.
+    expect(await page.textContent('.aside-note .aside-title')).toBe('注意');
+    expect(await page.getAttribute('.aside-note', 'aria-label')).toBe('注意');
     // The client script takes its words from the page as well.
     await page.click('[data-theme-toggle]');
     expect(await page.getAttribute('[data-theme-toggle]', 'aria-label')).toBe('配色：浅色');

@@ -121,7 +121,8 @@ function asideNode(kind: AsideKind, title: string | undefined, children: RootCon
     children: [
       {
         type: 'paragraph',
-        data: { hProperties: { className: ['aside-title'] } },
+        // A title the writer did not give is the interface's word, put in the site's language when the page is written.
+        data: { hProperties: title ? { className: ['aside-title'] } : { className: ['aside-title'], dataAsideDefault: kind } },
         children: [{ type: 'text', value: label } as Text],
       },
       ...children,
