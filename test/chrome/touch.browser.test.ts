@@ -286,8 +286,8 @@ describe.runIf(hasChromium)('chat button on phones', () => {
       const height = await page.evaluate(() => document.documentElement.scrollHeight - innerHeight);
       for (let y = 0; y <= height + 50; y += 60) {
         await page.evaluate((top) => window.scrollTo(0, top), y);
-        await page.waitForTimeout(40);
-        const covered = await page.evaluate(() => {
+        // The script answers a scroll on its next frames: on a busy machine, later than a fixed wait.
+        const covered = () => page.evaluate(() => {
           const chat = document.getElementById('chat-button')!;
           const c = chat.getBoundingClientRect();
           return [...document.querySelectorAll<HTMLElement>('#content a[href], #content button, #content summary')]
@@ -300,13 +300,12 @@ describe.runIf(hasChromium)('chat button on phones', () => {
             })
             .filter(Boolean);
         });
-        expect(covered, `${path} at scroll ${y}`).toEqual([]);
+        await expect.poll(covered, { message: `${path} at scroll ${y}`, timeout: 3000 }).toEqual([]);
       }
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      await page.waitForTimeout(100);
       const footer = await page.evaluate(() => document.getElementById('footer')!.offsetHeight);
-      const lift = await page.evaluate(() => new DOMMatrix(getComputedStyle(document.getElementById('chat-button')!).transform).m42);
-      expect(lift).toBe(-footer);
+      const lift = () => page.evaluate(() => new DOMMatrix(getComputedStyle(document.getElementById('chat-button')!).transform).m42);
+      await expect.poll(lift, { timeout: 3000 }).toBe(-footer);
       await screenshot(page, `phone-chat-page-end${path.replace(/\//g, '-')}`);
     }
   });
