@@ -1,17 +1,27 @@
-import type { Root } from 'mdast';
-
+import type { Root, RootContent, Table } from 'mdast';
 
 /*
  * Very large pages are parsed in parts. The parser keeps every event of a
  * document alive until the end of the parse, so a page of megabytes holds
- * a gigabyte and spends most of its time collecting garbage. A page is cut
- * only where a new top-level block must start whatever came before — a `## `
- * heading at the start of a line, after a blank line, outside a fenced code
- * block and outside a directive container — and only when nothing in it can
- * refer across parts (link reference or footnote definitions, HTML blocks that
- * may span blank lines). Each part is parsed alone and its positions shifted
- * to the whole page's, which gives the tree the whole page would give (tested
- * by parsing every page of the site both ways).
+ * a gigabyte and spends most of its time collecting garbage; and parts can
+ * be parsed on two threads at once (see parse-thread.ts). A page is cut only
+ * where a new top-level block must start whatever came before, outside a
+ * fenced code block and outside a directive container:
+ * - a `## ` heading after a blank line;
+ * - a line starting with a letter after a blank line (a paragraph: after a
+ *   blank line, nothing before can take in a line that starts at the margin
+ *   with a letter);
+ * - between two body rows of a table that starts at the margin with `|`
+ *   after a blank line: the rows after the cut are parsed after a copy of the
+ *   table's head (its first two lines) and added to the rows before, since
+ *   each row is read on its own, knowing only the head.
+ * A page is cut only when nothing in it can refer across parts (link
+ * reference or footnote definitions, HTML blocks that may span blank lines).
+ * Each part is parsed alone and its positions shifted to the whole page's,
+ * which gives the tree the whole page would give (tested by parsing every
+ * page of the site both ways, and generated hostile pages). When the parts
+ * do not join as expected (a table cut where the parser saw no table), the
+ * page is parsed whole.
  */
 
 /** Pages shorter than this are parsed whole. */
@@ -19,24 +29,45 @@ export const SPLIT_MIN_CHARS = 128 * 1024;
 /** Parts are cut at the first boundary past this many characters. */
 const PART_CHARS = 64 * 1024;
 
+/** Where a page is cut: the offset of a line start, and for a cut between table rows, the table's head and where the table starts. */
+export interface Cut {
+  at: number;
+  table?: { head: string; start: number };
+}
+
 const CROSS_REFERENCE = /^ {0,3}\[[^\]\n]+\]:|^ {0,3}<(?:script|pre|style|textarea|!--|\?|![A-Za-z]|!\[CDATA\[)/im;
 const FENCE = /^( {0,3}(?:[-*+>] {1,4}|\d{1,9}[.)] {1,4})*)(`{3,}|~{3,})/;
 const DIRECTIVE = /^ {0,3}(:{3,})(.*)$/;
+/** The delimiter row of a table written with a leading pipe: `| --- | :-: |`. */
+const DELIMITER_ROW = /^\|(?:[ \t]*:?-+:?[ \t]*\|)*[ \t]*:?-+:?[ \t]*\|?[ \t]*$/;
 
-/** Offsets where the page may be cut (each the start of a `## ` line), or none when it must be parsed whole. */
-export function cutPoints(body: string, minChars = SPLIT_MIN_CHARS, partChars = PART_CHARS): number[] {
+/** Where the page may be cut, or none when it must be parsed whole. */
+export function cutPoints(body: string, minChars = SPLIT_MIN_CHARS, partChars = PART_CHARS): Cut[] {
   if (body.length < minChars || CROSS_REFERENCE.test(body)) return [];
-  const cuts: number[] = [];
+  const cuts: Cut[] = [];
   let fence: string | undefined;
   let directives = 0;
   let lastCut = 0;
   let previousBlank = true;
+  /** The table whose rows the lines are, while every line of it starts with `|`. */
+  let table: { head: string; start: number; delimiterEnd: number } | undefined;
   for (let start = 0; start < body.length; ) {
     let end = body.indexOf('\n', start);
     if (end < 0) end = body.length;
     const line = body.slice(start, end);
     const fenceMatch = FENCE.exec(line);
-    if (fence !== undefined) {
+    const far = start > 0 && start - lastCut >= partChars;
+    if (table && start > table.delimiterEnd) {
+      if (line.startsWith('|')) {
+        if (far) {
+          cuts.push({ at: start, table: { head: table.head, start: table.start } });
+          lastCut = start;
+        }
+      } else table = undefined;
+    }
+    if (table) {
+      // A row of the table (or its delimiter row).
+    } else if (fence !== undefined) {
       if (fenceMatch && fenceMatch[2]![0] === fence[0] && fenceMatch[2]!.length >= fence.length && line.slice(fenceMatch[0].length).trim() === '') fence = undefined;
     } else if (fenceMatch) {
       fence = fenceMatch[2];
@@ -45,9 +76,16 @@ export function cutPoints(body: string, minChars = SPLIT_MIN_CHARS, partChars = 
       if (directive) {
         if (directive[2]!.trim() === '') directives = Math.max(0, directives - 1);
         else directives++;
-      } else if (directives === 0 && previousBlank && line.startsWith('## ') && start - lastCut >= partChars) {
-        cuts.push(start);
-        lastCut = start;
+      } else if (directives === 0 && previousBlank) {
+        if (far && (line.startsWith('## ') || /^[A-Za-z]/.test(line))) {
+          cuts.push({ at: start });
+          lastCut = start;
+        }
+        if (line.startsWith('|') && end < body.length) {
+          let next = body.indexOf('\n', end + 1);
+          if (next < 0) next = body.length;
+          if (DELIMITER_ROW.test(body.slice(end + 1, next))) table = { head: body.slice(start, next) + '\n', start, delimiterEnd: next };
+        }
       }
     }
     previousBlank = line.trim() === '';
@@ -76,24 +114,58 @@ function shift(node: Positioned, lines: number, offset: number): void {
   }
 }
 
-/** Parses `body` with `parse`, in parts where cutPoints allows; the same tree as parsing it whole. */
-export function parseInParts(body: string, parse: (text: string) => Root, cuts = cutPoints(body)): Root {
-  if (!cuts.length) return parse(body);
-  const bounds = [0, ...cuts, body.length];
+/** The text each part is parsed from: the page between two cuts, after a copy of the table head where the cut is between rows. */
+export function partTexts(body: string, cuts: Cut[]): string[] {
+  const bounds = [0, ...cuts.map((cut) => cut.at), body.length];
+  return bounds.slice(0, -1).map((from, i) => (cuts[i - 1]?.table?.head ?? '') + body.slice(from, bounds[i + 1]));
+}
+
+/**
+ * Joins the trees of the parts (parsed from partTexts, in order) into the
+ * page's tree; undefined when they do not join as the cuts expect (the page
+ * is then parsed whole). The parts' trees are changed and taken over.
+ */
+export function joinParts(body: string, cuts: Cut[], parts: Root[]): Root | undefined {
   const root: Root = { type: 'root', children: [] };
   let lines = 0;
-  for (let i = 0; i < bounds.length - 1; i++) {
-    const from = bounds[i]!;
-    const text = body.slice(from, bounds[i + 1]);
-    const part = parse(text);
-    for (const child of part.children) shift(child as Positioned, lines, from);
-    root.children.push(...part.children);
-    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  let from = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const to = cuts[i]?.at ?? body.length;
+    const cut = cuts[i - 1];
+    const children = parts[i]!.children;
+    if (cut?.table) {
+      const headLines = 2;
+      // The rows after the cut continue the table that ended the part before, as its last child.
+      const last = root.children[root.children.length - 1];
+      const first = children[0];
+      // (Each ends on the line before the cut, and the copied head is the head of a table in both.)
+      const lastLine = body.lastIndexOf('\n', from - 2) + 1;
+      if (last?.type !== 'table' || last.position?.start.offset !== cut.table.start || !(last.position.end.offset! > lastLine && last.position.end.offset! < from)) return undefined;
+      const headEnd = first?.type === 'table' ? first.children[0]?.position?.end.offset : undefined;
+      if (first?.type !== 'table' || first.position?.start.offset !== 0 || headEnd === undefined || headEnd > cut.table.head.indexOf('\n') || first.children[1]?.position?.start.offset !== cut.table.head.length) return undefined;
+      for (const child of children) shift(child as Positioned, lines - headLines, from - cut.table.head.length);
+      const rows = first.children.slice(1);
+      (last as Table).children.push(...rows);
+      last.position.end = first.position!.end;
+      pushAll(root.children, children, 1);
+    } else {
+      for (const child of children) shift(child as Positioned, lines, from);
+      pushAll(root.children, children, 0);
+    }
+    for (let at = body.indexOf('\n', from); at >= 0 && at < to; at = body.indexOf('\n', at + 1)) lines++;
+    from = to;
   }
-  const endLine = lines + 1;
   const lastBreak = body.lastIndexOf('\n');
-  root.position = { start: { line: 1, column: 1, offset: 0 }, end: { line: endLine, column: body.length - lastBreak, offset: body.length } };
+  root.position = { start: { line: 1, column: 1, offset: 0 }, end: { line: lines + 1, column: body.length - lastBreak, offset: body.length } };
   return root;
 }
 
+function pushAll(to: RootContent[], from: RootContent[], start: number): void {
+  for (let i = start; i < from.length; i++) to.push(from[i]!);
+}
 
+/** Parses `body` with `parse`, in parts where cutPoints allows; the same tree as parsing it whole. */
+export function parseInParts(body: string, parse: (text: string) => Root, cuts = cutPoints(body)): Root {
+  if (!cuts.length) return parse(body);
+  return joinParts(body, cuts, partTexts(body, cuts).map(parse)) ?? parse(body);
+}
