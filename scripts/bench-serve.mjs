@@ -7,6 +7,11 @@
 //      from the file write to the browser holding the new text (p50, p95);
 //      then the same for a site.config.yaml edit (the sidebar title of the
 //      page's section), which rebuilds every page.
+//   0. Start to first page: spawns `docs serve` and asks for the edited page
+//      every 10 ms until it is answered; cold (an empty cache folder: nothing
+//      rendered before, as on a fresh clone) and warm (the cache of the run
+//      before), three runs each, medians printed. The command's own bundle is
+//      made when the project is installed, so it is there on a fresh clone too.
 //   2. Load: 100 concurrent keep-alive connections for 10 s each on the page,
 //      the stylesheet and the script, with a bounded generator on node:http;
 //      prints requests/s, latency p50/p99, errors and non-2xx answers.
@@ -18,7 +23,7 @@
 // printed. The edited files are restored at the end.
 //
 // Usage: node scripts/bench-serve.mjs [--edits 20] [--config-edits 10] [--page content/guides/installation.md]
-//          [--duration 10] [--connections 100] [--gap 400] [--no-browser] [--no-load] [--json]
+//          [--duration 10] [--connections 100] [--gap 400] [--no-first-page] [--no-browser] [--no-load] [--json]
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -144,6 +149,55 @@ function freePort() {
   });
 }
 
+/** One start of `docs serve` with the cache folder `cache`: ms from the spawn to the page's answer, and to "Ready". */
+async function firstPage(cache, path) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'bin/docs.js'), 'serve', '--root', SITE, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DOCS_CACHE_DIR: cache },
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const exit = new Promise((resolve) => child.on('exit', resolve));
+  const status = () =>
+    new Promise((resolve) => {
+      const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { host: `localhost:${port}` } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      });
+      req.on('error', () => resolve(0));
+      req.end();
+    });
+  let page = NaN;
+  while (performance.now() - started < 120_000) {
+    if ((await status()) === 200) {
+      page = performance.now() - started;
+      break;
+    }
+    await sleep(10);
+  }
+  while (!/^Ready in/m.test(output) && performance.now() - started < 300_000) await sleep(20);
+  const ready = performance.now() - started;
+  child.kill('SIGINT');
+  await exit;
+  if (!Number.isFinite(page)) throw new Error(`no answer for ${path}:\n${output}`);
+  return { page, ready };
+}
+
+async function measureFirstPage(path, runs = 3) {
+  const rows = { cold: [], warm: [] };
+  for (let i = 0; i < runs; i++) {
+    const cache = join(ROOT, '.bench', `serve-cache-${i}`);
+    rmSync(cache, { recursive: true, force: true });
+    rows.cold.push(await firstPage(cache, path));
+    rows.warm.push(await firstPage(cache, path));
+    rmSync(cache, { recursive: true, force: true });
+  }
+  return rows;
+}
+
 async function startServe() {
   const port = await freePort();
   const started = performance.now();
@@ -166,7 +220,8 @@ async function startServe() {
     const timer = setTimeout(() => reject(new Error(`docs serve did not start in 180 s:\n${output}`)), 180_000);
     const poll = setInterval(() => {
       const m = /Serving (http:\/\/\S+\/) /.exec(output);
-      if (m) {
+      // Edits are measured once the first build is in and the watcher is ready.
+      if (m && /^Ready in/m.test(output)) {
         clearTimeout(timer);
         clearInterval(poll);
         resolve(m[1]);
@@ -334,6 +389,15 @@ async function main() {
   if (!pageFile) throw new Error('no real page to edit; pass --page content/….md');
   log(`Edited page: ${pageFile} (${(statSync(join(SITE, pageFile)).size / 1024).toFixed(1)} KB)`);
 
+  if (!flag('no-first-page')) {
+    const rows = await measureFirstPage(urlOf(pageFile));
+    const median = (list, key) => percentile(list.map((r) => r[key]), 50);
+    log('');
+    log(`Start to first page (${urlOf(pageFile)}), medians of ${rows.cold.length} starts:`);
+    log(`  cold (empty cache): first page ${ms(median(rows.cold, 'page'))}, whole site built ${ms(median(rows.cold, 'ready'))}   [${rows.cold.map((r) => Math.round(r.page)).join(', ')} ms]`);
+    log(`  warm (cache of the last start): first page ${ms(median(rows.warm, 'page'))}, whole site built ${ms(median(rows.warm, 'ready'))}   [${rows.warm.map((r) => Math.round(r.page)).join(', ')} ms]`);
+    log('');
+  }
   const server = await startServe();
   log(`docs serve: ${server.pages} pages, serving after ${(server.startup / 1000).toFixed(1)} s at ${server.url}`);
   const summary = { pages: server.pages, startupMs: Math.round(server.startup), page: pageFile };

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { build, stageTimes } from './build/build.js';
 import { formatProblem, InputError, systemErrorMessage } from './errors.js';
 import { UsageError } from './build/out-guard.js';
 import { TOOL_ROOT } from './paths.js';
@@ -111,6 +110,8 @@ async function runBuild(
   const live = !opts.quiet && io.out.isTTY === true;
   let lastPlain = 0;
   try {
+    // Loaded here, not on start: `docs serve` leaves the building to its worker and starts quicker without it.
+    const { build, stageTimes } = await import('./build/build.js');
     const result = await build({
       root: opts.root,
       config: opts.config,

@@ -16,7 +16,12 @@ export const TOOL_ROOT: string =
 
 /** The script a worker thread starts from: the bundled one when running bundled. */
 export function workerEntry(name: 'content' | 'highlight' | 'search'): URL {
-  if (typeof __DOCS_BUNDLE_DIR__ === 'string') return pathToFileURL(join(__DOCS_BUNDLE_DIR__, `${name}-worker.mjs`));
-  const entries = { content: ['content', 'worker-entry.mjs'], highlight: ['content', 'highlight-worker-entry.mjs'], search: ['build', 'search-worker-entry.mjs'] };
-  return pathToFileURL(join(TOOL_ROOT, 'src', ...entries[name]));
+  return bundledWorkerEntry(name) ?? pathToFileURL(join(TOOL_ROOT, 'src', ...SOURCE_ENTRIES[name]));
+}
+
+const SOURCE_ENTRIES = { content: ['content', 'worker-entry.mjs'], highlight: ['content', 'highlight-worker-entry.mjs'], search: ['build', 'search-worker-entry.mjs'] };
+
+/** The bundled script of a worker thread, or undefined when the tool runs from its sources. */
+export function bundledWorkerEntry(name: 'content' | 'highlight' | 'search' | 'serve'): URL | undefined {
+  return typeof __DOCS_BUNDLE_DIR__ === 'string' ? pathToFileURL(join(__DOCS_BUNDLE_DIR__, `${name}-worker.mjs`)) : undefined;
 }

@@ -1,6 +1,7 @@
 import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
@@ -16,6 +17,7 @@ import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { BuildResult, Change, FileList } from './protocol.js';
 import { BASE, digest, esbuildProblems, failed, sameContents, searchIndexFiles, UNKNOWN, urlPath } from './builder-parts.js';
+import { FirstPass } from './first-pass.js';
 
 /*
  * The incremental build behind `docs serve`. It keeps what `docs build`
@@ -97,10 +99,59 @@ export class SiteBuilder {
   /** Files parsed since the last build (some ahead of it, see prefetch). */
   private parsed = 0;
   private started = false;
+  /** Parses under way, by file (a page asked for during the first build may be the one being parsed). */
+  private readonly parsing = new Map<string, Promise<void>>();
+  /** The Markdown files of the last listing. */
+  private listing: string[] = [];
+  /** Resolves once the first build has read the config and listed the content folder. */
+  private readonly listed: Promise<void>;
+  private onListed!: () => void;
+  private firstPass?: FirstPass;
+  /** Pages asked for during the first build and not answered yet; the build waits for `earlyDone` meanwhile. */
+  private earlyActive = 0;
+  private earlyDone?: Promise<void>;
+  private resumeBuild?: () => void;
 
   constructor(private readonly options: BuilderOptions) {
     this.root = resolve(options.root);
     this.contentDir = join(this.root, 'content');
+    this.listed = new Promise((r) => (this.onListed = r));
+  }
+
+  /**
+   * During the first build, the files that show the page at `path` at once
+   * (see first-pass.ts); undefined once the first build is done (the server
+   * has the files then), when `path` is no page, or when it cannot be rendered yet.
+   */
+  async early(path: string): Promise<FileList | undefined> {
+    // The first build pauses between two files or pages until this page is out (see pause).
+    if (this.earlyActive++ === 0) this.earlyDone = new Promise((r) => (this.resumeBuild = r));
+    try {
+      await this.listed;
+      return await this.renderEarly(path);
+    } finally {
+      if (--this.earlyActive === 0) this.resumeBuild?.();
+    }
+  }
+
+  private renderEarly(path: string): Promise<FileList | undefined> {
+    if (this.current || !this.config || this.configProblems.length) return Promise.resolve(undefined);
+    this.firstPass ??= new FirstPass({
+      root: this.root,
+      contentDir: this.contentDir,
+      templatesDir: this.options.templatesDir,
+      config: this.config,
+      files: this.listing,
+      parse: async (file) => {
+        await this.parseFile(file);
+        return this.sources.get(file)?.page;
+      },
+      parsed: (file) => (this.sources.has(file) ? (this.sources.get(file)!.page ?? null) : undefined),
+      script: async () => (this.js ??= await bundleClient(this.options.templatesDir)),
+      updated: this.updated,
+      renderPage: (ctx, page) => this.options.renderer.page(ctx, page),
+    });
+    return this.firstPass.files(path);
   }
 
   /** Applies a change; returns the output files that changed, or every problem found. */
@@ -120,7 +171,11 @@ export class SiteBuilder {
     this.started = true;
     const full = first || !!change.full;
     // Last-update dates come from git history, which saving files does not change: read once per worker.
-    if (first) this.updated = lastUpdated(this.root, 'content');
+    if (first) {
+      this.updated = lastUpdated(this.root, 'content');
+      // Started now, so that a page asked for during the first build finds the script (and esbuild) ready.
+      void this.bundle({ js: true, css: false });
+    }
     if (full) this.loadConfig();
 
     if (change.known) {
@@ -134,17 +189,14 @@ export class SiteBuilder {
     }
     const parsed = this.parsed;
     this.parsed = 0;
-    lap('parse');
     // The stylesheet lists the token colours of every code block highlighted so far.
     const tokenCss = tokenStylesheet();
     await this.bundle({ js: !!change.client, css: !!change.css || tokenCss !== this.tokenCss });
     this.tokenCss = tokenCss;
-    lap('bundle');
 
     if (this.configProblems.length) return failed(this.configProblems);
     const { pages, problems, failed: failedIds, hashes } = this.collectPages();
     const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
-    lap('model');
     const targets: LinkTargets = {
       files: new Set([...GENERATED, ...listStatic(join(this.root, 'static'))]),
       unchecked: new Set([...failedIds].map(routeOf)),
@@ -165,10 +217,8 @@ export class SiteBuilder {
     }
     if (problems.length) return failed(problems);
     const css = await withThemeCss(this.css!, themeStylesheet(this.root, site.config));
-    lap('links');
 
-    const { output, ctx, rendered, stalePrintables } = this.render(site, hashes, css, own!);
-    lap('render');
+    const { output, ctx, rendered, stalePrintables } = await this.render(site, hashes, css, own!);
     const set: FileList = [];
     for (const [path, contents] of output) {
       if (contents === UNKNOWN) continue; // the previous worker's search index, kept until the new one is written
@@ -179,7 +229,6 @@ export class SiteBuilder {
     const searchDirty = (this.current?.searchDirty ?? false) || first || rendered > 0 || remove.some((p) => p.endsWith('.html'));
     this.output = output;
     this.current = { site, ctx, stalePrintables, searchDirty };
-    lap('diff');
     return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started, stages } };
   }
 
@@ -249,15 +298,24 @@ export class SiteBuilder {
     }
   }
 
+  /** During the first build: lets a page asked for meanwhile be rendered, and waits until it is (see early). */
+  private async pause(): Promise<void> {
+    await nextTurn();
+    while (this.earlyActive) await this.earlyDone;
+  }
+
   /** Parses the Markdown files that changed (all of them when `changed` is null); forgets deleted ones. */
   private async syncContent(changed: Set<string> | null): Promise<void> {
     const { files, problems } = scanContent(this.root, this.contentDir);
     this.scanProblems = problems;
+    this.listing = files;
+    this.onListed();
     const present = new Set(files);
     for (const file of [...this.sources.keys()]) if (!present.has(file)) this.sources.delete(file);
     for (const file of files) {
       if (this.sources.has(file) && changed && !changed.has(file)) continue;
       await this.parseFile(file);
+      if (!this.current) await this.pause();
     }
   }
 
@@ -271,8 +329,17 @@ export class SiteBuilder {
     for (const file of files) await this.parseFile(file);
   }
 
-  /** Reads one file and parses it when its text changed since the last parse. */
-  private async parseFile(file: string): Promise<void> {
+  /** Reads one file and parses it when its text changed since the last parse (once at a time per file). */
+  private parseFile(file: string): Promise<void> {
+    let parse = this.parsing.get(file);
+    if (!parse) {
+      parse = this.parseNow(file).finally(() => this.parsing.delete(file));
+      this.parsing.set(file, parse);
+    }
+    return parse;
+  }
+
+  private async parseNow(file: string): Promise<void> {
     let text: Buffer;
     try {
       // Only regular files: reading a pipe would wait forever (the listing reports what else is there).
@@ -355,7 +422,7 @@ export class SiteBuilder {
     await Promise.all(tasks);
   }
 
-  private render(site: Site, hashes: Map<string, string>, css: Asset, own: ReturnType<typeof loadComponents>) {
+  private async render(site: Site, hashes: Map<string, string>, css: Asset, own: ReturnType<typeof loadComponents>) {
     const { renderer, templatesDir } = this.options;
     const { ctx, files: assetFiles } = renderContext(site, BASE, { js: this.js!, css }, this.updated, own);
     const output = new Map<string, string | Uint8Array>();
@@ -384,7 +451,7 @@ export class SiteBuilder {
       let entry = this.pages.get(page.id);
       if (entry?.key !== key) {
         entry = { key, html: renderer.page(ctx, page) };
-        rendered++;
+        if (++rendered % 16 === 0 && !this.current) await this.pause();
       }
       pages.set(page.id, entry);
       output.set(urlPath(pageFile(page)), entry.html);

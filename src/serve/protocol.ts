@@ -67,13 +67,17 @@ export type BuildResult =
 export type ToWorker =
   | { type: 'build'; id: number; change: Change }
   /** Markdown files just saved: parse them now, the build that includes them follows after the debounce. */
-  | { type: 'prefetch'; content: string[] };
+  | { type: 'prefetch'; content: string[] }
+  /** During the first build: the files that show the page at `path` now (see src/serve/first-pass.ts). */
+  | { type: 'early'; id: number; path: string };
 
 export type FromWorker =
   /** The templates are imported; `headers` are the security headers every response carries. */
   | { type: 'ready'; headers: Record<string, string> }
   | { type: 'fatal'; error: string }
   | { type: 'result'; id: number; result: BuildResult }
+  /** The answer to `early`: no files when the page cannot be shown before the build is done. */
+  | { type: 'early'; id: number; files?: FileList }
   /** Files brought up to date after a build (printable sections, search index). */
   | { type: 'update'; set: FileList; remove: string[] }
   /** No background work left: the served files equal what `docs build` would write. */

@@ -22,8 +22,23 @@ export interface Served {
   rules(): HeaderRule[];
   security(): Record<string, string>;
   reloadScript(): Entry | undefined;
+  /** While the first build runs: pages rendered on demand (undefined once it is done). */
+  early?(): EarlyFiles | undefined;
+  /** Whether the search index is still being written for the first time. */
+  searchPending?(): boolean;
   err: { write(s: string): unknown };
 }
+
+export interface EarlyFiles {
+  store: FileStore;
+  /** Renders the page at `path` (with the files it needs) into `store`, when it can. */
+  request(path: string): Promise<void>;
+  /** Resolves when the first build is in the server's store (or failed). */
+  done: Promise<void>;
+}
+
+/** A path a page is served at ("/", "/guides/", "/guides/index.html"). */
+const PAGE_PATH = /(?:\/|\.html)$/;
 
 export class Responder {
   constructor(private readonly served: Served) {}
@@ -36,8 +51,9 @@ export class Responder {
   hashOf(path: string): string {
     const target = parseTarget(path);
     if (!target.ok) return 'bad-request';
-    if (!this.served.store.size) return 'placeholder';
-    const found = resolveFile(this.served.store, target);
+    const store = this.served.store.size ? this.served.store : this.served.early?.()?.store;
+    if (!store?.size) return 'placeholder';
+    const found = resolveFile(store, target);
     if (found.kind === 'file') return found.entry.hash;
     if (found.kind === 'redirect') return 'redirect';
     return found.entry?.hash ?? 'missing';
@@ -62,13 +78,46 @@ export class Responder {
         return;
       }
       const headers = this.headersFor(target.path);
-      if (!this.served.store.size) return this.placeholder(req, res, headers);
+      if (target.path.startsWith('/search-index/') && this.served.searchPending?.()) {
+        // The search box says the index is being made, and asks again.
+        sendText(req, res, 503, 'The search index is being built.', { ...headers, 'Retry-After': '1', 'Cache-Control': 'no-store' });
+        return;
+      }
+      if (!this.served.store.size) {
+        const early = this.served.early?.();
+        if (early) return void this.answerEarly(req, res, target, early);
+        return this.placeholder(req, res, headers);
+      }
       const found = resolveFile(this.served.store, target);
       if (found.kind === 'file') sendEntry(req, res, found.entry, 200, headers);
       else if (found.kind === 'redirect') {
         res.writeHead(301, { ...headers, Location: found.location, 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
       } else if (found.entry) sendEntry(req, res, found.entry, 404, headers);
       else sendText(req, res, 404, 'Not found.', headers);
+    } catch (e) {
+      this.served.err.write(`Unexpected error while answering ${req.url}:\n${(e as Error).stack ?? String(e)}\n`);
+      if (!res.headersSent) sendText(req, res, 500, 'Internal error; see the terminal.');
+      else res.destroy();
+    }
+  }
+
+  /**
+   * A request during the first build: a page is rendered on demand (with
+   * the files it points to); anything else waits for the build.
+   */
+  private async answerEarly(req: IncomingMessage, res: ServerResponse, target: Extract<ReturnType<typeof parseTarget>, { ok: true }>, early: EarlyFiles): Promise<void> {
+    try {
+      let found = resolveFile(early.store, target);
+      if (found.kind !== 'file' && PAGE_PATH.test(target.path)) {
+        await early.request(target.path);
+        found = resolveFile(early.store, target);
+      }
+      if (found.kind === 'file' && this.served.early?.()) {
+        sendEntry(req, res, found.entry, 200, this.headersFor(target.path));
+        return;
+      }
+      await early.done;
+      if (!res.destroyed) this.handle(req, res);
     } catch (e) {
       this.served.err.write(`Unexpected error while answering ${req.url}:\n${(e as Error).stack ?? String(e)}\n`);
       if (!res.headersSent) sendText(req, res, 500, 'Internal error; see the terminal.');

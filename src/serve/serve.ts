@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { join, relative, resolve } from 'node:path';
-import { bundleBrowserScript } from '../build/assets.js';
 import { TOOL_ROOT } from '../paths.js';
 import { type BuildState, EventHub } from './events.js';
 import { FileStore, makeEntry, RELOAD_SCRIPT_URL, type Entry } from './files.js';
@@ -9,7 +8,7 @@ import { parseHeadersFile, type HeaderRule } from './http.js';
 import { listen, ListenError } from './listen.js';
 import { openBrowser } from './open.js';
 import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileList } from './protocol.js';
-import { Responder } from './respond.js';
+import { Responder, type EarlyFiles } from './respond.js';
 import { watchSite, type SiteWatcher } from './watch.js';
 import { RenderWorker } from './worker-host.js';
 
@@ -147,8 +146,18 @@ class PreviewServer implements Preview {
   private running = false;
   private closed = false;
   private firstBuild = true;
+  /** A template was edited since the server started (a new worker then compiles the templates from their files). */
+  private templatesEdited = false;
   private settledId = -1;
   private settleWaiters: Array<() => void> = [];
+  /** The worker of the first build, and the files it rendered on demand meanwhile (see src/serve/first-pass.ts). */
+  private firstWorker?: RenderWorker;
+  private readonly earlyStore = new FileStore();
+  private readonly earlyRequests = new Map<string, Promise<void>>();
+  private readonly firstDone: Promise<void>;
+  private finishFirst!: () => void;
+  /** The search index has been written at least once (until then its files are answered "not yet"). */
+  private searchReady = false;
 
   constructor(
     private readonly options: ServeOptions,
@@ -165,8 +174,11 @@ class PreviewServer implements Preview {
       rules: () => this.rules,
       security: () => this.security,
       reloadScript: () => this.reloadScript,
+      early: () => this.earlyFiles(),
+      searchPending: () => !this.searchReady && !this.store.has('/search-index/index.json'),
       err: io.err,
     });
+    this.firstDone = new Promise((r) => (this.finishFirst = r));
     this.hub = new EventHub((path) => this.responder.hashOf(path));
     this.http = createServer((req, res) => this.responder.handle(req, res));
     this.http.keepAliveTimeout = 30_000;
@@ -175,18 +187,27 @@ class PreviewServer implements Preview {
   async start(): Promise<void> {
     const started = performance.now();
     this.io.out.write(`Building ${this.display(this.root)}…\n`);
-    this.reloadScript = makeEntry(RELOAD_SCRIPT_URL, await bundleReloadScript());
     this.pending = { full: true };
-    await Promise.all([this.run(), listen(this.http, this.options.host, this.options.port, this.io.out).then(({ port, url }) => ((this.port = port), (this.url = url)))]);
+    // The build starts first: its worker takes the longest to start. Pages asked for meanwhile are
+    // rendered on request (see src/serve/first-pass.ts), and saves are built once it is done.
+    const building = this.run();
     this.watcher = watchSite(
       { root: this.root, configPath: this.configPath, templatesDir: this.templatesDir },
       (change, file) => this.schedule(change, file),
       (e) => this.io.err.write(`Watching failed: ${(e as Error).message ?? String(e)}\n`),
     );
-    await this.watcher.ready;
+    await Promise.all([
+      bundleReloadScript().then((script) => (this.reloadScript = makeEntry(RELOAD_SCRIPT_URL, script))),
+      listen(this.http, this.options.host, this.options.port, this.io.out).then(({ port, url }) => {
+        this.port = port;
+        this.url = url;
+        this.io.out.write(`Serving ${url} ${this.firstBuild ? '(pages are rendered on request while the site builds)' : '(the site is built)'}.\n`);
+      }),
+    ]);
+    await Promise.all([building, this.watcher.ready]);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     this.io.out.write(
-      `Serving ${this.url} (ready in ${seconds} s). Watching content/, ${this.display(this.configPath)}, templates/ and static/; ` +
+      `Ready in ${seconds} s at ${this.url}. Watching content/, ${this.display(this.configPath)}, templates/ and static/; ` +
         `saved changes reload the page. Ctrl+C stops.\n`,
     );
   }
@@ -218,6 +239,39 @@ class PreviewServer implements Preview {
     }
     await this.worker?.terminate();
     for (const waiter of this.settleWaiters.splice(0)) waiter();
+    this.finishFirst();
+  }
+
+  /** While the first build runs: the pages rendered on demand (and what they need), and how to ask for one more. */
+  private earlyFiles(): EarlyFiles | undefined {
+    if (!this.firstBuild || this.closed) return undefined;
+    return {
+      store: this.earlyStore,
+      done: this.firstDone,
+      request: (path) => {
+        let request = this.earlyRequests.get(path);
+        if (!request) {
+          request = this.requestEarly(path);
+          this.earlyRequests.set(path, request);
+        }
+        return request;
+      },
+    };
+  }
+
+  private async requestEarly(path: string): Promise<void> {
+    const worker = this.firstWorker;
+    if (!worker) return;
+    try {
+      await worker.ready;
+    } catch {
+      return; // reported by the build
+    }
+    const files = await worker.early(path);
+    if (!files || !this.firstBuild) return;
+    this.earlyStore.apply(files, []);
+    const headers = this.earlyStore.get('/_headers');
+    if (headers && !this.store.size) this.rules = parseHeadersFile(headers.source.toString('utf8'));
   }
 
   // ---- building ----
@@ -264,7 +318,11 @@ class PreviewServer implements Preview {
 
   /** Starts a worker with the current templates; it replaces the old one once it has built the site. */
   private async replaceWorker(change: Change, files: string[]): Promise<void> {
-    const next = new RenderWorker({ root: this.root, configPath: this.configPath, templatesDir: this.templatesDir, tsconfig: this.tsconfig });
+    // The templates in the command's bundle are the ones on disk until the first template edit.
+    const bundled = !this.templatesEdited && this.templatesDir === resolve(TOOL_ROOT, 'templates');
+    if (change.templates) this.templatesEdited = true;
+    const next = new RenderWorker({ root: this.root, configPath: this.configPath, templatesDir: this.templatesDir, tsconfig: this.tsconfig }, bundled && !change.templates);
+    if (this.firstBuild) this.firstWorker ??= next;
     try {
       await next.ready;
     } catch (e) {
@@ -350,12 +408,18 @@ class PreviewServer implements Preview {
       this.buildState = { ok: false, title: 'Unexpected error while rebuilding', problems: [], detail: result.unexpected };
       this.publishState();
     }
-    this.firstBuild = false;
+    if (this.firstBuild) {
+      // Pages shown before the build was done: reloaded where the built page differs (changed() above compared them).
+      this.firstBuild = false;
+      this.earlyStore.apply([], this.earlyStore.paths());
+      this.finishFirst();
+    }
     this.events.emit('build', result);
   }
 
   private applyUpdate(set: FileList, remove: string[]): void {
     if (this.closed) return;
+    if (set.some(([path]) => path.startsWith('/search-index/'))) this.searchReady = true;
     const changed = this.store.apply(set, remove);
     this.updateRules(changed);
     if (changed.length) this.hub.changed();
@@ -400,7 +464,9 @@ class PreviewServer implements Preview {
 }
 
 /** The browser script, bundled once per server start. */
-function bundleReloadScript(): Promise<string> {
+async function bundleReloadScript(): Promise<string> {
+  // Loaded when needed: the server itself never loads the pipeline (its worker does).
+  const { bundleBrowserScript } = await import('../build/assets.js');
   return bundleBrowserScript(join(TOOL_ROOT, 'src', 'serve', 'client', 'reload.ts'));
 }
 

@@ -36,6 +36,17 @@ let lastId = 0;
 let settleTimer: NodeJS.Timeout | undefined;
 
 port.on('message', (message: ToWorker) => {
+  if (message.type === 'early') {
+    // Beside the queue: the first build lets it in between two of its files.
+    builder.early(message.path).then(
+      (files) => post({ type: 'early', id: message.id, files }),
+      (e: unknown) => {
+        post({ type: 'early', id: message.id });
+        post({ type: 'error', error: describe(e) });
+      },
+    );
+    return;
+  }
   if (message.type === 'prefetch') {
     // In the queue, so that it never runs beside a build; errors surface in the build that follows.
     queue = queue.then(() => builder.prefetch(message.content).catch(() => undefined));

@@ -28,7 +28,7 @@ function localBackend(input: HTMLInputElement): () => Promise<Backend> {
     const folder = new URL(input.dataset.index!, window.location.href);
     const engine = createSearchEngine(async (path, fresh) => {
       const response = await fetch(new URL(path, folder), fresh ? { cache: 'reload' } : undefined);
-      if (!response.ok) throw new Error(`search index: ${response.status} for ${path}`);
+      if (!response.ok) throw Object.assign(new Error(`search index: ${response.status} for ${path}`), { status: response.status });
       return new Uint8Array(await response.arrayBuffer());
     });
     let terms: Promise<string[]> | undefined;
@@ -159,11 +159,14 @@ export function initSearch(): void {
     try {
       const results = await (await ready())(query);
       if (mine === seq) render(query, results);
-    } catch {
+    } catch (e) {
       if (mine !== seq) return;
       list.replaceChildren();
-      status.textContent = t('searchUnavailable');
+      // 503: the preview (docs serve) is still building the index; the same search runs again shortly.
+      const building = (e as { status?: number }).status === 503;
+      status.textContent = t(building ? 'searchBuilding' : 'searchUnavailable');
       setOpen(true);
+      if (building) setTimeout(() => mine === seq && void runSearch(), 1000);
     }
   };
 

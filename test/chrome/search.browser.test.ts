@@ -94,6 +94,23 @@ describe.runIf(hasChromium)('local search in the browser', () => {
     await page.waitForURL('**/guides/second/#setup');
   });
 
+  it('while the index is being built (503, as the preview answers), says so and searches again by itself', async () => {
+    const { page } = await open('/guides/first/');
+    let refused = 0;
+    // The preview answers 503 until its first build has written the index; then the files come.
+    await page.route('**/search-index/index.json', (route) =>
+      refused++ < 2 ? route.fulfill({ status: 503, headers: { 'Retry-After': '1' }, body: 'The search index is being built.' }) : route.continue(),
+    );
+    await page.focus('#search-input');
+    await page.fill('#search-input', 'setup');
+    await expect.poll(() => page.textContent('#search-status')).toBe('The search index is still being built; searching again in a moment…');
+    expect(await page.locator('#search-panel').isHidden()).toBe(false);
+    // No new keystroke: the same query runs again and finds its results once the index answers.
+    await page.waitForFunction(() => document.getElementById('search-results')!.dataset.query === 'setup', undefined, { timeout: 10_000 });
+    expect(await page.locator('.search-result-title').first().textContent()).toBe('Second guide › Setup');
+    expect(refused).toBeGreaterThanOrEqual(2);
+  });
+
   it('says so when nothing matches', async () => {
     const { page } = await open('/guides/first/');
     await page.focus('#search-input');
