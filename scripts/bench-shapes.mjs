@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Input shapes benchmark: npm run bench:shapes [-- --shapes=prose-1,lists-1,tables-1,prose-10]
+// Input shapes benchmark: npm run bench:shapes [-- --shapes=prose-1,lists-1,tables-1,prose-10] [--floor]
 //
 // Builds a site whose one page is very large (1 MB or 10 MB of prose, short lists or a
 // table), cold (no cache), and prints wall time and peak RSS against the targets:
 // a 1 MB page of any shape within 3 s, 10 MB within 30 s, peak memory at most ten times
 // the input plus 300 MB. Each page is valid Markdown that a writer could have written.
-// `npm run bench` prints these rows too (its "shapes" rows).
+// `npm run bench` prints these rows too (its "shapes" rows). With --floor, it times the parser
+// alone on the same pages instead (see floorRows): what no work around the parser can go below.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -56,6 +57,8 @@ function site(dir, shape, megabytes) {
 export function shapeRows(list = ['prose-1', 'lists-1', 'tables-1', 'prose-10']) {
   const work = join(root, '.bench', 'shapes');
   const rows = [];
+  // "Cold" is a build without the render cache: the tool's own bundle (made once per change of its sources) is made first, untimed.
+  spawnSync(process.execPath, [join(root, 'bin/docs.js'), '--version'], { stdio: 'ignore' });
   for (const name of list) {
     const [shape, mb] = name.split('-');
     const megabytes = Number(mb);
@@ -91,7 +94,47 @@ export function shapeRows(list = ['prose-1', 'lists-1', 'tables-1', 'prose-10'])
   return rows;
 }
 
+/**
+ * The floor under each 1 MB row: how long the parser alone (remark-parse with GFM and directives,
+ * as the build runs it) takes on the same page, whole on one thread, in the build's parts on one
+ * thread, and in those parts on two threads (the build's parse). Median of `runs`, in one process.
+ */
+export async function floorRows(list = ['prose-1', 'lists-1', 'tables-1'], runs = 3) {
+  const { tsImport } = await import('tsx/esm/api');
+  const load = (path) => tsImport(join(root, path), import.meta.url);
+  const { parseMarkdown } = await load('src/content/mdast-parse.ts');
+  const { cutPoints, parseInParts } = await load('src/content/split-parse.ts');
+  const { parseLargePage } = await load('src/content/parse-thread.ts');
+  const median = async (fn) => {
+    const times = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      await fn();
+      times.push(performance.now() - started);
+    }
+    return Number((times.sort((a, b) => a - b)[runs >> 1] / 1000).toFixed(2));
+  };
+  const rows = [];
+  for (const name of list) {
+    const [shape, mb] = name.split('-');
+    const body = shapeMarkdown(shape, Number(mb) * MB);
+    const cuts = cutPoints(body);
+    parseMarkdown('without-autolinks', shapeMarkdown(shape, 64 * 1024)); // compiled before timing
+    rows.push({
+      page: `${shape} ${mb} MB`,
+      parts: cuts.length + 1,
+      'whole, 1 thread s': await median(() => parseMarkdown('without-autolinks', body)),
+      'whole with autolinks s': await median(() => parseMarkdown('full', body)),
+      'parts, 1 thread s': await median(() => parseInParts(body, (text) => parseMarkdown('without-autolinks', text), cuts)),
+      'parts, 2 threads s': await median(() => parseLargePage(body, cuts, 'without-autolinks')),
+    });
+  }
+  return rows;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const arg = process.argv.find((a) => a.startsWith('--shapes='));
-  console.table(shapeRows(arg ? arg.slice('--shapes='.length).split(',') : undefined));
+  const shapes = arg ? arg.slice('--shapes='.length).split(',') : undefined;
+  if (process.argv.includes('--floor')) console.table(await floorRows(shapes));
+  else console.table(shapeRows(shapes));
 }

@@ -1,11 +1,8 @@
-// First: the parser's quadratic step is fixed before any page is parsed.
-import './micromark-fix.js';
+// First (in mdast-parse.ts): the parser's quadratic step is fixed before any page is parsed.
+import { parser, parserWithoutAutolinks, type ParserKind } from './mdast-parse.js';
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import { toHtml } from 'hast-util-to-html';
-import remarkDirective from 'remark-directive';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import type { Node, Position } from 'unist';
@@ -20,10 +17,11 @@ import { remarkDirectives } from './plugins/directives.js';
 import { rehypeSafeRawHtml } from './plugins/raw-html.js';
 import { report } from './context.js';
 import { nestingProblem } from './nesting.js';
-import { cutPoints, parseInParts } from './split-parse.js';
-import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
+import { cutPoints } from './split-parse.js';
+import { parseLargePage } from './parse-thread.js';
+import { mayHoldAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
-import rehypeSlug from 'rehype-slug';
+import { rehypeHeadingSlugs } from './heading-slugs.js';
 import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
 
 export interface RawLink {
@@ -61,11 +59,8 @@ export interface RenderedMarkdown {
   codeBlocks: Map<string, TokenLine[]>;
 }
 
-// The plugin list, in order, as one declarative pipeline. Parsing and the mdast
+// The plugin list, in order, as one declarative pipeline. Parsing (mdast-parse.ts) and the mdast
 // stage are shared; the hast stage runs per page with that page's collectors.
-const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
-// The same without the costly search for autolink literals: what every page is parsed with first.
-const parserWithoutAutolinks = unified().use(remarkParse).use(remarkGfmWithoutAutolinks).use(remarkDirective);
 const mdastTransforms = unified().use(remarkDirectives).use(remarkCodeBlocks);
 
 export interface RenderOptions {
@@ -109,12 +104,13 @@ export async function renderMarkdown(body: string, options: RenderOptions): Prom
 
 async function renderChecked(body: string, options: RenderOptions, ctx: PageContext): Promise<RenderedMarkdown> {
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
-  // A very large page is parsed in parts (see split-parse.ts): the same tree, in linear time and memory.
+  // A very large page is parsed in parts (see split-parse.ts), on two threads (parse-thread.ts): the same tree, in linear time and memory.
   const cuts = cutPoints(body);
-  const parse = (processor: typeof parser) => (cuts.length ? parseInParts(body, (text) => processor.parse(text) as MdastRoot, cuts) : (processor.parse(vfile) as MdastRoot));
-  let mdast = parse(parserWithoutAutolinks);
+  const parse = async (kind: ParserKind) =>
+    cuts.length ? parseLargePage(body, cuts, kind) : ((kind === 'full' ? parser : parserWithoutAutolinks).parse(vfile) as MdastRoot);
+  let mdast = await parse('without-autolinks');
   // Parsed again, looking for autolink literals, only when its text could hold one.
-  if (mayHoldAutolinks(body) && textMayHoldAutolinks(mdast)) mdast = parse(parser);
+  if (mayHoldAutolinks(body) && textMayHoldAutolinks(mdast)) mdast = await parse('full');
   await mdastTransforms.run(mdast, vfile);
   const anchors: Anchor[] = [];
   const headings: string[] = [];
@@ -123,7 +119,7 @@ async function renderChecked(body: string, options: RenderOptions, ctx: PageCont
     // Raw HTML is parsed and sanitised before anything reads ids or links (see plugins/raw-html.ts).
     .use(rehypeSafeRawHtml)
     .use(rehypeReserveIds)
-    .use(rehypeSlug)
+    .use(rehypeHeadingSlugs)
     .use(rehypeUniqueIds)
     .use(rehypeHeadings(anchors, headings))
     .run(mdast, vfile)) as HastRoot;

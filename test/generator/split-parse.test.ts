@@ -9,6 +9,12 @@ import { describe, expect, it } from 'vitest';
 import '../../src/content/micromark-fix.js';
 import { cutPoints, joinParts, parseInParts, partTexts } from '../../src/content/split-parse.js';
 import { splitSource } from '../../src/content/frontmatter.js';
+import { rehypeHeadingSlugs } from '../../src/content/heading-slugs.js';
+import { walk } from '../../src/content/walk.js';
+import rehypeSlug from 'rehype-slug';
+import { toHast } from 'mdast-util-to-hast';
+import type { Element, Root as HastRoot } from 'hast';
+import { PARSE_THREAD_MIN_CHARS, parseLargePage, parseThreadStats } from '../../src/content/parse-thread.js';
 // @ts-expect-error: a plain script of the benchmark, without types.
 import { shapeMarkdown } from '../../scripts/bench-shapes.mjs';
 
@@ -105,6 +111,20 @@ describe('parsing a large page in parts', () => {
     expect(JSON.stringify(parseInParts(body, parse, cuts))).toBe(JSON.stringify(parse(body)));
   });
 
+  it('gives the same tree on two threads as on one, for each benchmark shape and a hostile page', async () => {
+    const hostile = Array.from({ length: 6_000 }, (_, i) => HOSTILE[(i * 7) % HOSTILE.length]).join('\n');
+    const before = { ...parseThreadStats };
+    for (const body of [...['prose', 'lists', 'tables'].map((shape) => shapeMarkdown(shape, 300_000) as string), hostile]) {
+      expect(body.length).toBeGreaterThanOrEqual(PARSE_THREAD_MIN_CHARS);
+      const cuts = cutPoints(body);
+      expect(cuts.length).toBeGreaterThan(1);
+      // Strictly equal: the trees that come back from the thread as JSON lose no property.
+      expect(await parseLargePage(body, cuts, 'full')).toStrictEqual(parse(body));
+    }
+    expect(parseThreadStats.used - before.used).toBe(4);
+    expect(parseThreadStats.failed).toBe(before.failed);
+  });
+
   it('does not cut inside a fenced code block, a directive or a page with reference definitions', () => {
     const fenced = 'Intro.\n\n```md\n\n## Not a heading\n```\n\n## Real\n\nText.\n';
     expect(cutPoints(fenced, 0, 0)).toEqual([{ at: fenced.indexOf('## Real') }, { at: fenced.indexOf('Text.') }]);
@@ -117,5 +137,21 @@ describe('parsing a large page in parts', () => {
 
   it('leaves small pages whole', () => {
     expect(cutPoints('## A\n\ntext\n\n## B\n')).toEqual([]);
+  });
+});
+
+describe('work after parsing a large page', () => {
+  it('slugs headings as rehype-slug does, on every page of the site and a page of duplicate headings', () => {
+    const duplicates = Array.from({ length: 50 }, (_, i) => `## Same title\n\n### ${i % 3 ? 'Other' : 'Same title'} \`code\` *em*\n\n<h2>Raw</h2>\n`).join('\n');
+    let headings = 0;
+    for (const [file, body] of [...bodies(), ['duplicates.md', duplicates] as [string, string]]) {
+      const hast = toHast(parse(body), { allowDangerousHtml: true }) as HastRoot;
+      const theirs = structuredClone(hast);
+      (rehypeSlug() as (tree: HastRoot) => void)(theirs);
+      rehypeHeadingSlugs()(hast);
+      expect(hast, file).toStrictEqual(theirs);
+      walk<Element>(hast, 'element', (node) => void (/^h[1-6]$/.test(node.tagName) && headings++));
+    }
+    expect(headings).toBeGreaterThan(1000);
   });
 });

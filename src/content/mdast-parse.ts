@@ -1,0 +1,24 @@
+// First: the parser's quadratic step is fixed before any page is parsed.
+import './micromark-fix.js';
+import type { Root } from 'mdast';
+import remarkDirective from 'remark-directive';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { remarkGfmWithoutAutolinks } from './plugins/gfm-without-autolinks.js';
+
+/*
+ * The Markdown parsers of the pipeline, in a module of their own so that the
+ * parse thread (parse-worker.ts) loads them without the rest of it.
+ */
+
+/** The full parser: remark-parse with GFM and directives. */
+export const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
+/** The same without the costly search for autolink literals: what every page is parsed with first. */
+export const parserWithoutAutolinks = unified().use(remarkParse).use(remarkGfmWithoutAutolinks).use(remarkDirective);
+
+export type ParserKind = 'full' | 'without-autolinks';
+
+export function parseMarkdown(kind: ParserKind, text: string): Root {
+  return (kind === 'full' ? parser : parserWithoutAutolinks).parse(text) as Root;
+}
