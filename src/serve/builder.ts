@@ -1,6 +1,6 @@
 import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
@@ -12,6 +12,7 @@ import { loadParsers } from '../parsers.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
 import { loadPage, pageIdOf, type SourcePage } from '../content/load.js';
 import { scanContent } from '../content/sources.js';
+import { cachePath } from '../content/cache.js';
 import { InputError, type SourceProblem } from '../errors.js';
 import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
@@ -124,6 +125,9 @@ export class SiteBuilder {
    * has the files then), when `path` is no page, or when it cannot be rendered yet.
    */
   async early(path: string): Promise<FileList | undefined> {
+    // With nothing rendered before (no render cache), the page will need the highlighter:
+    // it loads (its WebAssembly compiles on other threads) while the content folder is read.
+    if (!existsSync(cachePath('pages'))) void loadHighlighter().catch(() => undefined);
     // The first build pauses between two files or pages until this page is out (see pause).
     if (this.earlyActive++ === 0) this.earlyDone = new Promise((r) => (this.resumeBuild = r));
     try {
