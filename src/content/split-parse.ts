@@ -11,6 +11,9 @@ import type { Root, RootContent, Table } from 'mdast';
  * - a line starting with a letter after a blank line (a paragraph: after a
  *   blank line, nothing before can take in a line that starts at the margin
  *   with a letter);
+ * - between two items of a bullet list at the margin, each on one line, while
+ *   the list is tight (a blank line between any of its items or blocks, and
+ *   its cuts are taken back): the items after the cut are added to the list;
  * - between two body rows of a table that starts at the margin with `|`
  *   after a blank line: the rows after the cut are parsed after a copy of the
  *   table's head (its first two lines) and added to the rows before, since
@@ -29,21 +32,77 @@ export const SPLIT_MIN_CHARS = 128 * 1024;
 /** Parts are cut at the first boundary past this many characters. */
 const PART_CHARS = 64 * 1024;
 
-/** Where a page is cut: the offset of a line start, and for a cut between table rows, the table's head and where the table starts. */
+/**
+ * Where a page is cut: the offset of a line start; for a cut between table rows, the table's head
+ * and where the table starts; for a cut between list items, `list`.
+ */
 export interface Cut {
   at: number;
   table?: { head: string; start: number };
+  list?: true;
 }
 
-const CROSS_REFERENCE = /^ {0,3}\[[^\]\n]+\]:|^ {0,3}<(?:script|pre|style|textarea|!--|\?|![A-Za-z]|!\[CDATA\[)/im;
+/** An HTML block that may hold blank lines (so a blank line in it is no boundary). */
+const SPANNING_HTML = /^ {0,3}<(?:script|pre|style|textarea|!--|\?|![A-Za-z]|!\[CDATA\[)/im;
+
+/**
+ * Whether the page holds what may refer across parts: an HTML block that may
+ * hold blank lines, or a link reference or footnote definition — at the
+ * margin or in list items and block quotes, its label on one line or more.
+ * Read in one pass (each line's container marks, then a label up to the next
+ * bracket), so that no page makes it slow.
+ */
+export function mayReferAcross(body: string): boolean {
+  if (SPANNING_HTML.test(body)) return true;
+  for (let start = 0; start < body.length; ) {
+    let i = start;
+    // Container marks: `>`, and list bullets or numbers followed by a space or tab.
+    for (;;) {
+      while (body[i] === ' ' || body[i] === '\t') i++;
+      const c = body[i];
+      if (c === '>') i++;
+      else if ((c === '-' || c === '*' || c === '+') && (body[i + 1] === ' ' || body[i + 1] === '\t')) i++;
+      else {
+        let d = i;
+        while (d - i < 9 && body.charCodeAt(d) >= 48 && body.charCodeAt(d) <= 57) d++;
+        if (d > i && (body[d] === '.' || body[d] === ')') && (body[d + 1] === ' ' || body[d + 1] === '\t')) i = d + 1;
+        else break;
+      }
+    }
+    let next = body.indexOf('\n', start);
+    if (next < 0) next = body.length;
+    if (body[i] === '[') {
+      // A label: up to the first unescaped bracket, without a blank line; a definition when `]:` closes it.
+      for (let j = i + 1; j < body.length; j++) {
+        const c = body[j];
+        if (c === '\\') j++;
+        else if (c === '[') break;
+        else if (c === ']') {
+          if (body[j + 1] === ':' && j > i + 1) return true;
+          break;
+        } else if (c === '\n') {
+          let end = body.indexOf('\n', j + 1);
+          if (end < 0) end = body.length;
+          if (body.slice(j + 1, end).trim() === '') break;
+        }
+      }
+    }
+    start = next + 1;
+  }
+  return false;
+}
+
 const FENCE = /^( {0,3}(?:[-*+>] {1,4}|\d{1,9}[.)] {1,4})*)(`{3,}|~{3,})/;
 const DIRECTIVE = /^ {0,3}(:{3,})(.*)$/;
+/** An item of a bullet list at the margin, on one line (not a thematic break such as `- - -`). */
+const LIST_ITEM = /^([-*+])[ \t]+\S/;
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /** The delimiter row of a table written with a leading pipe: `| --- | :-: |`. */
 const DELIMITER_ROW = /^\|(?:[ \t]*:?-+:?[ \t]*\|)*[ \t]*:?-+:?[ \t]*\|?[ \t]*$/;
 
 /** Where the page may be cut, or none when it must be parsed whole. */
 export function cutPoints(body: string, minChars = SPLIT_MIN_CHARS, partChars = PART_CHARS): Cut[] {
-  if (body.length < minChars || CROSS_REFERENCE.test(body)) return [];
+  if (body.length < minChars || mayReferAcross(body)) return [];
   const cuts: Cut[] = [];
   let fence: string | undefined;
   let directives = 0;
@@ -51,6 +110,12 @@ export function cutPoints(body: string, minChars = SPLIT_MIN_CHARS, partChars = 
   let previousBlank = true;
   /** The table whose rows the lines are, while every line of it starts with `|`. */
   let table: { head: string; start: number; delimiterEnd: number } | undefined;
+  /**
+   * The bullet list that started at the margin after a blank line, while it lasts: its bullet,
+   * the index of its first cut, whether the line before was one of its items on one line,
+   * whether a blank line came since, and whether it may still be cut (it is tight so far).
+   */
+  let list: { bullet: string; firstCut: number; afterItem: boolean; blank: boolean; tight: boolean } | undefined;
   for (let start = 0; start < body.length; ) {
     let end = body.indexOf('\n', start);
     if (end < 0) end = body.length;
@@ -64,6 +129,28 @@ export function cutPoints(body: string, minChars = SPLIT_MIN_CHARS, partChars = 
           lastCut = start;
         }
       } else table = undefined;
+    }
+    if (list) {
+      const item = fence === undefined && !fenceMatch && !table && directives === 0 && !THEMATIC_BREAK.test(line) ? LIST_ITEM.exec(line) : null;
+      const same = item?.[1] === list.bullet;
+      if (line.trim() === '') {
+        list.blank = true;
+        list.afterItem = false;
+      } else if (list.blank) {
+        list.blank = false;
+        if (same || /^[ \t]/.test(line)) {
+          // The list goes on after a blank line: it is loose, and a part of it would be tight.
+          if (list.tight) cuts.splice(list.firstCut);
+          list.tight = false;
+          list.afterItem = same;
+        } else list = undefined;
+      } else if (same) {
+        if (list.afterItem && list.tight && far) {
+          cuts.push({ at: start, list: true });
+          lastCut = start;
+        }
+        list.afterItem = true;
+      } else list.afterItem = false;
     }
     if (table) {
       // A row of the table (or its delimiter row).
@@ -81,6 +168,8 @@ export function cutPoints(body: string, minChars = SPLIT_MIN_CHARS, partChars = 
           cuts.push({ at: start });
           lastCut = start;
         }
+        const item = !list && !THEMATIC_BREAK.test(line) ? LIST_ITEM.exec(line) : null;
+        if (item) list = { bullet: item[1]!, firstCut: cuts.length, afterItem: true, blank: false, tight: true };
         if (line.startsWith('|') && end < body.length) {
           let next = body.indexOf('\n', end + 1);
           if (next < 0) next = body.length;
@@ -147,6 +236,17 @@ export function joinParts(body: string, cuts: Cut[], parts: Root[]): Root | unde
       const rows = first.children.slice(1);
       (last as Table).children.push(...rows);
       last.position.end = first.position!.end;
+      pushAll(root.children, children, 1);
+    } else if (cut?.list) {
+      // The items after the cut continue the list that ended the part before: both tight, as the whole list then is.
+      const last = root.children[root.children.length - 1];
+      const first = children[0];
+      const lastLine = body.lastIndexOf('\n', from - 2) + 1;
+      if (last?.type !== 'list' || last.ordered || last.spread || !(last.position!.end.offset! > lastLine && last.position!.end.offset! < from)) return undefined;
+      if (first?.type !== 'list' || first.ordered || first.spread || first.position?.start.offset !== 0 || first.children.some((item) => item.spread)) return undefined;
+      for (const child of children) shift(child as Positioned, lines, from);
+      last.children.push(...first.children);
+      last.position!.end = first.position!.end;
       pushAll(root.children, children, 1);
     } else {
       for (const child of children) shift(child as Positioned, lines, from);

@@ -73,12 +73,24 @@ describe('parsing a large page in parts', () => {
     ':::note\n| a |\n| - |\n| 1 |\n\nText in a note.\n:::\n',
     '```\n| a |\n| - |\n\nText in code.\n```\n',
     'A paragraph\nover two lines with `code` and *emphasis\n\nthat does not close*.\n',
+    '- a\n- b with `code`\n- [ ] task\n- [x] done\n- c\n',
+    '- a\n- b\n\n- loose from here\n- c\n',
+    '- a\n- b\n- c\n\n  a paragraph of c: the list is loose\n',
+    '- a\n- b\nlazy line of b\n- c\n- d\n',
+    '- a\n  - nested\n  - nested\n- b\n- c\n',
+    '- a\n- - -\n- b\n* * *\n- c\n',
+    '- a\n* other bullet, another list\n* d\n+ e\n+ f\n',
+    '- a\n- ```\n  code\n\n  ```\n- b\n- c\n',
+    '- a\n- b\n## Heading\n- c\n- d\n',
+    '- a\n-\n- \n- b\n',
+    '* a\n* b\n\n\n* c\n',
   ];
 
-  it('gives the same tree for hostile pages cut at every boundary, tables between rows', () => {
+  it('gives the same tree for hostile pages cut at every boundary, tables between rows and lists between items', () => {
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     let tableCuts = 0;
+    let listCuts = 0;
     for (let round = 0; round < 300; round++) {
       const pieces: string[] = [];
       for (let i = 0; i < 6; i++) pieces.push(HOSTILE[Math.floor(random() * HOSTILE.length)]!);
@@ -86,9 +98,25 @@ describe('parsing a large page in parts', () => {
       const body = pieces.map((piece) => (random() < 0.25 ? piece : `${piece}\n`)).join('');
       const cuts = cutPoints(body, 0, 0);
       tableCuts += cuts.filter((cut) => cut.table).length;
+      listCuts += cuts.filter((cut) => cut.list).length;
       expect(JSON.stringify(parseInParts(body, parse, cuts)), body).toBe(JSON.stringify(parse(body)));
     }
     expect(tableCuts).toBeGreaterThan(100);
+    expect(listCuts).toBeGreaterThan(100);
+  });
+
+  it('cuts a long tight list between its items, and not a loose one', () => {
+    const tight = Array.from({ length: 3_000 }, (_, i) => `- item ${i} with \`code\` and a [link](/x/)\n`).join('');
+    const tightCuts = cutPoints(tight, 0, 5_000);
+    expect(tightCuts.length).toBeGreaterThan(10);
+    expect(tightCuts.every((cut) => cut.list)).toBe(true);
+    const joined = joinParts(tight, tightCuts, partTexts(tight, tightCuts).map(parse))!;
+    expect(joined.children.map((child) => child.type)).toEqual(['list']);
+    expect(JSON.stringify(joined)).toBe(JSON.stringify(parse(tight)));
+    // One blank line between two items, at the end, makes the whole list loose: none of it is cut.
+    const loose = `${tight}\n- the last item\n`;
+    expect(cutPoints(loose, 0, 5_000)).toEqual([]);
+    expect(JSON.stringify(parseInParts(loose, parse, cutPoints(loose, 0, 5_000)))).toBe(JSON.stringify(parse(loose)));
   });
 
   it('cuts a long table between its rows, and joins the rows into one table', () => {
@@ -131,6 +159,16 @@ describe('parsing a large page in parts', () => {
     const directive = ':::note\n\n## Inside\n\n:::\n\n## Outside\n';
     expect(cutPoints(directive, 0, 0)).toEqual([{ at: directive.indexOf('## Outside') }]);
     expect(cutPoints('[x]: /a/\n\n## One\n\n[x]\n', 0, 0)).toEqual([]);
+    // Definitions in list items and quotes, and labels over two lines, count too.
+    for (const definition of ['- [x]: /a/', '> [x]: /a/', '1. [x]: /a/', '- > [^n]: note', '[two\nlines]: /a/', '  * 2) [x]: /a/']) {
+      const body = `${definition}\n\n## One\n\nText [x] [two lines] [^n]\n`;
+      expect(cutPoints(body, 0, 0), definition).toEqual([]);
+      expect(JSON.stringify(parseInParts(body, parse, [{ at: body.indexOf('## One') }])), definition).not.toBe(JSON.stringify(parse(body)));
+    }
+    // Brackets that are no definition leave the page cut.
+    expect(cutPoints('[link](/a/) and [x]\n\n## One\n\n- [ ] task\n', 0, 0)).toHaveLength(1);
+    // Unclosed labels and long indentation are read in one pass (a quadratic reading would outlast the test's time limit).
+    expect(cutPoints('['.repeat(200_000) + '\n' + `${' '.repeat(100_000)}- > [a\n`.repeat(20) + '\n## A\n', 0, 0)).toHaveLength(1);
     // An unclosed fence: nothing after it is a boundary, so the page is parsed whole.
     expect(cutPoints('```\n\n## A\n\n## B\n', 0, 0)).toEqual([]);
   });
