@@ -7,7 +7,7 @@ import { workerCount } from './pool.js';
 import { joinParts, partTexts, type Cut } from './split-parse.js';
 
 /*
- * A very large page, cut into parts (see split-parse.ts), is parsed on two
+ * A page of megabytes, cut into parts (see split-parse.ts), is parsed on two
  * threads: the main thread parses the first parts while a parse thread
  * parses the others and sends their trees back as JSON. Parsing is most of
  * the time of such a page, and the other core is otherwise idle while it
@@ -15,12 +15,24 @@ import { joinParts, partTexts, type Cut } from './split-parse.js';
  * the parser and the main thread then reads the thread's trees back. The
  * tree is the one parsed on one thread (the same parts, joined the same way);
  * when the thread fails, the main thread parses its parts too.
+ * DOCS_PARSE_THREAD=0 keeps the parse on the main thread (to measure what the thread saves).
  */
 
 declare const __DOCS_BUNDLE_DIR__: string | undefined;
 
-/** Pages shorter than this are parsed on one thread: starting the thread costs more than it saves. */
-export const PARSE_THREAD_MIN_CHARS = 256 * 1024;
+/**
+ * Pages shorter than this are parsed on one thread. Measured on the 2 shared cores (cold builds,
+ * `npm run bench:shapes`): a page of 1 MB built no faster with the thread (the parser's garbage
+ * collection already keeps the second core half busy, and the thread adds its start and the JSON);
+ * a page of 10 MB of prose built in 28.1 s with it against 31.8 s without.
+ */
+const DEFAULT_MIN_CHARS = 2 * 1024 * 1024;
+export let PARSE_THREAD_MIN_CHARS = DEFAULT_MIN_CHARS;
+
+/** Lets tests use the thread on smaller pages; no argument restores the default. */
+export function setParseThreadMinChars(value = DEFAULT_MIN_CHARS): void {
+  PARSE_THREAD_MIN_CHARS = value;
+}
 /** The parse thread's heap: a base, and room for the parse of its largest part (the parser holds about 300 bytes per character). */
 const THREAD_HEAP_MB = 64;
 const HEAP_MB_PER_MB = 400;
@@ -68,7 +80,7 @@ export async function parseLargePage(body: string, cuts: Cut[], kind: ParserKind
   if (!cuts.length) return here(body);
   const texts = partTexts(body, cuts);
   let mine = texts.length;
-  if (body.length >= PARSE_THREAD_MIN_CHARS && workerCount() > 0) {
+  if (body.length >= PARSE_THREAD_MIN_CHARS && workerCount() > 0 && process.env.DOCS_PARSE_THREAD !== '0') {
     let chars = 0;
     for (mine = 0; mine < texts.length - 1 && chars < body.length * MAIN_SHARE; mine++) chars += texts[mine]!.length;
   }

@@ -5,16 +5,17 @@ import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import '../../src/content/micromark-fix.js';
 import { cutPoints, joinParts, parseInParts, partTexts } from '../../src/content/split-parse.js';
 import { splitSource } from '../../src/content/frontmatter.js';
 import { rehypeHeadingSlugs } from '../../src/content/heading-slugs.js';
 import { walk } from '../../src/content/walk.js';
 import rehypeSlug from 'rehype-slug';
-import { toHast } from 'mdast-util-to-hast';
+import remarkRehype from 'remark-rehype';
+import { VFile } from 'vfile';
 import type { Element, Root as HastRoot } from 'hast';
-import { PARSE_THREAD_MIN_CHARS, parseLargePage, parseThreadStats } from '../../src/content/parse-thread.js';
+import { PARSE_THREAD_MIN_CHARS, parseLargePage, parseThreadStats, setParseThreadMinChars } from '../../src/content/parse-thread.js';
 // @ts-expect-error: a plain script of the benchmark, without types.
 import { shapeMarkdown } from '../../scripts/bench-shapes.mjs';
 
@@ -142,6 +143,8 @@ describe('parsing a large page in parts', () => {
   it('gives the same tree on two threads as on one, for each benchmark shape and a hostile page', async () => {
     const hostile = Array.from({ length: 6_000 }, (_, i) => HOSTILE[(i * 7) % HOSTILE.length]).join('\n');
     const before = { ...parseThreadStats };
+    setParseThreadMinChars(256 * 1024);
+    onTestFinished(() => setParseThreadMinChars());
     for (const body of [...['prose', 'lists', 'tables'].map((shape) => shapeMarkdown(shape, 300_000) as string), hostile]) {
       expect(body.length).toBeGreaterThanOrEqual(PARSE_THREAD_MIN_CHARS);
       const cuts = cutPoints(body);
@@ -179,11 +182,12 @@ describe('parsing a large page in parts', () => {
 });
 
 describe('work after parsing a large page', () => {
+  const toHast = (remarkRehype as unknown as (options: object) => (tree: Root, file: VFile) => HastRoot)({ allowDangerousHtml: true });
   it('slugs headings as rehype-slug does, on every page of the site and a page of duplicate headings', () => {
     const duplicates = Array.from({ length: 50 }, (_, i) => `## Same title\n\n### ${i % 3 ? 'Other' : 'Same title'} \`code\` *em*\n\n<h2>Raw</h2>\n`).join('\n');
     let headings = 0;
     for (const [file, body] of [...bodies(), ['duplicates.md', duplicates] as [string, string]]) {
-      const hast = toHast(parse(body), { allowDangerousHtml: true }) as HastRoot;
+      const hast = toHast(parse(body), new VFile(body));
       const theirs = structuredClone(hast);
       (rehypeSlug() as (tree: HastRoot) => void)(theirs);
       rehypeHeadingSlugs()(hast);
