@@ -15,7 +15,8 @@ import { joinParts, partTexts, type Cut } from './split-parse.js';
  * the parser and the main thread then reads the thread's trees back. The
  * tree is the one parsed on one thread (the same parts, joined the same way);
  * when the thread fails, the main thread parses its parts too.
- * DOCS_PARSE_THREAD=0 keeps the parse on the main thread (to measure what the thread saves).
+ * DOCS_PARSE_THREAD=0 keeps the parse on the main thread, and DOCS_PARSE_THREAD=1 uses the
+ * thread for every page cut in parts (to measure what the thread saves).
  */
 
 declare const __DOCS_BUNDLE_DIR__: string | undefined;
@@ -80,7 +81,8 @@ export async function parseLargePage(body: string, cuts: Cut[], kind: ParserKind
   if (!cuts.length) return here(body);
   const texts = partTexts(body, cuts);
   let mine = texts.length;
-  if (body.length >= PARSE_THREAD_MIN_CHARS && workerCount() > 0 && process.env.DOCS_PARSE_THREAD !== '0') {
+  const wanted = process.env.DOCS_PARSE_THREAD;
+  if ((body.length >= PARSE_THREAD_MIN_CHARS || wanted === '1') && workerCount() > 0 && wanted !== '0') {
     let chars = 0;
     for (mine = 0; mine < texts.length - 1 && chars < body.length * MAIN_SHARE; mine++) chars += texts[mine]!.length;
   }
