@@ -39,6 +39,8 @@ export interface EarlyFiles {
 
 /** A path a page is served at ("/", "/guides/", "/guides/index.html"). */
 const PAGE_PATH = /(?:\/|\.html)$/;
+/** A path whose last part has no extension. */
+const NO_EXTENSION = /\/[^/.]+$/;
 
 export class Responder {
   constructor(private readonly served: Served) {}
@@ -108,13 +110,18 @@ export class Responder {
   private async answerEarly(req: IncomingMessage, res: ServerResponse, target: Extract<ReturnType<typeof parseTarget>, { ok: true }>, early: EarlyFiles): Promise<void> {
     try {
       let found = resolveFile(early.store, target);
-      if (found.kind !== 'file' && PAGE_PATH.test(target.path)) {
-        await early.request(target.path);
+      if (found.kind !== 'file' && found.kind !== 'redirect') {
+        // A page's path, or one without its last slash ("/guides/alpha": the page at "/guides/alpha/").
+        const page = PAGE_PATH.test(target.path) ? target.path : NO_EXTENSION.test(target.path) ? `${target.path}/` : undefined;
+        if (page) await early.request(page);
         found = resolveFile(early.store, target);
       }
-      if (found.kind === 'file' && this.served.early?.()) {
-        sendEntry(req, res, found.entry, 200, this.headersFor(target.path));
-        return;
+      if (this.served.early?.()) {
+        if (found.kind === 'file') return sendEntry(req, res, found.entry, 200, this.headersFor(target.path));
+        if (found.kind === 'redirect') {
+          res.writeHead(301, { ...this.headersFor(target.path), Location: found.location, 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
+          return;
+        }
       }
       await early.done;
       if (!res.destroyed) this.handle(req, res);

@@ -228,7 +228,10 @@ describe('docs serve before its first build is done', () => {
       const url = (await waitFor(/Serving (http:\/\/\S+\/) \(pages are rendered on request/, 60_000))[1]!;
       const pages = ['/guides/alpha/', '/more/page-149/', '/more/page-000/', '/reference/'];
       const early = await Promise.all(pages.map((path) => get(url, path)));
+      // A page's path without its last slash is sent to the page, as after the build.
+      const bare = await get(url, '/guides/beta');
       const builtBefore = /^Built \d+ pages/m.test(output);
+      expect([bare.status, bare.headers.location]).toEqual([301, '/guides/beta/']);
       // The search box is told to wait while the index is made.
       const search = await get(url, '/search-index/index.json');
       const clients = early.map((response, i) => {
