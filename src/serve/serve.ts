@@ -196,14 +196,12 @@ class PreviewServer implements Preview {
       (change, file) => this.schedule(change, file),
       (e) => this.io.err.write(`Watching failed: ${(e as Error).message ?? String(e)}\n`),
     );
-    await Promise.all([
-      bundleReloadScript().then((script) => (this.reloadScript = makeEntry(RELOAD_SCRIPT_URL, script))),
-      listen(this.http, this.options.host, this.options.port, this.io.out).then(({ port, url }) => {
-        this.port = port;
-        this.url = url;
-        this.io.out.write(`Serving ${url} ${this.firstBuild ? '(pages are rendered on request while the site builds)' : '(the site is built)'}.\n`);
-      }),
-    ]);
+    // Before listening: every page served must find its live-reload script.
+    this.reloadScript = makeEntry(RELOAD_SCRIPT_URL, await bundleReloadScript());
+    const { port, url } = await listen(this.http, this.options.host, this.options.port, this.io.out);
+    this.port = port;
+    this.url = url;
+    this.io.out.write(`Serving ${url} ${this.firstBuild ? '(pages are rendered on request while the site builds)' : '(the site is built)'}.\n`);
     await Promise.all([building, this.watcher.ready]);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     this.io.out.write(
