@@ -193,14 +193,17 @@ export class SiteBuilder {
     }
     const parsed = this.parsed;
     this.parsed = 0;
+    lap('parse');
     // The stylesheet lists the token colours of every code block highlighted so far.
     const tokenCss = tokenStylesheet();
     await this.bundle({ js: !!change.client, css: !!change.css || tokenCss !== this.tokenCss });
     this.tokenCss = tokenCss;
+    lap('bundle');
 
     if (this.configProblems.length) return failed(this.configProblems);
     const { pages, problems, failed: failedIds, hashes } = this.collectPages();
     const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
+    lap('model');
     const targets: LinkTargets = {
       files: new Set([...GENERATED, ...listStatic(join(this.root, 'static'))]),
       unchecked: new Set([...failedIds].map(routeOf)),
@@ -221,8 +224,10 @@ export class SiteBuilder {
     }
     if (problems.length) return failed(problems);
     const css = await withThemeCss(this.css!, themeStylesheet(this.root, site.config));
+    lap('links');
 
     const { output, ctx, rendered, stalePrintables } = await this.render(site, hashes, css, own!);
+    lap('render');
     const set: FileList = [];
     for (const [path, contents] of output) {
       if (contents === UNKNOWN) continue; // the previous worker's search index, kept until the new one is written
@@ -233,6 +238,7 @@ export class SiteBuilder {
     const searchDirty = (this.current?.searchDirty ?? false) || first || rendered > 0 || remove.some((p) => p.endsWith('.html'));
     this.output = output;
     this.current = { site, ctx, stalePrintables, searchDirty };
+    lap('diff');
     return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started, stages } };
   }
 
