@@ -92,14 +92,11 @@ export class Responder {
       }
       const found = resolveFile(this.served.store, target);
       if (found.kind === 'file') sendEntry(req, res, found.entry, 200, headers);
-      else if (found.kind === 'redirect') {
-        res.writeHead(301, { ...headers, Location: found.location, 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
-      } else if (found.entry) sendEntry(req, res, found.entry, 404, headers);
+      else if (found.kind === 'redirect') redirect(res, headers, found.location);
+      else if (found.entry) sendEntry(req, res, found.entry, 404, headers);
       else sendText(req, res, 404, 'Not found.', headers);
     } catch (e) {
-      this.served.err.write(`Unexpected error while answering ${req.url}:\n${(e as Error).stack ?? String(e)}\n`);
-      if (!res.headersSent) sendText(req, res, 500, 'Internal error; see the terminal.');
-      else res.destroy();
+      this.failed(req, res, e);
     }
   }
 
@@ -118,18 +115,19 @@ export class Responder {
       }
       if (this.served.early?.()) {
         if (found.kind === 'file') return sendEntry(req, res, found.entry, 200, this.headersFor(target.path));
-        if (found.kind === 'redirect') {
-          res.writeHead(301, { ...this.headersFor(target.path), Location: found.location, 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
-          return;
-        }
+        if (found.kind === 'redirect') return redirect(res, this.headersFor(target.path), found.location);
       }
       await early.done;
       if (!res.destroyed) this.handle(req, res);
     } catch (e) {
-      this.served.err.write(`Unexpected error while answering ${req.url}:\n${(e as Error).stack ?? String(e)}\n`);
-      if (!res.headersSent) sendText(req, res, 500, 'Internal error; see the terminal.');
-      else res.destroy();
+      this.failed(req, res, e);
     }
+  }
+
+  private failed(req: IncomingMessage, res: ServerResponse, e: unknown): void {
+    this.served.err.write(`Unexpected error while answering ${req.url}:\n${(e as Error).stack ?? String(e)}\n`);
+    if (!res.headersSent) sendText(req, res, 500, 'Internal error; see the terminal.');
+    else res.destroy();
   }
 
   private internal(req: IncomingMessage, res: ServerResponse, raw: string): void {
@@ -153,6 +151,10 @@ export class Responder {
     if (req.method === 'HEAD') res.end();
     else res.end(body);
   }
+}
+
+function redirect(res: ServerResponse, headers: Record<string, string>, location: string): void {
+  res.writeHead(301, { ...headers, Location: location, 'Cache-Control': 'no-store', 'Content-Length': 0 }).end();
 }
 
 /**
