@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, hasChromium, launch, offline } from '../helpers/browser.js';
-import { get, makeFixture, ROOT } from './helpers.js';
+import { addSlowPages, get, makeFixture, spawnServe } from './helpers.js';
 
 /*
  * `docs serve` as a writer meets it on a fresh clone: the address is printed
@@ -34,27 +34,12 @@ describe.runIf(hasChromium)('docs serve in the browser before its first build is
     const fixture = makeFixture();
     cleanups.push(() => rmSync(dirname(fixture.site), { recursive: true, force: true }));
     // Enough pages with code that the first build takes seconds.
-    for (let i = 0; i < 150; i++) {
-      const body = Array.from({ length: 6 }, (_, j) => `## Part ${j}\n\nText of part ${j} of page ${i}.\n\n\`\`\`ini\n[part${j}]\nvalue = ${i * j}\n\`\`\`\n`).join('\n');
-      fixture.write(`content/more/page-${String(i).padStart(3, '0')}.md`, `---\ntitle: Page ${i}\n---\n\n${body}`);
-    }
+    addSlowPages(fixture);
     const cache = mkdtempSync(join(tmpdir(), 'docs-first-pass-browser-'));
     cleanups.push(() => rmSync(cache, { recursive: true, force: true }));
-    const child = spawn(process.execPath, [join(ROOT, 'bin/docs.js'), 'serve', '--root', fixture.site, '--port', '0'], {
-      env: { ...process.env, DOCS_CACHE_DIR: cache },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const run = spawnServe(fixture.site, cache);
+    const { child, waitFor } = run;
     children.push(child);
-    let output = '';
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    const waitFor = async (pattern: RegExp, ms: number) => {
-      for (const end = Date.now() + ms; !pattern.test(output); ) {
-        if (Date.now() > end || child.exitCode !== null) throw new Error(`no ${pattern} in:\n${output}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return pattern.exec(output)!;
-    };
     const url = (await waitFor(/Serving (http:\/\/\S+\/) /, 60_000))[1]!;
 
     const context = await browser!.newContext(DESKTOP);
@@ -64,7 +49,7 @@ describe.runIf(hasChromium)('docs serve in the browser before its first build is
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
     page.on('pageerror', (e) => problems.push(e.message));
     await page.goto(`${url}guides/alpha/`);
-    const builtWhenShown = /^Built \d+ pages/m.test(output);
+    const builtWhenShown = /^Built \d+ pages/m.test(run.output());
     expect(builtWhenShown, 'the page was shown before the build was done').toBe(false);
     if (process.env.DOCS_SCREENSHOTS) await page.screenshot({ path: join(process.env.DOCS_SCREENSHOTS, 'first-pass.png') });
     expect(await page.title()).toContain('Alpha guide');
@@ -80,7 +65,7 @@ describe.runIf(hasChromium)('docs serve in the browser before its first build is
     await page.focus('#search-input');
     await page.fill('#search-input', 'alpha');
     const status = await page.waitForFunction(() => document.getElementById('search-status')!.textContent || null, undefined, { timeout: 10_000 });
-    const building = !/^Built \d+ pages/m.test(output);
+    const building = !/^Built \d+ pages/m.test(run.output());
     if (building) expect(await status.jsonValue()).toBe('The search index is still being built; searching again in a moment…');
 
     await waitFor(/^Ready in [\d.]+ s/m, 180_000);

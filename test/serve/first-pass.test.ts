@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,7 +11,7 @@ import { loadHighlighter } from '../../src/content/highlight.js';
 import { SiteBuilder } from '../../src/serve/builder.js';
 import { fileForPath } from '../../src/serve/first-pass.js';
 import { loadRenderer } from '../../src/serve/render.js';
-import { EventClient, get, makeFixture, ROOT, type Fixture } from './helpers.js';
+import { addSlowPages, EventClient, get, makeFixture, ROOT, spawnServe, type Fixture } from './helpers.js';
 
 /*
  * The first pass of `docs serve`: a page asked for before the site is built
@@ -192,45 +192,21 @@ describe('pages rendered on request during the first build', () => {
 });
 
 describe('docs serve before its first build is done', () => {
-  /** A site whose first build takes seconds: the fixture and 150 more pages with code. */
-  function bigSite(): string {
-    const extra = makeFixture();
-    for (let i = 0; i < 150; i++) {
-      const body = Array.from(
-        { length: 6 },
-        (_, j) => `## Part ${j} of page ${i}\n\nText of part ${j}, with \`code\` and a [link](/guides/alpha/#setup).\n\n\`\`\`ini\n[part${j}]\nvalue = ${i * j}\n\`\`\`\n`,
-      ).join('\n');
-      extra.write(`content/more/page-${String(i).padStart(3, '0')}.md`, `---\ntitle: Page ${i}\n---\n\n${body}`);
-    }
-    return extra.site;
-  }
-
   it('answers pages before the build is done, and reloads exactly those that then differ', async () => {
-    const site = bigSite();
+    const extra = makeFixture();
+    addSlowPages(extra);
+    const site = extra.site;
     const cache = mkdtempSync(join(tmpdir(), 'docs-first-pass-serve-'));
     try {
-      const child = spawn(process.execPath, [join(ROOT, 'bin/docs.js'), 'serve', '--root', site, '--port', '0'], {
-        env: { ...process.env, DOCS_CACHE_DIR: cache },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      children.push(child);
-      let output = '';
-      child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-      child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-      const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      const waitFor = async (pattern: RegExp, ms: number) => {
-        for (const end = Date.now() + ms; !pattern.test(output); ) {
-          if (Date.now() > end || child.exitCode !== null) throw new Error(`no ${pattern} in:\n${output}`);
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        return pattern.exec(output)!;
-      };
+      const run = spawnServe(site, cache);
+      children.push(run.child);
+      const { child, exit, waitFor } = run;
       const url = (await waitFor(/Serving (http:\/\/\S+\/) \(pages are rendered on request/, 60_000))[1]!;
       const pages = ['/guides/alpha/', '/more/page-149/', '/more/page-000/', '/reference/'];
       const early = await Promise.all(pages.map((path) => get(url, path)));
       // A page's path without its last slash is sent to the page, as after the build.
       const bare = await get(url, '/guides/beta');
-      const builtBefore = /^Built \d+ pages/m.test(output);
+      const builtBefore = /^Built \d+ pages/m.test(run.output());
       expect([bare.status, bare.headers.location]).toEqual([301, '/guides/beta/']);
       // The search box is told to wait while the index is made.
       const search = await get(url, '/search-index/index.json');
@@ -240,10 +216,10 @@ describe('docs serve before its first build is done', () => {
         expect(hash, pages[i]).not.toBe('');
         return new EventClient(url, pages[i]!, hash);
       });
-      expect(builtBefore, output).toBe(false);
+      expect(builtBefore, run.output()).toBe(false);
       // A save during the first build: the page shown must not stay the old one.
       writeFileSync(join(site, 'content/more/page-149.md'), `---\ntitle: Page 149\n---\n\nSaved while the site was being built.\n`);
-      if (!/^Built \d+ pages/m.test(output)) {
+      if (!/^Built \d+ pages/m.test(run.output())) {
         expect(search.status).toBe(503);
         expect(search.headers['retry-after']).toBe('1');
       }

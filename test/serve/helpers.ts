@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer } from 'node:net';
@@ -331,4 +332,48 @@ export async function openPage(base: string, path: string): Promise<EventClient>
   const client = new EventClient(base, path, hash);
   await client.next('state');
   return client;
+}
+
+/** Adds 150 pages with code to a fixture: its first cold build then takes seconds (the first-pass tests need that time). */
+export function addSlowPages(fixture: Fixture): void {
+  for (let i = 0; i < 150; i++) {
+    const body = Array.from(
+      { length: 6 },
+      (_, j) => `## Part ${j} of page ${i}\n\nText of part ${j}, with \`code\` and a [link](/guides/alpha/#setup).\n\n\`\`\`ini\n[part${j}]\nvalue = ${i * j}\n\`\`\`\n`,
+    ).join('\n');
+    fixture.write(`content/more/page-${String(i).padStart(3, '0')}.md`, `---\ntitle: Page ${i}\n---\n\n${body}`);
+  }
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
+  exit: Promise<number | null>;
+  /** Waits until the output matches `pattern`; throws with the output when it does not within `ms` or the process ends. */
+  waitFor(pattern: RegExp, ms: number): Promise<RegExpExecArray>;
+}
+
+/** `docs serve --root site --port 0` in a child process, with its own cache folder. */
+export function spawnServe(site: string, cache: string): ServeProcess {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/docs.js'), 'serve', '--root', site, '--port', '0'], {
+    env: { ...process.env, DOCS_CACHE_DIR: cache },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return {
+    child,
+    output: () => output,
+    exit,
+    async waitFor(pattern, ms) {
+      for (const end = Date.now() + ms; !pattern.test(output); ) {
+        if (Date.now() > end || child.exitCode !== null) throw new Error(`no ${pattern} in:\n${output}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return pattern.exec(output)!;
+    },
+  };
 }
