@@ -5,11 +5,12 @@ import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
-import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
+import { LARGE_PAGE_YOUNG_MB, PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { isTokenSource, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
+import { SPLIT_MIN_CHARS } from './split-parse.js';
 import { loadParsers, withParsers } from '../parsers.js';
 import { codeBlocksIn, fencedCodeBlocks } from './plugins/code-blocks.js';
 
@@ -180,6 +181,17 @@ export async function loadPage(
 const HIGHLIGHT_THREAD_MIN_BLOCKS = 20;
 /** Pages rendered at once on this thread while a highlight thread works. */
 const PAGES_IN_FLIGHT = 16;
+/**
+ * Pages of this many characters and more (the pages cut in parts) are
+ * rendered on a thread of their own, whose young generation is sized for the
+ * parser (LARGE_PAGE_YOUNG_MB in pool.ts), while this thread renders the
+ * others. A page of 1 MB then peaks at 238-270 MB for the whole build
+ * against 287-312 MB on this thread, in the same time within the noise
+ * (cold builds of the shapes benchmark's pages, three of each, alternated).
+ */
+const LARGE_PAGE_CHARS = SPLIT_MIN_CHARS;
+/** How many times very large pages were sent to a thread of their own (tests read this). */
+export const largePageStats = { threads: 0 };
 
 /**
  * A highlight thread for pages rendered on this thread, with their code
@@ -347,20 +359,8 @@ export async function loadPages(
     }
     emit();
   };
-  // Pass 2: render the rest, with worker threads when there is enough Markdown to pay for them.
-  const misses = slots.filter((slot) => !slot.rendered && !slot.done);
-  // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
-  const reuseCode = misses.length < slots.length;
-  if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0) {
-    await renderInWorkers(
-      rootDir,
-      contentDir,
-      misses.map((m) => m.prepared.relPath),
-      (_file, i) => renderPrepared(() => misses[i]!.prepared, highlighter, reuseCode),
-      (i, result) => settle(misses[i]!, result),
-      reuseCode,
-    );
-  } else {
+  /** Renders the pages `misses` on this thread. */
+  const renderHere = async (misses: Slot[]): Promise<void> => {
     const thread = highlightThreadFor(misses.map((m) => m.prepared), highlighter);
     // With a highlight thread, a page waiting for its tokens lets the next ones parse meanwhile.
     let taken = 0;
@@ -377,6 +377,38 @@ export async function loadPages(
     } finally {
       await thread?.close();
     }
+  };
+  // Pass 2: render the rest, with worker threads when there is enough Markdown to pay for them.
+  const misses = slots.filter((slot) => !slot.rendered && !slot.done);
+  // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
+  const reuseCode = misses.length < slots.length;
+  if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0) {
+    await renderInWorkers(
+      rootDir,
+      contentDir,
+      misses.map((m) => m.prepared.relPath),
+      (_file, i) => renderPrepared(() => misses[i]!.prepared, highlighter, reuseCode),
+      (i, result) => settle(misses[i]!, result),
+      reuseCode,
+    );
+  } else {
+    // Very large pages render on a thread of their own (see LARGE_PAGE_CHARS).
+    const large = workerCount() > 0 ? misses.filter((m) => m.prepared.split.body.length >= LARGE_PAGE_CHARS) : [];
+    const others = large.length ? misses.filter((m) => m.prepared.split.body.length < LARGE_PAGE_CHARS) : misses;
+    const onThread = () => {
+      largePageStats.threads++;
+      return renderInWorkers(
+        rootDir,
+        contentDir,
+        large.map((m) => m.prepared.relPath),
+        (_file, i) => renderPrepared(() => large[i]!.prepared, highlighter, reuseCode),
+        (i, result) => settle(large[i]!, result),
+        reuseCode,
+        // The old generation holds the page's HTML and what the page's parts leave (about 40 MB per MB of Markdown).
+        { threads: 1, mainThread: false, heap: { oldMb: 64 + Math.ceil(large.reduce((chars, m) => chars + m.prepared.split.body.length, 0) / 1e6) * 40, youngMb: LARGE_PAGE_YOUNG_MB } },
+      );
+    };
+    await Promise.all([renderHere(others), large.length ? onThread() : undefined]);
   }
   for (const slot of slots) if (slot.page) pages.push(slot.page);
   if (changed || pages.length !== lastBuild?.keys.size) {

@@ -1,5 +1,5 @@
 // First (in mdast-parse.ts): the parser's quadratic step is fixed before any page is parsed.
-import { parser, parserWithoutAutolinks, type ParserKind } from './mdast-parse.js';
+import { parseMarkdown, parser, parserWithoutAutolinks, type ParserKind } from './mdast-parse.js';
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import { toHtml } from 'hast-util-to-html';
@@ -15,14 +15,14 @@ import type { HighlighterSource, TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { rehypeSafeRawHtml } from './plugins/raw-html.js';
-import { report } from './context.js';
+import { report, type PartsState } from './context.js';
 import { nestingProblem } from './nesting.js';
-import { cutPoints } from './split-parse.js';
+import { cutPoints, PartReader, partTexts, type Cut } from './split-parse.js';
 import { parseLargePage } from './parse-thread.js';
 import { mayHoldAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
-import { rehypeHeadings, type Anchor } from './plugins/headings.js';
+import { rehypeHeadings, selfLinkDepthFor, type Anchor } from './plugins/headings.js';
 import { rehypeHeadingSlugs } from './heading-slugs.js';
-import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
+import { CHROME_IDS, rehypeReserveIds, rehypeUniqueIds } from './slug.js';
 
 export interface RawLink {
   /** The href as written. */
@@ -71,6 +71,10 @@ export interface RenderOptions {
   /** Highlighted code blocks of the page's last render, by codeBlockKey. */
   codeBlocks?: ReadonlyMap<string, TokenLine[]>;
   keepTree?: boolean;
+  /** Where to cut the page (tests cut small pages); by default cutPoints'. */
+  cuts?: Cut[];
+  /** Rendered whole even when cut (tests compare the two). */
+  whole?: boolean;
 }
 
 export async function renderMarkdown(body: string, options: RenderOptions): Promise<RenderedMarkdown> {
@@ -103,18 +107,40 @@ export async function renderMarkdown(body: string, options: RenderOptions): Prom
 }
 
 async function renderChecked(body: string, options: RenderOptions, ctx: PageContext): Promise<RenderedMarkdown> {
+  // A very large page is parsed in parts (see split-parse.ts) and, when nothing in it reaches across parts, rendered part by part.
+  const cuts = options.cuts ?? cutPoints(body);
+  if (cuts.length && !options.keepTree && !options.whole && renderableInParts(body)) {
+    renderInPartsStats.tried++;
+    const inParts = await renderInParts(body, cuts, ctx);
+    if (inParts) return inParts;
+    renderInPartsStats.whole++;
+    ctx.problems = [];
+    ctx.codeBlocks.used = new Map();
+    ctx.tabGroups = 0;
+  }
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
-  // A very large page is parsed in parts (see split-parse.ts), on two threads (parse-thread.ts): the same tree, in linear time and memory.
-  const cuts = cutPoints(body);
+  // Parsed in parts on two threads (parse-thread.ts) when it is cut: the same tree, in linear time and memory.
   const parse = async (kind: ParserKind) =>
     cuts.length ? parseLargePage(body, cuts, kind) : ((kind === 'full' ? parser : parserWithoutAutolinks).parse(vfile) as MdastRoot);
   let mdast = await parse('without-autolinks');
   // Parsed again, looking for autolink literals, only when its text could hold one.
   if (mayHoldAutolinks(body) && textMayHoldAutolinks(mdast)) mdast = await parse('full');
-  await mdastTransforms.run(mdast, vfile);
   const anchors: Anchor[] = [];
   const headings: string[] = [];
-  const hast = (await unified()
+  const hast = await toHast(mdast, vfile, anchors, headings);
+  const ids = new Set<string>();
+  const links: RawLink[] = [];
+  collect(hast, ctx, ids, links);
+  const html = toHtml(hast, HTML_OPTIONS);
+  return { html, hast: options.keepTree ? hast : undefined, anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
+}
+
+const HTML_OPTIONS = { allowDangerousHtml: true, characterReferences: { useShortestReferences: true } } as const;
+
+/** The mdast transforms and the hast stage: the page's tree as HTML elements, with heading ids and self-links. */
+async function toHast(mdast: MdastRoot, vfile: VFile, anchors: Anchor[], headings: string[]): Promise<HastRoot> {
+  await mdastTransforms.run(mdast, vfile);
+  return (await unified()
     .use(remarkRehype, { allowDangerousHtml: true })
     // Raw HTML is parsed and sanitised before anything reads ids or links (see plugins/raw-html.ts).
     .use(rehypeSafeRawHtml)
@@ -123,9 +149,10 @@ async function renderChecked(body: string, options: RenderOptions, ctx: PageCont
     .use(rehypeUniqueIds)
     .use(rehypeHeadings(anchors, headings))
     .run(mdast, vfile)) as HastRoot;
+}
 
-  const ids = new Set<string>();
-  const links: RawLink[] = [];
+/** Collects the ids and internal links of a rendered tree (links become placeholders), and refuses URLs that run script. */
+function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawLink[]): void {
   walk<Element>(hast, 'element', (node) => {
     const id = node.properties.id;
     if (typeof id === 'string') ids.add(id);
@@ -153,6 +180,107 @@ async function renderChecked(body: string, options: RenderOptions, ctx: PageCont
   walk<Node & { value: string }>(hast, 'raw', (node) => {
     for (const m of node.value.matchAll(/\sid=["']([^"']+)["']/g)) ids.add(m[1]!);
   });
-  const html = toHtml(hast, { allowDangerousHtml: true, characterReferences: { useShortestReferences: true } });
-  return { html, hast: options.keepTree ? hast : undefined, anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
+}
+
+/*
+ * Rendering in parts. A page cut in parts is rendered one part at a time:
+ * each part is parsed, transformed and written as HTML, and its trees are
+ * let go before the next part is parsed, so that memory follows the size of
+ * a part, not of the page (a megabyte of Markdown makes hundreds of
+ * megabytes of trees). What a part needs from the parts before it is carried
+ * over (PartsState): the ids taken (heading ids stay unique and are numbered
+ * as on the whole page), the level of the last heading, the link and tab
+ * numbering, the problems. A table or list cut in two is joined in the HTML:
+ * the part before ends without its closing tags, the part after starts at
+ * its first row or item. The HTML is the whole page's, byte for byte (tested
+ * on every page of the site and generated pages).
+ *
+ * Not rendered in parts, because something in them reaches across parts:
+ * pages that may hold raw HTML (which is parsed as one document, an open tag
+ * in one part closing in another), and pages with tabs (whose ids must be
+ * known before any heading is slugged). Such a page is still parsed in parts.
+ */
+
+/**
+ * Whether the page can be rendered in parts: it has no tabs, and nothing in
+ * it looks like raw HTML outside code (`Array<string>` in a code span is
+ * code). This is a first look at the text; a part whose tree holds raw HTML
+ * all the same makes the page rendered whole (see renderInParts).
+ */
+export function renderableInParts(body: string): boolean {
+  if (/:{3,}[ \t]*tabs\b/.test(body)) return false;
+  if (!/<[A-Za-z!?/]/.test(body)) return true;
+  const withoutCode = body.replace(/^( {0,3})(`{3,}|~{3,})[^]*?^ {0,3}\2[`~]*[ \t]*$/gm, '').replace(/(`+)[^`]+?\1/g, '');
+  return !/<[A-Za-z!?/]/.test(withoutCode);
+}
+
+/** Whether a tree holds raw HTML. */
+function holdsHtml(tree: MdastRoot): boolean {
+  let found = false;
+  walk(tree, 'html', () => {
+    found = true;
+    return 'skip';
+  });
+  return found;
+}
+
+/**
+ * Joins the HTML of a part whose first table or list continues the last one
+ * of the part before (`previous`): without the closing tags of the one and
+ * the opening tags of the other. Undefined when they are not as expected.
+ * (A table cut before its first row ends as a head without a body.)
+ */
+function joinContinued(previous: string, part: string, kind: 'table' | 'list'): [string, string] | undefined {
+  if (kind === 'list') return previous.endsWith('\n</ul>') && part.startsWith('<ul>\n') ? [previous.slice(0, -'\n</ul>'.length), part.slice('<ul>\n'.length)] : undefined;
+  const head = /^<table>\n<thead>\n[^]*?<\/thead>\n<tbody>\n/.exec(part)?.[0];
+  if (!head) return undefined;
+  if (previous.endsWith('\n</tbody>\n</table>')) return [previous.slice(0, -'\n</tbody>\n</table>'.length), part.slice(head.length)];
+  if (previous.endsWith('\n</thead>\n</table>')) return [previous.slice(0, -'\n</table>'.length), part.slice(head.length - '<tbody>\n'.length)];
+  return undefined;
+}
+
+/** Pages rendered in parts, and of those how many were rendered whole after all (tests read these). */
+export const renderInPartsStats = { tried: 0, whole: 0 };
+
+/** Renders a page in the parts `cuts` make (see above); undefined when the parts do not join as expected (it is then rendered whole). */
+async function renderInParts(body: string, cuts: Cut[], ctx: PageContext): Promise<RenderedMarkdown | undefined> {
+  const texts = partTexts(body, cuts);
+  const once = await renderPartsOnce(body, cuts, texts, ctx, 3);
+  if (once !== 'too many h3') return once;
+  // Past the limit, the page's h3s get no self-link: the parts are rendered again, knowing it.
+  ctx.problems = [];
+  ctx.codeBlocks.used = new Map();
+  ctx.tabGroups = 0;
+  return (await renderPartsOnce(body, cuts, texts, ctx, 2)) as RenderedMarkdown | undefined;
+}
+
+/** Renders the parts with self-links down to h`selfLinkDepth`; 'too many h3' when the page turns out to have more h3s than allow it. */
+async function renderPartsOnce(body: string, cuts: Cut[], texts: string[], ctx: PageContext, selfLinkDepth: number): Promise<RenderedMarkdown | 'too many h3' | undefined> {
+  const autolinks = mayHoldAutolinks(body);
+  const parts: PartsState = { taken: new Set(CHROME_IDS), previousLevel: 1, h3: 0, selfLinkDepth };
+  const reader = new PartReader(body, cuts);
+  const anchors: Anchor[] = [];
+  const headings: string[] = [];
+  const ids = new Set<string>();
+  const links: RawLink[] = [];
+  const html: string[] = [];
+  for (const text of texts) {
+    let tree = parseMarkdown('without-autolinks', text);
+    if (autolinks && textMayHoldAutolinks(tree)) tree = parseMarkdown('full', text);
+    const read = holdsHtml(tree) ? undefined : reader.next(tree);
+    if (!read) return undefined;
+    const vfile = new VFile({ value: body, path: ctx.file, data: { ctx, parts } });
+    const hast = await toHast({ type: 'root', children: read.children }, vfile, anchors, headings);
+    collect(hast, ctx, ids, links);
+    let part = toHtml(hast, HTML_OPTIONS);
+    if (read.continues) {
+      const joined = joinContinued(html[html.length - 1] ?? '', part, read.continues);
+      if (!joined) return undefined;
+      [html[html.length - 1], part] = joined;
+    }
+    // (A part of blank lines writes nothing: no line break for it.)
+    if (part) html.push(part);
+    if (selfLinkDepth === 3 && selfLinkDepthFor(parts.h3) === 2) return 'too many h3';
+  }
+  return { html: html.join('\n'), anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
 }

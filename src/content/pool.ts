@@ -54,10 +54,21 @@ export function workerCount(): number {
 export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean> } | { ok: false; problems: SourceProblem[] };
 
 /**
+ * Young generation (MB) of the thread that renders a very large page (see
+ * LARGE_PAGE_CHARS in load.ts): the parser makes a great many objects that
+ * die young, and with twice V8's default room far fewer of them are copied
+ * or promoted before they die.
+ */
+export const LARGE_PAGE_YOUNG_MB = 96;
+
+/**
  * Renders the pages in `files` (relative to contentDir) across the main
  * thread (with `renderHere`) and worker threads, handing each result to
  * `onResult` with its index as it comes (results are not kept here: the
- * caller decides what of them it keeps).
+ * caller decides what of them it keeps). `threads`: how many worker threads
+ * (by default workerCount()); `mainThread`: whether the main thread renders
+ * too (when false, it renders only what a thread could not); `heap`: the
+ * threads' heap, when not the default.
  */
 export async function renderInWorkers(
   rootDir: string,
@@ -66,6 +77,7 @@ export async function renderInWorkers(
   renderHere: (file: string, index: number) => Promise<WorkerResult>,
   onResult: (index: number, result: WorkerResult) => void,
   reuseCode = false,
+  { threads = workerCount(), mainThread = mainThreadRenders, heap }: { threads?: number; mainThread?: boolean; heap?: { oldMb: number; youngMb: number } } = {},
 ): Promise<void> {
   let next = 0;
   // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
@@ -75,9 +87,12 @@ export async function renderInWorkers(
     while (batch.length < BATCH && next < files.length) batch.push(next++);
     return batch;
   };
-  const workers = Array.from({ length: Math.min(workerCount(), files.length) }, () => {
+  const workers = Array.from({ length: Math.min(threads, files.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
-    const worker = new Worker(workerEntry('content'), { workerData: { rootDir, contentDir, reuseCode }, resourceLimits: { maxOldGenerationSizeMb: workerHeapMb } });
+    const worker = new Worker(workerEntry('content'), {
+      workerData: { rootDir, contentDir, reuseCode },
+      resourceLimits: heap ? { maxOldGenerationSizeMb: Math.max(heap.oldMb, workerHeapMb), maxYoungGenerationSizeMb: heap.youngMb } : { maxOldGenerationSizeMb: workerHeapMb },
+    });
     return new Promise<void>((resolve, reject) => {
       let batch: number[] = [];
       const send = () => {
@@ -111,7 +126,7 @@ export async function renderInWorkers(
     });
   });
   const here = async () => {
-    if (!mainThreadRenders) return;
+    if (!mainThread) return;
     while (next < files.length) {
       const i = next++;
       onResult(i, await renderHere(files[i]!, i));

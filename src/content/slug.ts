@@ -63,7 +63,8 @@ const reservations = new WeakMap<VFile, Reserved>();
 export function rehypeReserveIds() {
   return (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    const reserved: Reserved = { taken: new Set(CHROME_IDS), slugged: [] };
+    // A part of a page rendered in parts takes on the ids of the parts before it.
+    const reserved: Reserved = { taken: file.data.parts?.taken ?? new Set(CHROME_IDS), slugged: [] };
     walk<Element>(tree, 'element', (node) => {
       const id = node.properties.id;
       if (typeof id === 'string') {

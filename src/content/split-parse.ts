@@ -1,4 +1,4 @@
-import type { Root, RootContent, Table } from 'mdast';
+import type { List, Root, RootContent, Table } from 'mdast';
 
 /*
  * Very large pages are parsed in parts. The parser keeps every event of a
@@ -214,6 +214,81 @@ export function partTexts(body: string, cuts: Cut[]): string[] {
   return bounds.slice(0, -1).map((from, i) => (cuts[i - 1]?.table?.head ?? '') + body.slice(from, bounds[i + 1]));
 }
 
+/** The last block of the parts read so far: what the next part may continue. */
+interface LastBlock {
+  type: string;
+  ordered?: boolean | null;
+  spread?: boolean | null;
+  start: number;
+  end: number;
+}
+
+/**
+ * Reads the trees of a page's parts (parsed from partTexts) one at a time,
+ * in order: shifts each to the page's positions and says whether its first
+ * block continues the last block of the part before (the rows of a table or
+ * the items of a list cut in two). `next` returns undefined when a part does
+ * not join as its cut expects (a table cut where the parser saw no table):
+ * the page is then parsed whole. The trees are changed.
+ */
+export class PartReader {
+  private lines = 0;
+  private from = 0;
+  private index = 0;
+  private last: LastBlock | undefined;
+
+  constructor(
+    private readonly body: string,
+    private readonly cuts: Cut[],
+  ) {}
+
+  next(tree: Root): { children: RootContent[]; continues?: 'table' | 'list' } | undefined {
+    const { body, cuts } = this;
+    const i = this.index++;
+    const from = this.from;
+    const to = cuts[i]?.at ?? body.length;
+    const cut = cuts[i - 1];
+    const children = tree.children;
+    const last = this.last;
+    const first = children[0];
+    // (The block before a cut ends on the line before it.)
+    const lastLine = body.lastIndexOf('\n', from - 2) + 1;
+    const endsBefore = (block: LastBlock) => block.end > lastLine && block.end < from;
+    let continues: 'table' | 'list' | undefined;
+    if (cut?.table) {
+      // The rows after the cut continue the table that ended the part before; the copied head is the head of a table in both.
+      if (last?.type !== 'table' || last.start !== cut.table.start || !endsBefore(last)) return undefined;
+      const headEnd = first?.type === 'table' ? first.children[0]?.position?.end.offset : undefined;
+      if (first?.type !== 'table' || first.position?.start.offset !== 0 || headEnd === undefined || headEnd > cut.table.head.indexOf('\n') || first.children[1]?.position?.start.offset !== cut.table.head.length) return undefined;
+      const headLines = 2;
+      for (const child of children) shift(child as Positioned, this.lines - headLines, from - cut.table.head.length);
+      continues = 'table';
+    } else if (cut?.list) {
+      // The items after the cut continue the list that ended the part before: both tight, as the whole list then is.
+      if (last?.type !== 'list' || last.ordered || last.spread || !endsBefore(last)) return undefined;
+      if (first?.type !== 'list' || first.ordered || first.spread || first.position?.start.offset !== 0 || first.children.some((item) => item.spread)) return undefined;
+      for (const child of children) shift(child as Positioned, this.lines, from);
+      continues = 'list';
+    } else {
+      for (const child of children) shift(child as Positioned, this.lines, from);
+    }
+    const end = children[children.length - 1];
+    if (end) {
+      const start = continues && children.length === 1 ? last!.start : end.position!.start.offset!;
+      this.last = { type: end.type, ordered: (end as { ordered?: boolean | null }).ordered, spread: (end as { spread?: boolean | null }).spread, start, end: end.position!.end.offset! };
+    }
+    for (let at = body.indexOf('\n', from); at >= 0 && at < to; at = body.indexOf('\n', at + 1)) this.lines++;
+    this.from = to;
+    return { children, continues };
+  }
+
+  /** The position of the whole page (the root's). */
+  position(): NonNullable<Root['position']> {
+    const lastBreak = this.body.lastIndexOf('\n');
+    return { start: { line: 1, column: 1, offset: 0 }, end: { line: this.lines + 1, column: this.body.length - lastBreak, offset: this.body.length } };
+  }
+}
+
 /**
  * Joins the trees of the parts (parsed from partTexts, in order) into the
  * page's tree; undefined when they do not join as the cuts expect (the page
@@ -221,47 +296,22 @@ export function partTexts(body: string, cuts: Cut[]): string[] {
  */
 export function joinParts(body: string, cuts: Cut[], parts: Root[]): Root | undefined {
   const root: Root = { type: 'root', children: [] };
-  let lines = 0;
-  let from = 0;
-  for (let i = 0; i < parts.length; i++) {
-    const to = cuts[i]?.at ?? body.length;
-    const cut = cuts[i - 1];
-    const children = parts[i]!.children;
-    if (cut?.table) {
-      const headLines = 2;
-      // The rows after the cut continue the table that ended the part before, as its last child.
-      const last = root.children[root.children.length - 1];
-      const first = children[0];
-      // (Each ends on the line before the cut, and the copied head is the head of a table in both.)
-      const lastLine = body.lastIndexOf('\n', from - 2) + 1;
-      if (last?.type !== 'table' || last.position?.start.offset !== cut.table.start || !(last.position.end.offset! > lastLine && last.position.end.offset! < from)) return undefined;
-      const headEnd = first?.type === 'table' ? first.children[0]?.position?.end.offset : undefined;
-      if (first?.type !== 'table' || first.position?.start.offset !== 0 || headEnd === undefined || headEnd > cut.table.head.indexOf('\n') || first.children[1]?.position?.start.offset !== cut.table.head.length) return undefined;
-      for (const child of children) shift(child as Positioned, lines - headLines, from - cut.table.head.length);
-      const rows = first.children.slice(1);
-      (last as Table).children.push(...rows);
-      last.position.end = first.position!.end;
-      pushAll(root.children, children, 1);
-    } else if (cut?.list) {
-      // The items after the cut continue the list that ended the part before: both tight, as the whole list then is.
-      const last = root.children[root.children.length - 1];
-      const first = children[0];
-      const lastLine = body.lastIndexOf('\n', from - 2) + 1;
-      if (last?.type !== 'list' || last.ordered || last.spread || !(last.position!.end.offset! > lastLine && last.position!.end.offset! < from)) return undefined;
-      if (first?.type !== 'list' || first.ordered || first.spread || first.position?.start.offset !== 0 || first.children.some((item) => item.spread)) return undefined;
-      for (const child of children) shift(child as Positioned, lines, from);
-      last.children.push(...first.children);
+  const reader = new PartReader(body, cuts);
+  for (const part of parts) {
+    const read = reader.next(part);
+    if (!read) return undefined;
+    const { children, continues } = read;
+    if (continues) {
+      // The rows or items join the table or list that ended the part before, as its last child.
+      const last = root.children[root.children.length - 1] as Table | List;
+      const first = children[0] as Table | List;
+      if (continues === 'table') (last as Table).children.push(...(first as Table).children.slice(1));
+      else (last as List).children.push(...(first as List).children);
       last.position!.end = first.position!.end;
-      pushAll(root.children, children, 1);
-    } else {
-      for (const child of children) shift(child as Positioned, lines, from);
-      pushAll(root.children, children, 0);
     }
-    for (let at = body.indexOf('\n', from); at >= 0 && at < to; at = body.indexOf('\n', at + 1)) lines++;
-    from = to;
+    pushAll(root.children, children, continues ? 1 : 0);
   }
-  const lastBreak = body.lastIndexOf('\n');
-  root.position = { start: { line: 1, column: 1, offset: 0 }, end: { line: lines + 1, column: body.length - lastBreak, offset: body.length } };
+  root.position = reader.position();
   return root;
 }
 

@@ -395,6 +395,43 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'four'))).toEqual(snapshotDir(join(dir, 'one')));
   });
 
+  it('writes the same bytes when a very large page is rendered in parts on a thread of its own', async () => {
+    const dir = site();
+    // Over 128 KB: duplicate headings, a table and lists cut between rows and items, code, links.
+    const sections = Array.from({ length: 120 }, (_, i) =>
+      [
+        `## ${i % 4 ? `Section ${i}` : 'Repeated title'}`,
+        `Text of section ${i} with \`code\`, a [link](/guides/first/) and one [to a heading](#repeated-title-${i % 3 ? 1 : 2}).`,
+        '| Option | Default |\n| --- | --- |\n' + Array.from({ length: 20 }, (_, j) => `| \`option${i}-${j}\` | \`${j}\` |`).join('\n'),
+        Array.from({ length: 20 }, (_, j) => `- item ${j} of section ${i}`).join('\n'),
+        '```js\n' + `module.exports = { name: 'section-${i}' };\n` + '```',
+      ].join('\n\n'),
+    );
+    writeFileSync(join(dir, 'content/guides/large.md'), `---\ntitle: Large\ndescription: A very large page.\n---\n\n${sections.join('\n\n')}\n`);
+    expect(statSync(join(dir, 'content/guides/large.md')).size).toBeGreaterThan(128 * 1024);
+    const { largePageStats } = await import('../../src/content/load.js');
+    const saved = { cache: process.env.DOCS_CACHE, workers: process.env.DOCS_WORKERS };
+    try {
+      process.env.DOCS_CACHE = '0';
+      process.env.DOCS_WORKERS = '0';
+      const before = largePageStats.threads;
+      expect((await runDocs(['build', '--root', dir, '--out', 'one', '--quiet'])).code).toBe(0);
+      expect(largePageStats.threads).toBe(before);
+      process.env.DOCS_WORKERS = '1';
+      expect((await runDocs(['build', '--root', dir, '--out', 'two', '--quiet'])).code).toBe(0);
+      expect(largePageStats.threads).toBe(before + 1);
+    } finally {
+      for (const [key, value] of [['DOCS_CACHE', saved.cache], ['DOCS_WORKERS', saved.workers]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    expect(snapshotDir(join(dir, 'two'))).toEqual(snapshotDir(join(dir, 'one')));
+    const html = readFileSync(join(dir, 'one/guides/large/index.html'), 'utf8');
+    expect(html).toContain('id="repeated-title-2"');
+    expect(html).toContain('<td><code>option119-19</code></td>');
+  });
+
   it('prefixes internal links and assets with --base', async () => {
     const dir = site();
     await runDocs(['build', '--root', dir, '--base', '/docs/', '--quiet']);

@@ -10,6 +10,9 @@ export const ANCHOR_LABEL_ID = 'section-titled';
 /** Pages with more h3 headings than this give self-links to their h2s only. */
 export const SELF_LINK_H3_LIMIT = 300;
 
+/** The deepest heading level given a self-link on a page with `h3Count` h3 headings. */
+export const selfLinkDepthFor = (h3Count: number) => (h3Count > SELF_LINK_H3_LIMIT ? 2 : 3);
+
 export interface Anchor {
   title: string;
   id: string;
@@ -23,14 +26,17 @@ export interface Anchor {
 export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
   return () => (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    let previous = 1;
+    // A part of a page rendered in parts goes on from the parts before it, and is told which headings get a self-link.
+    const parts = file.data.parts;
+    let previous = parts?.previousLevel ?? 1;
     // A reference page with hundreds of h3s (one per CLI flag) keeps its h3 ids but
     // gives only its h2s a self-link: the links would be most of the page's weight.
     let h3Count = 0;
     walk<Element>(tree, 'element', (node) => {
       if (node.tagName === 'h3') h3Count++;
     });
-    const selfLinkDepth = h3Count > SELF_LINK_H3_LIMIT ? 2 : 3;
+    if (parts) parts.h3 += h3Count;
+    const selfLinkDepth = parts ? parts.selfLinkDepth : selfLinkDepthFor(h3Count);
     walk<Element>(tree, 'element', (node, index, parent) => {
       const level = /^h([1-6])$/.exec(node.tagName)?.[1];
       if (!level) return;
@@ -41,6 +47,7 @@ export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
         report(ctx, node.position, `heading level skips from h${previous} to h${depth}`);
       }
       previous = depth;
+      if (parts) parts.previousLevel = depth;
       const id = node.properties.id as string | undefined;
       if (!id || depth > 3) return;
       const title = toString(node).trim();
