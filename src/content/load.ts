@@ -378,38 +378,32 @@ export async function loadPages(
       await thread?.close();
     }
   };
-  // Pass 2: render the rest, with worker threads when there is enough Markdown to pay for them.
+  // Pass 2: render the rest. Very large pages render on a thread of their own (see LARGE_PAGE_CHARS);
+  // the others on this thread, or with worker threads when there is enough Markdown to pay for them.
   const misses = slots.filter((slot) => !slot.rendered && !slot.done);
   // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
   const reuseCode = misses.length < slots.length;
-  if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0) {
-    await renderInWorkers(
+  const large = workerCount() > 0 ? misses.filter((m) => m.prepared.split.body.length >= LARGE_PAGE_CHARS) : [];
+  const others = large.length ? misses.filter((m) => m.prepared.split.body.length < LARGE_PAGE_CHARS) : misses;
+  /** Renders `these` with worker threads (and this thread, unless `options` say otherwise). */
+  const withWorkers = (these: Slot[], options?: Parameters<typeof renderInWorkers>[6]) =>
+    renderInWorkers(
       rootDir,
       contentDir,
-      misses.map((m) => m.prepared.relPath),
-      (_file, i) => renderPrepared(() => misses[i]!.prepared, highlighter, reuseCode),
-      (i, result) => settle(misses[i]!, result),
+      these.map((m) => m.prepared.relPath),
+      (_file, i) => renderPrepared(() => these[i]!.prepared, highlighter, reuseCode),
+      (i, result) => settle(these[i]!, result),
       reuseCode,
+      options,
     );
-  } else {
-    // Very large pages render on a thread of their own (see LARGE_PAGE_CHARS).
-    const large = workerCount() > 0 ? misses.filter((m) => m.prepared.split.body.length >= LARGE_PAGE_CHARS) : [];
-    const others = large.length ? misses.filter((m) => m.prepared.split.body.length < LARGE_PAGE_CHARS) : misses;
-    const onThread = () => {
-      largePageStats.threads++;
-      return renderInWorkers(
-        rootDir,
-        contentDir,
-        large.map((m) => m.prepared.relPath),
-        (_file, i) => renderPrepared(() => large[i]!.prepared, highlighter, reuseCode),
-        (i, result) => settle(large[i]!, result),
-        reuseCode,
-        // The old generation holds the page's HTML and what the page's parts leave (about 40 MB per MB of Markdown).
-        { threads: 1, mainThread: false, heap: { oldMb: 64 + Math.ceil(large.reduce((chars, m) => chars + m.prepared.split.body.length, 0) / 1e6) * 40, youngMb: LARGE_PAGE_YOUNG_MB } },
-      );
-    };
-    await Promise.all([renderHere(others), large.length ? onThread() : undefined]);
-  }
+  const onThread = () => {
+    largePageStats.threads++;
+    // The old generation holds the page's HTML and what its parts leave (about 40 MB per MB of Markdown).
+    const oldMb = 64 + Math.ceil(large.reduce((chars, m) => chars + m.prepared.split.body.length, 0) / 1e6) * 40;
+    return withWorkers(large, { threads: 1, mainThread: false, heap: { oldMb, youngMb: LARGE_PAGE_YOUNG_MB } });
+  };
+  const rest = () => (others.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0 ? withWorkers(others) : renderHere(others));
+  await Promise.all([rest(), large.length ? onThread() : undefined]);
   for (const slot of slots) if (slot.page) pages.push(slot.page);
   if (changed || pages.length !== lastBuild?.keys.size) {
     writeCached(RENDERS_KIND, rendersKey, { version: pipelineVersion(), pages: pages.map((page) => [page.sourcePath, page.sourceKey, metas.get(page.sourceKey)!]) });
