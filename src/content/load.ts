@@ -182,8 +182,8 @@ const HIGHLIGHT_THREAD_MIN_BLOCKS = 20;
 /** Pages rendered at once on this thread while a highlight thread works. */
 const PAGES_IN_FLIGHT = 16;
 /**
- * Pages of this many characters and more (the pages cut in parts) are
- * rendered on a thread of their own, whose young generation is sized for the
+ * In a cold build, pages of this many characters and more (the pages cut in
+ * parts) are rendered on a thread of their own, whose young generation is sized for the
  * parser (LARGE_PAGE_YOUNG_MB in pool.ts), while this thread renders the
  * others. A page of 1 MB then peaks at 238-270 MB for the whole build
  * against 287-312 MB on this thread, in the same time within the noise
@@ -383,7 +383,8 @@ export async function loadPages(
   const misses = slots.filter((slot) => !slot.rendered && !slot.done);
   // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
   const reuseCode = misses.length < slots.length;
-  const large = workerCount() > 0 ? misses.filter((m) => m.prepared.split.body.length >= LARGE_PAGE_CHARS) : [];
+  // (Not for an edit: a thread has no record of the last build, and would colour every code block of the page again.)
+  const large = workerCount() > 0 && !reuseCode ? misses.filter((m) => m.prepared.split.body.length >= LARGE_PAGE_CHARS) : [];
   const others = large.length ? misses.filter((m) => m.prepared.split.body.length < LARGE_PAGE_CHARS) : misses;
   /** Renders `these` with worker threads (and this thread, unless `options` say otherwise). */
   const withWorkers = (these: Slot[], options?: Parameters<typeof renderInWorkers>[6]) =>

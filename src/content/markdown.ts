@@ -114,9 +114,7 @@ async function renderChecked(body: string, options: RenderOptions, ctx: PageCont
     const inParts = await renderInParts(body, cuts, ctx);
     if (inParts) return inParts;
     renderInPartsStats.whole++;
-    ctx.problems = [];
-    ctx.codeBlocks.used = new Map();
-    ctx.tabGroups = 0;
+    restart(ctx);
   }
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
   // Parsed in parts on two threads (parse-thread.ts) when it is cut: the same tree, in linear time and memory.
@@ -189,8 +187,8 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
  * a part, not of the page (a megabyte of Markdown makes hundreds of
  * megabytes of trees). What a part needs from the parts before it is carried
  * over (PartsState): the ids taken (heading ids stay unique and are numbered
- * as on the whole page), the level of the last heading, the link and tab
- * numbering, the problems. A table or list cut in two is joined in the HTML:
+ * as on the whole page), the level of the last heading, the h3 count, the
+ * link numbering, the problems, the code blocks' tokens. A table or list cut in two is joined in the HTML:
  * the part before ends without its closing tags, the part after starts at
  * its first row or item. The HTML is the whole page's, byte for byte (tested
  * on every page of the site and generated pages).
@@ -239,6 +237,13 @@ function joinContinued(previous: string, part: string, kind: 'table' | 'list'): 
   return undefined;
 }
 
+/** Forgets what a render of the page left in its context, to render it again. */
+function restart(ctx: PageContext): void {
+  ctx.problems = [];
+  ctx.codeBlocks.used = new Map();
+  ctx.tabGroups = 0;
+}
+
 /** Pages rendered in parts, and of those how many were rendered whole after all (tests read these). */
 export const renderInPartsStats = { tried: 0, whole: 0 };
 
@@ -248,9 +253,7 @@ async function renderInParts(body: string, cuts: Cut[], ctx: PageContext): Promi
   const once = await renderPartsOnce(body, cuts, texts, ctx, 3);
   if (once !== 'too many h3') return once;
   // Past the limit, the page's h3s get no self-link: the parts are rendered again, knowing it.
-  ctx.problems = [];
-  ctx.codeBlocks.used = new Map();
-  ctx.tabGroups = 0;
+  restart(ctx);
   return (await renderPartsOnce(body, cuts, texts, ctx, 2)) as RenderedMarkdown | undefined;
 }
 

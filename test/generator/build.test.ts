@@ -395,9 +395,9 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'four'))).toEqual(snapshotDir(join(dir, 'one')));
   });
 
-  it('writes the same bytes when a very large page is rendered in parts on a thread of its own', async () => {
+  /** The fixture site with a page over 128 KB: duplicate headings, a table and lists cut between rows and items, code, links. */
+  const siteWithLargePage = (): { dir: string; page: string } => {
     const dir = site();
-    // Over 128 KB: duplicate headings, a table and lists cut between rows and items, code, links.
     const sections = Array.from({ length: 120 }, (_, i) =>
       [
         `## ${i % 4 ? `Section ${i}` : 'Repeated title'}`,
@@ -407,29 +407,61 @@ describe('docs build', () => {
         '```js\n' + `module.exports = { name: 'section-${i}' };\n` + '```',
       ].join('\n\n'),
     );
-    writeFileSync(join(dir, 'content/guides/large.md'), `---\ntitle: Large\ndescription: A very large page.\n---\n\n${sections.join('\n\n')}\n`);
-    expect(statSync(join(dir, 'content/guides/large.md')).size).toBeGreaterThan(128 * 1024);
-    const { largePageStats } = await import('../../src/content/load.js');
-    const saved = { cache: process.env.DOCS_CACHE, workers: process.env.DOCS_WORKERS };
+    const page = join(dir, 'content/guides/large.md');
+    writeFileSync(page, `---\ntitle: Large\ndescription: A very large page.\n---\n\n${sections.join('\n\n')}\n`);
+    expect(statSync(page).size).toBeGreaterThan(128 * 1024);
+    return { dir, page };
+  };
+
+  /** Runs `fn` with DOCS_WORKERS set to `workers`. */
+  const withWorkers = async (workers: string, fn: () => Promise<void>) => {
+    const saved = process.env.DOCS_WORKERS;
+    process.env.DOCS_WORKERS = workers;
     try {
-      process.env.DOCS_CACHE = '0';
-      process.env.DOCS_WORKERS = '0';
-      const before = largePageStats.threads;
-      expect((await runDocs(['build', '--root', dir, '--out', 'one', '--quiet'])).code).toBe(0);
-      expect(largePageStats.threads).toBe(before);
-      process.env.DOCS_WORKERS = '1';
-      expect((await runDocs(['build', '--root', dir, '--out', 'two', '--quiet'])).code).toBe(0);
-      expect(largePageStats.threads).toBe(before + 1);
+      await fn();
     } finally {
-      for (const [key, value] of [['DOCS_CACHE', saved.cache], ['DOCS_WORKERS', saved.workers]] as const) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
+      if (saved === undefined) delete process.env.DOCS_WORKERS;
+      else process.env.DOCS_WORKERS = saved;
     }
+  };
+
+  it('writes the same bytes when a very large page is rendered in parts on a thread of its own', async () => {
+    const { dir } = siteWithLargePage();
+    const { largePageStats } = await import('../../src/content/load.js');
+    const before = largePageStats.threads;
+    await withCacheDir(join(dir, 'cache-one'), () =>
+      withWorkers('0', async () => {
+        expect((await runDocs(['build', '--root', dir, '--out', 'one', '--quiet'])).code).toBe(0);
+      }),
+    );
+    expect(largePageStats.threads).toBe(before);
+    await withCacheDir(join(dir, 'cache-two'), () =>
+      withWorkers('1', async () => {
+        expect((await runDocs(['build', '--root', dir, '--out', 'two', '--quiet'])).code).toBe(0);
+      }),
+    );
+    expect(largePageStats.threads).toBe(before + 1);
     expect(snapshotDir(join(dir, 'two'))).toEqual(snapshotDir(join(dir, 'one')));
     const html = readFileSync(join(dir, 'one/guides/large/index.html'), 'utf8');
     expect(html).toContain('id="repeated-title-2"');
     expect(html).toContain('<td><code>option119-19</code></td>');
+  });
+
+  it('renders an edit of a very large page on the main thread, which reuses the tokens of its code', async () => {
+    const { dir, page } = siteWithLargePage();
+    const { largePageStats } = await import('../../src/content/load.js');
+    await withCacheDir(join(dir, 'cache'), () =>
+      withWorkers('1', async () => {
+        const before = largePageStats.threads;
+        expect((await runDocs(['build', '--root', dir, '--out', 'cold', '--quiet'])).code).toBe(0);
+        expect(largePageStats.threads).toBe(before + 1);
+        editFile(page, 'Text of section 7 with', 'The text of section 7, with');
+        expect((await runDocs(['build', '--root', dir, '--out', 'edited', '--quiet'])).code).toBe(0);
+        // A thread has no record of the last build: it would colour every code block again.
+        expect(largePageStats.threads).toBe(before + 1);
+      }),
+    );
+    expect(readFileSync(join(dir, 'edited/guides/large/index.html'), 'utf8')).toContain('The text of section 7, with');
   });
 
   it('prefixes internal links and assets with --base', async () => {
