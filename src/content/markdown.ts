@@ -188,25 +188,25 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
  * megabytes of trees). What a part needs from the parts before it is carried
  * over (PartsState): the ids taken (heading ids stay unique and are numbered
  * as on the whole page), the level of the last heading, the h3 count, the
- * link numbering, the problems, the code blocks' tokens. A table or list cut in two is joined in the HTML:
+ * link and tab numbering, the problems, the code blocks' tokens. A table or list cut in two is joined in the HTML:
  * the part before ends without its closing tags, the part after starts at
  * its first row or item. The HTML is the whole page's, byte for byte (tested
  * on every page of the site and generated pages).
  *
  * Not rendered in parts, because something in them reaches across parts:
  * pages that may hold raw HTML (which is parsed as one document, an open tag
- * in one part closing in another), and pages with tabs (whose ids must be
- * known before any heading is slugged). Such a page is still parsed in parts.
+ * in one part closing in another, and whose ids must be known before any
+ * heading is slugged). Such a page is still parsed in parts. (Tabs take ids
+ * of a form no heading takes: see TAB_ID in slug.ts.)
  */
 
 /**
- * Whether the page can be rendered in parts: it has no tabs, and nothing in
- * it looks like raw HTML outside code (`Array<string>` in a code span is
+ * Whether the page can be rendered in parts: nothing in it looks like raw
+ * HTML outside code (`Array<string>` in a code span is
  * code). This is a first look at the text; a part whose tree holds raw HTML
  * all the same makes the page rendered whole (see renderInParts).
  */
 export function renderableInParts(body: string): boolean {
-  if (/:{3,}[ \t]*tabs\b/.test(body)) return false;
   if (!/<[A-Za-z!?/]/.test(body)) return true;
   const withoutCode = body.replace(/^( {0,3})(`{3,}|~{3,})[^]*?^ {0,3}\2[`~]*[ \t]*$/gm, '').replace(/(`+)[^`]+?\1/g, '');
   return !/<[A-Za-z!?/]/.test(withoutCode);

@@ -13,7 +13,7 @@ import type { Anchor } from './plugins/headings.js';
 import { readFrontmatter, splitSource } from './frontmatter.js';
 import type { SourcePage } from './load.js';
 import { pageIdOf } from './load.js';
-import { CHROME_IDS, isChromeId } from './slug.js';
+import { CHROME_IDS, isReservedForHeading } from './slug.js';
 import { readSourceText } from './sources.js';
 
 /*
@@ -91,11 +91,11 @@ function outlineOf(headings: HeadingText[]): Pick<SourcePage, 'anchors' | 'headi
     const text = heading.text!;
     const title = text.trim();
     let id = slugger.slug(text);
-    if (taken.has(id) || isChromeId(id)) {
+    if (taken.has(id) || isReservedForHeading(id)) {
       // Numbered from the heading's own slug, as rehypeUniqueIds does.
       const base = slug(text);
       id = base;
-      for (let n = 1; taken.has(id) || isChromeId(id); n++) id = `${base}-${n}`;
+      for (let n = 1; taken.has(id) || isReservedForHeading(id); n++) id = `${base}-${n}`;
     }
     taken.add(id);
     if (heading.depth > 3) continue;

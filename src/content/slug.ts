@@ -9,8 +9,9 @@ import { walk } from './walk.js';
 /*
  * Heading ids. A heading's id is its text slugged as GitHub does (rehype-slug),
  * with "-1", "-2"… added when the id is taken: by an earlier heading, by an id the
- * page body already holds (tabs, raw HTML), or by the page chrome around the body
- * (templates/). A link to "#banner" must land on one element only.
+ * page body already holds (raw HTML), by the page chrome around the body
+ * (templates/), or by tabs (any id of their form). A link to "#banner" must land
+ * on one element only.
  */
 
 /** Every fixed id the page chrome writes (Layout, Printable and their components). */
@@ -37,6 +38,18 @@ export const CHROME_IDS: readonly string[] = [
 const NUMBERED_CHROME_ID = /^(?:sidebar-anchors|search-result)-\d+$/;
 
 const chromeIds = new Set(CHROME_IDS);
+
+/**
+ * The ids tabs take (see tabsNode in plugins/directives.ts), whichever tabs a page has: a heading
+ * never takes one, so that its id does not depend on the tabs further down the page (which a
+ * page rendered in parts has not read yet when it slugs the heading).
+ */
+const TAB_ID = /^tabs-\d+-\d+-(?:tab|panel)$/;
+
+/** Whether a heading may not take this id whatever the page holds: the chrome's ids and the tabs'. */
+export function isReservedForHeading(id: string): boolean {
+  return isChromeId(id) || TAB_ID.test(id);
+}
 
 /** Whether the page chrome may write an element with this id. */
 export function isChromeId(id: string): boolean {
@@ -90,12 +103,12 @@ export function rehypeUniqueIds() {
     const { taken } = reserved;
     for (const node of reserved.slugged) {
       let id = String(node.properties.id ?? '');
-      if (taken.has(id) || isChromeId(id)) {
+      if (taken.has(id) || isReservedForHeading(id)) {
         // Numbered from the heading's own slug, as GitHub numbers duplicates: a second "Content"
         // after the chrome's "content" and a first heading's "content-1" is "content-2".
         const base = slug(toString(node));
         id = base;
-        for (let n = 1; taken.has(id) || isChromeId(id); n++) id = `${base}-${n}`;
+        for (let n = 1; taken.has(id) || isReservedForHeading(id); n++) id = `${base}-${n}`;
         node.properties.id = id;
       }
       taken.add(id);

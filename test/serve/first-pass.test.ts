@@ -49,7 +49,7 @@ const HOSTILE: Record<string, string> = {
     '## *Emphasis* and **strong**\n\n## A [link](/guides/alpha/) inside\n\n## Escaped \\*star\\* and &amp; entity\n\n## snake_case_name\n\n' +
     '## Closing hashes ##\n\n## Trailing #hash\n\n### Third level `x`\n\n#### Fourth level\n\n## <kbd>Ctrl</kbd> key\n\n## ~~struck~~\n',
   'outline/duplicates.md':
-    '---\ntitle: Duplicate headings\n---\n\n## Setup\n\nText.\n\n## Setup\n\n## Setup-1\n\n## Content\n\n## Sidebar\n\n## Footer\n\n### Setup\n',
+    '---\ntitle: Duplicate headings\n---\n\n## Setup\n\nText.\n\n## Setup\n\n## Setup-1\n\n## Content\n\n## Sidebar\n\n## Footer\n\n### Setup\n\n## Tabs 1 1 tab\n\n::::tabs\n:::tab[npm]\nOne.\n:::\n::::\n',
   'outline/fences.md':
     '---\ntitle: Headings in code\n---\n\n## Before\n\n```md\n## Not a heading\n```\n\n~~~\n# Nor this\n```\n## Still code\n~~~\n\n````js\n```\n## Code too\n````\n\n## After\n',
   'outline/bad.md': '---\ntitle: [unclosed\n---\n\n## Never seen\n',
@@ -118,8 +118,9 @@ describe('page outlines (frontmatter and headings, without the render)', () => {
       ]);
       const duplicates = outlines.get('outline/duplicates.md');
       if (!duplicates || duplicates instanceof Error) throw new Error('no outline');
-      // "content", "sidebar" and "footer" are the page chrome's ids; a second "Setup" is "setup-1", so "Setup-1" is "setup-1-1".
-      expect(duplicates.anchors.map((a) => a.id)).toEqual(['setup', 'setup-1', 'setup-1-1', 'content-1', 'sidebar-1', 'footer-1']);
+      // "content", "sidebar" and "footer" are the page chrome's ids; a second "Setup" is "setup-1", so "Setup-1" is "setup-1-1";
+      // "tabs-1-1-tab" has the form of a tab's id.
+      expect(duplicates.anchors.map((a) => a.id)).toEqual(['setup', 'setup-1', 'setup-1-1', 'content-1', 'sidebar-1', 'footer-1', 'tabs-1-1-tab-1']);
       const fences = outlines.get('outline/fences.md');
       if (!fences || fences instanceof Error) throw new Error('no outline');
       expect(fences.headings).toEqual(['Before', 'After']);
