@@ -399,7 +399,8 @@ export async function loadPages(
     );
   const onThread = () => {
     largePageStats.threads++;
-    // The old generation holds the page's HTML and what its parts leave (about 40 MB per MB of Markdown).
+    // Room for what the page keeps until it is done (about 10 MB per MB of Markdown: its HTML, links and code tokens), four times
+    // over for the garbage of its parts; never less than a pool thread's heap.
     const oldMb = 64 + Math.ceil(large.reduce((chars, m) => chars + m.prepared.split.body.length, 0) / 1e6) * 40;
     return withWorkers(large, { threads: 1, mainThread: false, heap: { oldMb, youngMb: LARGE_PAGE_YOUNG_MB } });
   };
