@@ -6,7 +6,7 @@ import { toHtml } from 'hast-util-to-html';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import type { Node, Position } from 'unist';
-import { walk } from './walk.js';
+import { holds, walk } from './walk.js';
 import { VFile } from 'vfile';
 import type { SourceProblem } from '../errors.js';
 import { EXTERNAL, SCHEME } from '../site/link-kinds.js';
@@ -212,16 +212,6 @@ export function renderableInParts(body: string): boolean {
   return !/<[A-Za-z!?/]/.test(withoutCode);
 }
 
-/** Whether a tree holds raw HTML. */
-function holdsHtml(tree: MdastRoot): boolean {
-  let found = false;
-  walk(tree, 'html', () => {
-    found = true;
-    return 'skip';
-  });
-  return found;
-}
-
 /**
  * Joins the HTML of a part whose first table or list continues the last one
  * of the part before (`previous`): without the closing tags of the one and
@@ -270,7 +260,7 @@ async function renderPartsOnce(body: string, cuts: Cut[], texts: string[], ctx: 
   for (const text of texts) {
     let tree = parseMarkdown('without-autolinks', text);
     if (autolinks && textMayHoldAutolinks(tree)) tree = parseMarkdown('full', text);
-    const read = holdsHtml(tree) ? undefined : reader.next(tree);
+    const read = holds(tree, 'html') ? undefined : reader.next(tree);
     if (!read) return undefined;
     const vfile = new VFile({ value: body, path: ctx.file, data: { ctx, parts } });
     const hast = await toHast({ type: 'root', children: read.children }, vfile, anchors, headings);

@@ -16,3 +16,11 @@ export function walk<T extends Node>(tree: Node, type: T['type'], fn: (node: T, 
     walk(child, type, fn);
   }
 }
+
+/** Whether any node below `tree` has type `type` (stops at the first). */
+export function holds(tree: Node, type: string): boolean {
+  const children = (tree as Partial<Parent>).children;
+  if (!children) return false;
+  for (const child of children) if (child.type === type || holds(child, type)) return true;
+  return false;
+}

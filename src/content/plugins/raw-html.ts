@@ -3,7 +3,7 @@ import type { Element, ElementContent, Nodes, Root } from 'hast';
 import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import rehypeRaw from 'rehype-raw';
 import type { VFile } from 'vfile';
-import { walk } from '../walk.js';
+import { holds, walk } from '../walk.js';
 
 /*
  * Raw HTML in Markdown (`<details>`, `<kbd>`, a table written by hand) is
@@ -46,21 +46,12 @@ const SCHEMA: Schema = {
 };
 const STRIPPED = new Set(SCHEMA.strip);
 
-/** Whether the tree holds raw HTML (most pages hold none, and skip the HTML parse). */
-function hasRaw(tree: Root): boolean {
-  let found = false;
-  walk(tree, 'raw', () => {
-    found = true;
-    return 'skip';
-  });
-  return found;
-}
-
 /** The rehype plugin: parses raw HTML into the tree and sanitises what the writer wrote. */
 export function rehypeSafeRawHtml() {
   const parseRaw = rehypeRaw() as unknown as (tree: Root, file: VFile) => Root;
   return (tree: Root, file: VFile): Root => {
-    if (!hasRaw(tree)) return tree;
+    // Most pages hold no raw HTML, and skip the HTML parse.
+    if (!holds(tree, 'raw')) return tree;
     walk<Element>(tree, 'element', (node) => {
       node.properties[MARK] = '';
     });
