@@ -15,10 +15,10 @@ import { buildSite, routeOf, type Site, type SitePage } from '../site/model.js';
 import { createSearchWorker, type SearchWorker } from './search.js';
 import { lastUpdated } from './git.js';
 import { outputKeys } from './keys.js';
-import { OutputWriter } from './output.js';
+import { OutputWriter, type Contents } from './output.js';
 import { lockOutput, type OutputLock } from './output-lock.js';
 import { checkOutputFolder } from './out-guard.js';
-import { renderPage } from './render.js';
+import { renderPagePieces } from './render.js';
 import { markdownFromDisk } from './llms.js';
 import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { bundleAssets, listStatic, pageFile, renderContext, searchInputs, siteFiles } from './parts.js';
@@ -278,7 +278,7 @@ async function writeSite(
   markdown = new Map<string, string>(),
 ): Promise<number> {
   let files = 0;
-  const write = (path: string, contents: string | Buffer, key?: string) => {
+  const write = (path: string, contents: Contents, key?: string) => {
     out.write(path, contents, key);
     files++;
   };
@@ -311,7 +311,7 @@ async function writeSite(
       const path = pageFile(page);
       const key = keys.page(page);
       if (!keep(path, key)) {
-        const html = timed('render', () => renderPage(ctx, page));
+        const html = timed('render', () => renderPagePieces(ctx, page));
         timed('write', () => write(path, html, key));
       }
       onProgress?.(i + 1, total);

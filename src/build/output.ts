@@ -3,6 +3,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { cacheEnabled, cachePath } from '../content/cache.js';
+import { PIECE_SIZE } from '../content/pieces.js';
 import { tempFolderPrefix } from './output-lock.js';
 
 /** Most bytes of file contents waiting to be written before `ready` makes the caller wait. */
@@ -18,9 +19,26 @@ interface Manifest {
 }
 const MANIFEST_FORMAT = 1;
 
+/**
+ * What a file of the output holds: its text, its bytes, or its text in
+ * pieces, taken one after the other as the file is written (a very large
+ * page's, see renderDocumentPieces).
+ */
+export type Contents = string | Buffer | Iterable<string>;
+
+const isPieces = (contents: Contents): contents is Iterable<string> => typeof contents !== 'string' && !Buffer.isBuffer(contents);
+
 /** A key for contents that have no cheaper one: a hash of the bytes. */
-export function contentKey(contents: string | Uint8Array): string {
-  return createHash('sha1').update(contents).digest('hex');
+export function contentKey(contents: string | Buffer | readonly string[]): string {
+  const hash = createHash('sha1');
+  if (!isPieces(contents)) return hash.update(contents).digest('hex');
+  for (const piece of contents) hash.update(piece);
+  return hash.digest('hex');
+}
+
+/** Contents as one string or Buffer (pieces joined). */
+export function joined(contents: Contents): string | Buffer {
+  return isPieces(contents) ? [...contents].join('') : contents;
 }
 
 /**
@@ -126,23 +144,36 @@ export class OutputWriter {
   }
 
   /** Adds a file to the build; `key` defaults to a hash of the contents. */
-  write(relPath: string, contents: string | Buffer, key?: string): void {
-    if (this.keep(relPath, (key ??= contentKey(contents)))) return;
-    const size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
-    this.files.set(relPath, { key, size });
+  write(relPath: string, contents: Contents, key?: string): void {
+    // (Pieces are taken once: to be hashed and written, they are taken first.)
+    if (key === undefined && isPieces(contents)) contents = [...contents];
+    if (this.keep(relPath, (key ??= contentKey(contents as string | Buffer | string[])))) return;
+    const entry = { key, size: 0 };
+    this.files.set(relPath, entry);
     const file = join(this.temp, relPath);
     const folder = dirname(file);
     let made = this.folders.get(folder);
     if (!made) this.folders.set(folder, (made = mkdir(folder, { recursive: true })));
     this.inFlight++;
-    this.inFlightSize += contents.length;
-    made.then(() => writeFile(file, contents)).then(
-      () => this.done(contents.length),
+    let data: string | Buffer | Iterable<string>;
+    let length: number;
+    if (isPieces(contents)) {
+      // Taken as they are written, each converted to bytes on its own; counted as one piece in flight.
+      data = countedPieces(contents, entry);
+      length = PIECE_SIZE;
+    } else {
+      data = contents;
+      entry.size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
+      length = contents.length;
+    }
+    this.inFlightSize += length;
+    made.then(() => writeFile(file, data)).then(
+      () => this.done(length),
       (e: unknown) => {
         // A disk-full error names no file: the message should.
         if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = file;
         this.failure ??= e;
-        this.done(contents.length);
+        this.done(length);
       },
     );
   }
@@ -306,6 +337,25 @@ export class OutputWriter {
     await this.settle().catch(() => undefined);
     rmSync(this.temp, { recursive: true, force: true });
   }
+}
+
+/**
+ * `pieces` as they are taken, their size in bytes added to `entry.size`, joined into pieces of at
+ * least PIECE_SIZE characters (a page is a handful of pieces: one write each would cost more than they are).
+ */
+function* countedPieces(pieces: Iterable<string>, entry: { size: number }): Generator<string> {
+  let held: string[] = [];
+  let length = 0;
+  for (const piece of pieces) {
+    entry.size += Buffer.byteLength(piece);
+    held.push(piece);
+    length += piece.length;
+    if (length < PIECE_SIZE) continue;
+    yield held.join('');
+    held = [];
+    length = 0;
+  }
+  if (held.length) yield held.join('');
 }
 
 function currentUmask(): number {

@@ -1,33 +1,53 @@
 import { Layout, NotFound } from '../../templates/Layout.js';
 import { Printable } from '../../templates/Printable.js';
 import type { RenderContext } from '../../templates/types.js';
-import { pageHtml } from '../content/load.js';
+import { pageHtmlPieces } from '../content/load.js';
 import { LINK_PLACEHOLDER } from '../content/markdown.js';
+import { mapPieces } from '../content/pieces.js';
 import { ANCHOR_LABEL_ID } from '../content/plugins/headings.js';
 import { uniqueIds } from '../content/slug.js';
 import type { SidebarSection, Site, SitePage } from '../site/model.js';
-import { renderDocument, withRawNav } from './document.js';
+import { renderDocument, renderDocumentPieces, withRawNav } from './document.js';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
+/*
+ * The body's HTML is filled in piece by piece (pieces that end at line
+ * breaks, see src/content/pieces.ts): no replacement here or in chapterHtml
+ * matches across a line break, so the pieces give the whole body's result,
+ * and a very large page is never copied whole into one string.
+ */
+
 /** An aside whose title the writer did not give (see asideNode): its label and title, in the interface's words. */
-const DEFAULT_ASIDE = /(<div class="aside aside-(note|tip|warning|danger)" role="note" aria-label=")[^"]*("><p class="aside-title" data-aside-default="\2">)[^<]*(<\/p>)/g;
+const DEFAULT_ASIDE = /(<div class="aside aside-(note|tip|warning|danger)" role="note" aria-label=")[^"\n]*("><p class="aside-title" data-aside-default="\2">)[^<\n]*(<\/p>)/g;
 const ASIDE_KEYS = { note: 'asideNote', tip: 'asideTip', warning: 'asideWarning', danger: 'asideDanger' } as const;
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 /** The page body with its internal links filled in, and default aside titles in the site's language. */
 export function bodyHtml(page: SitePage, ui?: RenderContext['theme']['ui']): string {
-  const html = pageHtml(page).replace(LINK_PLACEHOLDER, (_, i: string) => `href="${escapeAttr(page.hrefs[Number(i)] ?? '')}"`);
-  if (!ui) return html;
-  return html.replace(DEFAULT_ASIDE, (_, open: string, kind: keyof typeof ASIDE_KEYS, middle: string, close: string) => {
-    const word = escapeText(ui[ASIDE_KEYS[kind]]);
-    return `${open}${word}${middle}${word}${close}`;
+  return [...bodyPieces(page, ui)].join('');
+}
+
+/** bodyHtml in pieces (see pageHtmlPieces), each filled in as it is taken. */
+export function bodyPieces(page: SitePage, ui?: RenderContext['theme']['ui']): Iterable<string> {
+  return mapPieces(pageHtmlPieces(page), (piece) => {
+    const html = piece.replace(LINK_PLACEHOLDER, (_, i: string) => `href="${escapeAttr(page.hrefs[Number(i)] ?? '')}"`);
+    if (!ui) return html;
+    return html.replace(DEFAULT_ASIDE, (_, open: string, kind: keyof typeof ASIDE_KEYS, middle: string, close: string) => {
+      const word = escapeText(ui[ASIDE_KEYS[kind]]);
+      return `${open}${word}${middle}${word}${close}`;
+    });
   });
 }
 
 /** Renders one page to a complete HTML document. */
 export function renderPage(ctx: RenderContext, page: SitePage): string {
-  return renderDocument((raw) => <Layout ctx={withRawNav(ctx, raw)} page={page} body={raw(bodyHtml(page, ctx.theme.ui))} />);
+  return [...renderPagePieces(ctx, page)].join('');
+}
+
+/** renderPage's document in pieces (see renderDocumentPieces), to be written one after the other. */
+export function renderPagePieces(ctx: RenderContext, page: SitePage): Iterable<string> {
+  return renderDocumentPieces((raw) => <Layout ctx={withRawNav(ctx, raw)} page={page} body={raw(bodyPieces(page, ctx.theme.ui))} />);
 }
 
 /** The 404 page of a site without content/404.md. */
@@ -37,22 +57,27 @@ export function renderNotFound(ctx: RenderContext): string {
 
 /** The printable version of a section: every page in sidebar order in one document. */
 export function renderPrintable(ctx: RenderContext, site: Site, section: SidebarSection): string {
+  return [...renderPrintablePieces(ctx, site, section)].join('');
+}
+
+/** renderPrintable's document in pieces (see renderDocumentPieces): a section of large pages is tens of megabytes. */
+export function renderPrintablePieces(ctx: RenderContext, site: Site, section: SidebarSection): Iterable<string> {
   const chapterId = uniqueIds();
-  return renderDocument((raw) => {
+  return renderDocumentPieces((raw) => {
     const chapters = section.pages.map((entry) => {
       const page = site.byUrl.get(entry.url)!;
       const slug = chapterId(page.id.replace(/\//g, '-') || 'home');
-      return { url: page.url, title: page.title, slug, body: raw(chapterHtml(bodyHtml(page, ctx.theme.ui), slug)) };
+      return { url: page.url, title: page.title, slug, body: raw(mapPieces(bodyPieces(page, ctx.theme.ui), (piece) => chapterHtml(piece, slug))) };
     });
     return <Printable ctx={ctx} section={section} chapters={chapters} />;
   });
 }
 
-/** A page body with headings one level down and ids (and links to them) prefixed. */
+/** A page body (or a piece of one) with headings one level down and ids (and links to them) prefixed. */
 export function chapterHtml(html: string, prefix: string): string {
   return html
     .replace(/<(\/?)h([2-5])([ >])/g, (_, slash: string, level: string, after: string) => `<${slash}h${Number(level) + 1}${after}`)
-    .replace(/ id="([^"]+)"/g, (_, id: string) => ` id="${prefix}--${id}"`)
-    .replace(/ href="#([^"]+)"/g, (_, id: string) => ` href="#${prefix}--${id}"`)
-    .replace(/ aria-labelledby="([^"]+)"/g, (_, ids: string) => ` aria-labelledby="${ids.split(' ').map((id) => (id === ANCHOR_LABEL_ID ? id : `${prefix}--${id}`)).join(' ')}"`);
+    .replace(/ id="([^"\n]+)"/g, (_, id: string) => ` id="${prefix}--${id}"`)
+    .replace(/ href="#([^"\n]+)"/g, (_, id: string) => ` href="#${prefix}--${id}"`)
+    .replace(/ aria-labelledby="([^"\n]+)"/g, (_, ids: string) => ` aria-labelledby="${ids.split(' ').map((id) => (id === ANCHOR_LABEL_ID ? id : `${prefix}--${id}`)).join(' ')}"`);
 }

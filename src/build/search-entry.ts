@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { MAX_TERM, termsOf, words } from '../../templates/client/search-text.js';
-import { sectionsOf, type SearchSection } from './search-sections.js';
+import { sectionsOf, sectionsOfPieces, type SearchSection } from './search-sections.js';
 
 /*
  * What a page gives the search index (its entry, kept in the cache by the
@@ -47,10 +47,10 @@ export interface PageEntry {
 }
 
 /**
- * A reader of pages into entries (`html` is the page's body). It keeps what
+ * A reader of pages into entries (`html` is the page's body, or its pieces). It keeps what
  * it learnt of words (their terms) from page to page: most words recur.
  */
-export function createEntryReader(): (input: SearchInput, html: string) => PageEntry {
+export function createEntryReader(): (input: SearchInput, html: string | Iterable<string>) => PageEntry {
   /** While a page is read: its count per term (see countIdOf), and the terms it has. */
   let counts = new Float64Array(1024);
   const touched: number[] = [];
@@ -88,8 +88,8 @@ export function createEntryReader(): (input: SearchInput, html: string) => PageE
   };
 
   /** Reads a page: its terms with their counts and title places, and its document. */
-  return (input: SearchInput, html: string): PageEntry => {
-    const sections = sectionsOf(html);
+  return (input: SearchInput, html: string | Iterable<string>): PageEntry => {
+    const sections = typeof html === 'string' ? sectionsOf(html) : sectionsOfPieces(html);
     let length = 0;
     for (const [, heading, text] of sections) {
       for (const word of words(heading)) for (const id of termsOfWord(word)) count(id, HEADING_WEIGHT);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { codeVersion, flushCacheWrites, layerEnabled, readCache, readCached, readCachedFile, writeCached, writeCachedFile } from '../content/cache.js';
+import { codeVersion, flushCacheWrites, layerEnabled, readCachedBody, readCached, readCachedFile, writeCached, writeCachedFile } from '../content/cache.js';
 import { contentKey } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
 import { createEntryReader, type PageEntry, type SearchInput } from './search-entry.js';
@@ -52,12 +52,12 @@ const pageKey = (input: SearchInput) =>
     .update(input.sourceKey !== undefined ? `source:${input.sourceKey}` : `html:${input.html ?? ''}`)
     .digest('hex');
 
-/** The body HTML of a page, from the input or else from the render cache. */
-function htmlOf(input: SearchInput): string {
+/** The body HTML of a page, from the input or else from the render cache (in pieces, read as they are taken). */
+function htmlOf(input: SearchInput): string | Iterable<string> {
   if (input.html !== undefined) return input.html;
-  const cached = input.sourceKey === undefined ? undefined : readCache(input.sourceKey);
+  const cached = input.sourceKey === undefined ? undefined : readCachedBody(input.sourceKey);
   if (!cached) throw new Error(`search index: no HTML for ${input.url} (the render cache lost it during the build; build again)`);
-  return cached.html;
+  return cached;
 }
 
 /*

@@ -1,3 +1,5 @@
+import { PIECE_SIZE } from '../content/pieces.js';
+
 /*
  * The text of a rendered page body as the search index reads it: cut at its
  * h2 and h3 headings, without the markup, the heading self-links, the copy
@@ -45,5 +47,26 @@ export function sectionsOf(html: string): SearchSection[] {
     from = m.index + m[0].length;
   }
   push(body.length);
+  return sections;
+}
+
+/**
+ * sectionsOf for a body given in pieces (a very large page's, read from the
+ * render cache: see readCachedBody), read a part at a time: the pieces are
+ * cut again right before h2 and h3 headings, where no section, heading or
+ * left-out markup reaches across, so the sections are the whole body's.
+ */
+export function sectionsOfPieces(pieces: Iterable<string>, size = PIECE_SIZE): SearchSection[] {
+  const sections: SearchSection[] = [];
+  let held = '';
+  for (const piece of pieces) {
+    held += piece;
+    if (held.length < size) continue;
+    const cut = Math.max(held.lastIndexOf('<h2 id="'), held.lastIndexOf('<h3 id="'));
+    if (cut <= 0) continue;
+    sections.push(...sectionsOf(held.slice(0, cut)));
+    held = held.slice(cut);
+  }
+  sections.push(...sectionsOf(held));
   return sections;
 }

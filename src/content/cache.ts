@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TOOL_ROOT } from '../paths.js';
 import type { Frontmatter } from './frontmatter.js';
 import type { TokenClass } from './highlight.js';
 import type { RenderedMarkdown } from './markdown.js';
+import { PIECE_SIZE } from './pieces.js';
 
 /*
  * The render cache: the Markdown result of each page (body HTML, anchors,
@@ -99,16 +100,70 @@ export function readCache(key: string, withHtml = true): CachedMarkdown | undefi
   }
 }
 
+/**
+ * The body HTML of a page's cached result alone, read from the file a piece
+ * at a time as the pieces are taken (see pieces.ts): a body of tens of
+ * megabytes is never in memory whole. Undefined when the cache does not hold
+ * it; a file that goes while its pieces are read throws.
+ */
+export function readCachedBody(key: string, size = PIECE_SIZE): Iterable<string> | undefined {
+  if (!cacheHas(key)) return undefined;
+  const file = join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`);
+  return {
+    *[Symbol.iterator]() {
+      const fd = openSync(file, 'r');
+      try {
+        // Bytes read and not given out yet, none of them a line break; the meta line is skipped.
+        let held: Buffer[] = [];
+        let inBody = false;
+        for (let position = 0; ; ) {
+          const chunk = Buffer.allocUnsafe(size);
+          const read = readSync(fd, chunk, 0, size, position);
+          position += read;
+          let bytes = chunk.subarray(0, read);
+          if (!inBody) {
+            const lineEnd = bytes.indexOf(10);
+            if (lineEnd < 0 && read) continue;
+            if (lineEnd < 0) return;
+            inBody = true;
+            bytes = bytes.subarray(lineEnd + 1);
+          }
+          if (!read) {
+            const rest = Buffer.concat(held);
+            if (rest.length) yield rest.toString('utf8');
+            return;
+          }
+          // Up to the last line break: a line break byte is never part of another character.
+          const last = bytes.lastIndexOf(10);
+          if (last < 0) {
+            held.push(bytes);
+            continue;
+          }
+          yield Buffer.concat([...held, bytes.subarray(0, last + 1)]).toString('utf8');
+          held = [bytes.subarray(last + 1)];
+        }
+      } finally {
+        closeSync(fd);
+      }
+    },
+  };
+}
+
 /** Whether the cache holds a page's result (its body included). */
 export function cacheHas(key: string): boolean {
   return layerEnabled('pages') && existsSync(join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`));
 }
 
-/** Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored. */
-export function writeCache(key: string, value: CachedMarkdown): Promise<boolean> {
+/**
+ * Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored.
+ * The body is `value.html`, or `pieces` when given (see RenderedMarkdown.htmlPieces).
+ */
+export function writeCache(key: string, value: CachedMarkdown, pieces: readonly string[] = [value.html]): Promise<boolean> {
   // JSON.stringify escapes line breaks inside strings: the first one ends the meta line.
   const meta = JSON.stringify({ ...value, html: undefined });
-  return writeCachedFile('pages', `${key}.page`, `${meta}\n${value.html}`, key.slice(0, 2));
+  // A body in pieces is written one piece after the other: a very large body is never copied into one string.
+  const contents = pieces.length === 1 && pieces[0]!.length < PIECE_SIZE ? `${meta}\n${pieces[0]}` : [`${meta}\n`, ...pieces];
+  return writeCachedFile('pages', `${key}.page`, contents, key.slice(0, 2));
 }
 
 /** A cached result of a kind (a folder of the cache), or undefined. */
@@ -142,7 +197,7 @@ export function writeCached(kind: string, key: string, value: unknown): Promise<
 }
 
 /** Stores a file in the cache (in `kind`/`folder`/) in the background; resolves to whether it was stored. */
-export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array, folder = ''): Promise<boolean> {
+export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array | readonly string[], folder = ''): Promise<boolean> {
   if (!layerEnabled(kind)) return Promise.resolve(false);
   const dir = join(cacheRootDir(), kind, folder);
   // Written under a temporary name and renamed, so a reader never sees half a file.

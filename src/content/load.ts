@@ -6,7 +6,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { LARGE_PAGE_YOUNG_MB, PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
-import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
+import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
+import { linePieces } from './pieces.js';
 import { isTokenSource, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
@@ -97,8 +98,9 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
 /**
  * Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems.
  * With `reuseCode`, the tokens of code blocks the page had at its last render (`lastKey`, or the last build's) are reused.
+ * The body HTML is `rendered.html`, or (a page rendered in parts) `pieces`; `withHtml` gives it as `html` either way.
  */
-async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, lastKey?: string): Promise<{ rendered: CachedMarkdown; cached: Promise<boolean> }> {
+async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, lastKey?: string): Promise<Fresh> {
   const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
   if (previous) registerTokenClasses(previous.classes);
   const fresh = await renderMarkdown(prepared.split.body, {
@@ -106,11 +108,20 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
     lineOffset: prepared.split.bodyLineOffset,
     highlighter,
     codeBlocks: new Map(previous?.blocks),
+    keepCodeBlocks: false,
+    htmlInPieces: true,
   });
   if (fresh.problems.length) throw new InputError(fresh.problems);
-  const { problems: _problems, hast: _hast, ids, codeBlocks, ...rest } = fresh;
-  const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
-  return { rendered: result, cached: writeCache(prepared.key, result) };
+  const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, htmlPieces, ...rest } = fresh;
+  const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(htmlPieces ?? rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
+  return { rendered: result, pieces: htmlPieces, cached: writeCache(prepared.key, result, htmlPieces) };
+}
+
+type Fresh = { rendered: CachedMarkdown; pieces?: string[]; cached: Promise<boolean> };
+
+/** A render's result with its body as `html`. */
+function withHtml({ rendered, pieces }: Pick<Fresh, 'rendered' | 'pieces'>): CachedMarkdown {
+  return pieces ? { ...rendered, html: pieces.join('') } : rendered;
 }
 
 /*
@@ -170,7 +181,7 @@ export async function loadPage(
   lastKey?: string,
 ): Promise<{ page: SourcePage; markdown: string }> {
   const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
-  return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, true, lastKey)).rendered), markdown: prepared.split.body };
+  return { page: assemble(prepared, cached ?? withHtml(await renderFresh(prepared, highlighter, true, lastKey))), markdown: prepared.split.body };
 }
 
 /**
@@ -217,13 +228,17 @@ function highlightThreadFor(pages: Prepared[], highlighter: HighlighterSource): 
  */
 export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
   await loadParsers();
-  return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, reuseCode);
+  return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, reuseCode, false);
 }
 
-/** Renders a page once `prepared` has read it; problems of the page come back as a result, not thrown. */
-async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
+/**
+ * Renders a page once `prepared` has read it; problems of the page come back as a result, not thrown.
+ * Without `join`, a body rendered in parts stays in `pieces` (the worker thread decides whether to join it).
+ */
+async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, reuseCode: boolean, join = true): Promise<WorkerResult> {
   try {
-    return { ok: true, ...(await renderFresh(prepared(), highlighter, reuseCode)) };
+    const fresh = await renderFresh(prepared(), highlighter, reuseCode);
+    return join ? { ok: true, rendered: withHtml(fresh), cached: fresh.cached } : { ok: true, ...fresh };
   } catch (e) {
     if (e instanceof InputError) return { ok: false, problems: e.problems };
     throw e;
@@ -237,10 +252,18 @@ export interface PageHooks {
 
 /** A page's body HTML (with link placeholders), from the render cache when the page let it go. */
 export function pageHtml(page: SourcePage): string {
-  if (!page.htmlInCache) return page.html;
-  const cached = readCache(page.sourceKey);
-  if (!cached) throw new Error(`the render cache lost ${page.sourcePath} during the build (was the cache folder deleted?); build again`);
-  return cached.html;
+  return page.htmlInCache ? [...pageHtmlPieces(page)].join('') : page.html;
+}
+
+/**
+ * pageHtml in pieces that end at line breaks (see pieces.ts): one piece
+ * unless the body is very large; from the render cache, read as they are taken.
+ */
+export function pageHtmlPieces(page: SourcePage): Iterable<string> {
+  if (!page.htmlInCache) return linePieces(page.html);
+  const pieces = readCachedBody(page.sourceKey);
+  if (!pieces) throw new Error(`the render cache lost ${page.sourcePath} during the build (was the cache folder deleted?); build again`);
+  return pieces;
 }
 
 export interface LoadedPages {
@@ -395,7 +418,7 @@ export async function loadPages(
       (_file, i) => renderPrepared(() => these[i]!.prepared, highlighter, reuseCode),
       (i, result) => settle(these[i]!, result),
       reuseCode,
-      options,
+      { ...options, keepHtml },
     );
   const onThread = () => {
     largePageStats.threads++;

@@ -57,6 +57,11 @@ export interface RenderedMarkdown {
   problems: SourceProblem[];
   /** Highlighted tokens of the page's code blocks, by codeBlockKey (to reuse at its next render). */
   codeBlocks: Map<string, TokenLine[]>;
+  /**
+   * With RenderOptions.htmlInPieces, the body HTML of a page rendered in parts, as the pieces whose
+   * concatenation it is (`html` is then ''): a very large page's HTML need never be one string.
+   */
+  htmlPieces?: string[];
 }
 
 // The plugin list, in order, as one declarative pipeline. Parsing (mdast-parse.ts) and the mdast
@@ -75,6 +80,14 @@ export interface RenderOptions {
   cuts?: Cut[];
   /** Rendered whole even when cut (tests compare the two). */
   whole?: boolean;
+  /**
+   * Whether the result lists the tokens of every code block (`codeBlocks`; by default it does).
+   * Without, a page rendered in parts forgets them part by part: a build reads a page's tokens
+   * back from its markup (see codeBlocksIn), and a page of 10 MB has tens of thousands of blocks.
+   */
+  keepCodeBlocks?: boolean;
+  /** A page rendered in parts gives its HTML as `htmlPieces`, not as `html`. */
+  htmlInPieces?: boolean;
 }
 
 export async function renderMarkdown(body: string, options: RenderOptions): Promise<RenderedMarkdown> {
@@ -111,7 +124,7 @@ async function renderChecked(body: string, options: RenderOptions, ctx: PageCont
   const cuts = options.cuts ?? cutPoints(body);
   if (cuts.length && !options.keepTree && !options.whole && renderableInParts(body)) {
     renderInPartsStats.tried++;
-    const inParts = await renderInParts(body, cuts, ctx);
+    const inParts = await renderInParts(body, cuts, ctx, options.keepCodeBlocks ?? true, options.htmlInPieces ?? false);
     if (inParts) return inParts;
     renderInPartsStats.whole++;
     restart(ctx);
@@ -238,17 +251,28 @@ function restart(ctx: PageContext): void {
 export const renderInPartsStats = { tried: 0, whole: 0 };
 
 /** Renders a page in the parts `cuts` make (see above); undefined when the parts do not join as expected (it is then rendered whole). */
-async function renderInParts(body: string, cuts: Cut[], ctx: PageContext): Promise<RenderedMarkdown | undefined> {
+async function renderInParts(body: string, cuts: Cut[], ctx: PageContext, keepCodeBlocks: boolean, inPieces: boolean): Promise<RenderedMarkdown | undefined> {
   const texts = partTexts(body, cuts);
-  const once = await renderPartsOnce(body, cuts, texts, ctx, 3);
-  if (once !== 'too many h3') return once;
-  // Past the limit, the page's h3s get no self-link: the parts are rendered again, knowing it.
-  restart(ctx);
-  return (await renderPartsOnce(body, cuts, texts, ctx, 2)) as RenderedMarkdown | undefined;
+  let rendered = await renderPartsOnce(body, cuts, texts, ctx, 3, keepCodeBlocks);
+  if (rendered === 'too many h3') {
+    // Past the limit, the page's h3s get no self-link: the parts are rendered again, knowing it.
+    restart(ctx);
+    rendered = (await renderPartsOnce(body, cuts, texts, ctx, 2, keepCodeBlocks)) as RenderedMarkdown | undefined;
+  }
+  if (!rendered || inPieces) return rendered;
+  const { htmlPieces, ...result } = rendered;
+  return { ...result, html: htmlPieces!.join('') };
 }
 
 /** Renders the parts with self-links down to h`selfLinkDepth`; 'too many h3' when the page turns out to have more h3s than allow it. */
-async function renderPartsOnce(body: string, cuts: Cut[], texts: string[], ctx: PageContext, selfLinkDepth: number): Promise<RenderedMarkdown | 'too many h3' | undefined> {
+async function renderPartsOnce(
+  body: string,
+  cuts: Cut[],
+  texts: string[],
+  ctx: PageContext,
+  selfLinkDepth: number,
+  keepCodeBlocks: boolean,
+): Promise<RenderedMarkdown | 'too many h3' | undefined> {
   const autolinks = mayHoldAutolinks(body);
   const parts: PartsState = { taken: new Set(CHROME_IDS), previousLevel: 1, h3: 0, selfLinkDepth };
   const reader = new PartReader(body, cuts);
@@ -274,6 +298,10 @@ async function renderPartsOnce(body: string, cuts: Cut[], texts: string[], ctx: 
     // (A part of blank lines writes nothing: no line break for it.)
     if (part) html.push(part);
     if (selfLinkDepth === 3 && selfLinkDepthFor(parts.h3) === 2) return 'too many h3';
+    // (A block repeated within a part is still highlighted once.)
+    if (!keepCodeBlocks) ctx.codeBlocks.used.clear();
   }
-  return { html: html.join('\n'), anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
+  // The parts' HTML, a line break between each two.
+  const htmlPieces = html.flatMap((part, i) => (i ? ['\n', part] : [part]));
+  return { html: '', htmlPieces, anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
 }

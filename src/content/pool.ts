@@ -50,8 +50,19 @@ export function workerCount(): number {
   return Math.max(0, Math.min(availableParallelism() - 1, 3));
 }
 
-/** A page rendered, and whether it is in the render cache (a worker thread has waited for the write); or its problems. */
-export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean> } | { ok: false; problems: SourceProblem[] };
+/**
+ * A page rendered, and whether it is in the render cache (a worker thread has waited for the write); or its problems.
+ * From a worker thread, a page the cache holds comes without its body (`html` is '') unless the caller keeps bodies.
+ */
+export type WorkerResult =
+  | {
+      ok: true;
+      rendered: CachedMarkdown;
+      cached: boolean | Promise<boolean>;
+      /** On a worker thread, before the result is posted: the body of a page rendered in parts (`rendered.html` is then ''). */
+      pieces?: string[];
+    }
+  | { ok: false; problems: SourceProblem[] };
 
 /**
  * Young generation (MB) of the thread that renders a very large page (see
@@ -68,7 +79,8 @@ export const LARGE_PAGE_YOUNG_MB = 96;
  * caller decides what of them it keeps). `threads`: how many worker threads
  * (by default workerCount()); `mainThread`: whether the main thread renders
  * too (when false, it renders only what a thread could not); `heap`: the
- * threads' heap, when not the default.
+ * threads' heap, when not the default; `keepHtml`: whether results from
+ * worker threads bring the body HTML that the render cache holds too.
  */
 export async function renderInWorkers(
   rootDir: string,
@@ -77,7 +89,12 @@ export async function renderInWorkers(
   renderHere: (file: string, index: number) => Promise<WorkerResult>,
   onResult: (index: number, result: WorkerResult) => void,
   reuseCode = false,
-  { threads = workerCount(), mainThread = mainThreadRenders, heap }: { threads?: number; mainThread?: boolean; heap?: { oldMb: number; youngMb: number } } = {},
+  {
+    threads = workerCount(),
+    mainThread = mainThreadRenders,
+    heap,
+    keepHtml = true,
+  }: { threads?: number; mainThread?: boolean; heap?: { oldMb: number; youngMb: number }; keepHtml?: boolean } = {},
 ): Promise<void> {
   let next = 0;
   // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
@@ -90,7 +107,7 @@ export async function renderInWorkers(
   const workers = Array.from({ length: Math.min(threads, files.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
     const worker = new Worker(workerEntry('content'), {
-      workerData: { rootDir, contentDir, reuseCode },
+      workerData: { rootDir, contentDir, reuseCode, keepHtml },
       resourceLimits: heap ? { maxOldGenerationSizeMb: Math.max(heap.oldMb, workerHeapMb), maxYoungGenerationSizeMb: heap.youngMb } : { maxOldGenerationSizeMb: workerHeapMb },
     });
     return new Promise<void>((resolve, reject) => {

@@ -3,8 +3,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { flushCacheWrites } from './cache.js';
 import { loadHighlighter } from './highlight.js';
 import { renderForWorker } from './load.js';
+import type { WorkerResult } from './pool.js';
 
-const { rootDir, contentDir, reuseCode } = workerData as { rootDir: string; contentDir: string; reuseCode: boolean };
+const { rootDir, contentDir, reuseCode, keepHtml } = workerData as { rootDir: string; contentDir: string; reuseCode: boolean; keepHtml: boolean };
 const port = parentPort!;
 
 port.on('message', async (files: string[]) => {
@@ -17,7 +18,15 @@ port.on('message', async (files: string[]) => {
     // The pool ends this thread once the pages are done: the cache must be written by then (and
     // whether each page's render is in it goes with the page).
     await flushCacheWrites();
-    port.postMessage({ results: await Promise.all(results.map(async (result) => (result.ok ? { ...result, cached: await result.cached } : result))) });
+    // A body the render cache holds stays there unless the caller keeps bodies: the main thread reads it when it writes
+    // the page, and copying it across (megabytes for a very large page) would only add to the build's memory.
+    const posted = async (result: WorkerResult): Promise<WorkerResult> => {
+      if (!result.ok) return result;
+      const { rendered, pieces } = result;
+      const cached = await result.cached;
+      return { ok: true, rendered: cached && !keepHtml ? { ...rendered, html: '' } : pieces ? { ...rendered, html: pieces.join('') } : rendered, cached };
+    };
+    port.postMessage({ results: await Promise.all(results.map(posted)) });
   } catch (e) {
     port.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }

@@ -410,6 +410,8 @@ describe('docs build', () => {
     const page = join(dir, 'content/guides/large.md');
     writeFileSync(page, `---\ntitle: Large\ndescription: A very large page.\n---\n\n${sections.join('\n\n')}\n`);
     expect(statSync(page).size).toBeGreaterThan(128 * 1024);
+    // In the guides section, so that the section's printable version holds it too.
+    editFile(join(dir, 'site.config.yaml'), '      - guides/long\n', '      - guides/long\n      - guides/large\n');
     return { dir, page };
   };
 
@@ -445,6 +447,32 @@ describe('docs build', () => {
     const html = readFileSync(join(dir, 'one/guides/large/index.html'), 'utf8');
     expect(html).toContain('id="repeated-title-2"');
     expect(html).toContain('<td><code>option119-19</code></td>');
+  });
+
+  it('writes the same bytes wherever the body of a very large page is cut in pieces (read from the cache, filled in, indexed, written)', async () => {
+    const { dir } = siteWithLargePage();
+    const { setPieceSize } = await import('../../src/content/pieces.js');
+    const builds = [
+      ['whole', 1e9],
+      ['pieces', 200],
+    ] as const;
+    try {
+      for (const [out, size] of builds) {
+        setPieceSize(size);
+        await withCacheDir(join(dir, `cache-${out}`), async () => {
+          expect((await runDocs(['build', '--root', dir, '--out', out, '--quiet'])).code).toBe(0);
+        });
+      }
+    } finally {
+      setPieceSize();
+    }
+    expect(snapshotDir(join(dir, 'pieces'))).toEqual(snapshotDir(join(dir, 'whole')));
+    const html = readFileSync(join(dir, 'pieces/guides/large/index.html'), 'utf8');
+    expect(html).toContain('id="repeated-title-2"');
+    expect(html).toContain('<td><code>option119-19</code></td>');
+    const printable = readFileSync(join(dir, 'pieces/guides/printable/index.html'), 'utf8');
+    expect(printable).toContain('id="guides-large--repeated-title-2"');
+    expect(printable).toContain('<td><code>option119-19</code></td>');
   });
 
   it('renders an edit of a very large page on the main thread, which reuses the tokens of its code', async () => {

@@ -38,6 +38,10 @@ async function expectSameInParts(body: string, cuts: Cut[], file = 'page.md'): P
   expect(renderInPartsStats.whole - before.whole, `${file} was rendered whole after all`).toBe(0);
   expect(comparable(parts), file).toEqual(comparable(whole));
   expect(parts.html, file).toBe(whole.html);
+  // Asked for in pieces (as a build does), the HTML is the pieces' concatenation.
+  const inPieces = await renderMarkdown(body, { ...options, cuts, htmlInPieces: true });
+  expect(inPieces.html, file).toBe('');
+  expect(inPieces.htmlPieces!.join(''), file).toBe(whole.html);
   return parts;
 }
 

@@ -1,0 +1,116 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chapterHtml } from '../../src/build/render.js';
+import { OutputWriter } from '../../src/build/output.js';
+import { sectionsOf, sectionsOfPieces } from '../../src/build/search-sections.js';
+import { flushCacheWrites, readCache, readCachedBody, writeCache, type CachedMarkdown } from '../../src/content/cache.js';
+import { splitSource } from '../../src/content/frontmatter.js';
+import { loadHighlighter } from '../../src/content/highlight.js';
+import { renderMarkdown } from '../../src/content/markdown.js';
+import { linePieces, setPieceSize } from '../../src/content/pieces.js';
+import { scratchDir } from '../helpers/content.js';
+import { withCacheDir } from '../helpers/site.js';
+
+/*
+ * A very large page's body is read from the render cache, filled in,
+ * indexed and written in pieces that end at line breaks (src/content/pieces.ts).
+ * Wherever the pieces are cut, the result must be the whole body's.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Every page body of the site as rendered (with link placeholders). */
+const bodies: Array<{ file: string; html: string }> = [];
+beforeAll(async () => {
+  const highlighter = await loadHighlighter();
+  const dir = join(ROOT, 'content');
+  for (const file of (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).sort()) {
+    const { body, bodyLineOffset } = splitSource(readFileSync(join(dir, file), 'utf8'), file);
+    bodies.push({ file, html: (await renderMarkdown(body, { file, lineOffset: bodyLineOffset, highlighter })).html });
+  }
+}, 300_000);
+afterEach(() => setPieceSize());
+
+/** Expects `pieces` to be `text` cut after line breaks: each but the last ends with one. */
+function expectLinePieces(pieces: string[], text: string, label: string): void {
+  expect(pieces.join(''), label).toBe(text);
+  for (const piece of pieces.slice(0, -1)) expect(piece.endsWith('\n'), label).toBe(true);
+}
+
+const meta = (html: string, padding = ''): CachedMarkdown => ({ html, anchors: [], headings: [padding], ids: [], links: [], tokenClasses: {} });
+
+describe('pieces of a body', () => {
+  it('cuts text after line breaks, in pieces of about the size asked for, and leaves short text whole', () => {
+    const text = Array.from({ length: 500 }, (_, i) => `<p>line ${i} é😀</p>`).join('\n') + '\nlast line without a break'.repeat(40);
+    for (const size of [1, 7, 64, 1000]) {
+      const pieces = linePieces(text, size);
+      expectLinePieces(pieces, text, `size ${size}`);
+      if (size === 1000) expect(pieces.length).toBeGreaterThan(5);
+    }
+    expect(linePieces(text, text.length)).toEqual([text]);
+    expect(linePieces('', 4)).toEqual(['']);
+  });
+
+  it('reads a body from the render cache in pieces: past a meta line longer than a piece, lines longer than a piece, characters of several bytes on the cuts', async () => {
+    const dir = scratchDir('pieces-cache');
+    await withCacheDir(join(dir, 'cache'), async () => {
+      const long = 'x'.repeat(300);
+      const body = Array.from({ length: 200 }, (_, i) => `<p>${i % 7 ? 'é'.repeat(i % 13) : long}😀</p>`).join('\n') + '\n<p>no break at the end</p>';
+      await writeCache('k1', meta(body, 'a meta line longer than a piece '.repeat(20)));
+      await writeCache('k2', meta('', 'an empty body'));
+      // A body given in pieces is stored as their concatenation.
+      await writeCache('k3', meta(''), ['<p>one</p>', '\n', '<p>two</p>']);
+      await flushCacheWrites();
+      for (const size of [1, 5, 64, 4096, 1 << 20]) {
+        const pieces = [...readCachedBody('k1', size)!];
+        expectLinePieces(pieces, body, `size ${size}`);
+        if (size === 64) expect(pieces.length).toBeGreaterThan(50);
+        expect([...readCachedBody('k2', size)!].join('')).toBe('');
+        expect([...readCachedBody('k3', size)!].join('')).toBe('<p>one</p>\n<p>two</p>');
+      }
+      expect(readCache('k3')!.html).toBe('<p>one</p>\n<p>two</p>');
+      expect(readCachedBody('missing')).toBeUndefined();
+    });
+  });
+
+  it('gives every page of the site the same printable chapter and search sections, whatever the pieces', () => {
+    expect(bodies.length).toBeGreaterThan(140);
+    let cutInside = 0;
+    for (const { file, html } of bodies) {
+      for (const size of [300, 4096]) {
+        const pieces = linePieces(html, size);
+        if (pieces.length > 1) cutInside++;
+        expect(pieces.map((piece) => chapterHtml(piece, 'chapter')).join(''), `${file} (${size})`).toBe(chapterHtml(html, 'chapter'));
+        expect(sectionsOfPieces(pieces, size), `${file} (${size})`).toEqual(sectionsOf(html));
+      }
+    }
+    // Most pages are cut in many pieces at these sizes.
+    expect(cutInside).toBeGreaterThan(250);
+  });
+
+  it('writes a file given in pieces with its size in bytes, taking the pieces once, with or without a key', async () => {
+    const dir = scratchDir('pieces-output');
+    await withCacheDir(join(dir, 'cache'), async () => {
+      const out = new OutputWriter(join(dir, 'out'));
+      let taken = 0;
+      const pieces = (n: number): Iterable<string> => ({
+        *[Symbol.iterator]() {
+          taken++;
+          for (let i = 0; i < n; i++) yield `<p>piece ${i} é😀</p>\n`;
+        },
+      });
+      out.write('keyed.html', pieces(1000), 'a key');
+      out.write('hashed.html', pieces(3));
+      await out.commit();
+      expect(taken).toBe(2);
+      const expected = (n: number) => Array.from({ length: n }, (_, i) => `<p>piece ${i} é😀</p>\n`).join('');
+      expect(readFileSync(join(dir, 'out/keyed.html'), 'utf8')).toBe(expected(1000));
+      expect(readFileSync(join(dir, 'out/hashed.html'), 'utf8')).toBe(expected(3));
+      // The manifest holds the sizes in bytes: a second build keeps both files.
+      const again = new OutputWriter(join(dir, 'out'));
+      expect(again.keep('keyed.html', 'a key')).toBe(true);
+      expect(statSync(join(dir, 'out/keyed.html')).size).toBe(Buffer.byteLength(expected(1000)));
+      await again.abort();
+    });
+  });
+});
