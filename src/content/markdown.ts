@@ -5,7 +5,7 @@ import type { Root as MdastRoot } from 'mdast';
 import { toHtml } from 'hast-util-to-html';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import type { Node, Position } from 'unist';
+import type { Node } from 'unist';
 import { holds, walk } from './walk.js';
 import { VFile } from 'vfile';
 import type { SourceProblem } from '../errors.js';
@@ -27,7 +27,8 @@ import { CHROME_IDS, rehypeReserveIds, rehypeUniqueIds } from './slug.js';
 export interface RawLink {
   /** The href as written. */
   href: string;
-  position?: Position;
+  /** Where the link starts (what a broken link's message names): a page of 10 MB has tens of thousands of links, each kept until the build ends. */
+  position?: { start: { line: number; column: number } };
 }
 
 /**
@@ -183,7 +184,8 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
         node.properties.rel = ['noopener', 'noreferrer'];
       } else if (!SCHEME.test(href)) {
         node.properties.href = `docs-link:${links.length}`;
-        links.push({ href, position: node.position });
+        const start = node.position?.start;
+        links.push(start ? { href, position: { start: { line: start.line, column: start.column } } } : { href });
       }
     }
   });
