@@ -87,16 +87,49 @@ export function cacheKey(file: string, lineOffset: number, body: string): string
  * needs to know of a page it does not render) reads no body: its `html` is ''.
  */
 export function readCache(key: string, withHtml = true): CachedMarkdown | undefined {
+  if (!withHtml) return readCacheMeta(key);
   const bytes = readCachedFile('pages', `${key}.page`, key.slice(0, 2));
   if (!bytes) return undefined;
   const end = bytes.indexOf(10);
   if (end < 0) return undefined;
   try {
     const meta = JSON.parse(bytes.toString('utf8', 0, end)) as CachedMarkdown;
-    meta.html = withHtml ? bytes.toString('utf8', end + 1) : '';
+    meta.html = bytes.toString('utf8', end + 1);
     return meta;
   } catch {
     return undefined;
+  }
+}
+
+const pageFile = (key: string) => join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`);
+
+/** readCache without the body: only the meta line is read (a very large page's body is tens of megabytes). */
+function readCacheMeta(key: string): CachedMarkdown | undefined {
+  if (!layerEnabled('pages')) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(pageFile(key), 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const chunks: Buffer[] = [];
+    for (let position = 0; ; ) {
+      const chunk = Buffer.allocUnsafe(PIECE_SIZE);
+      const read = readSync(fd, chunk, 0, PIECE_SIZE, position);
+      if (!read) return undefined;
+      position += read;
+      const end = chunk.subarray(0, read).indexOf(10);
+      chunks.push(chunk.subarray(0, end < 0 ? read : end));
+      if (end < 0) continue;
+      const meta = JSON.parse(Buffer.concat(chunks).toString('utf8')) as CachedMarkdown;
+      meta.html = '';
+      return meta;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -108,7 +141,7 @@ export function readCache(key: string, withHtml = true): CachedMarkdown | undefi
  */
 export function readCachedBody(key: string, size = PIECE_SIZE): Iterable<string> | undefined {
   if (!cacheHas(key)) return undefined;
-  const file = join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`);
+  const file = pageFile(key);
   return {
     *[Symbol.iterator]() {
       const fd = openSync(file, 'r');
@@ -151,7 +184,7 @@ export function readCachedBody(key: string, size = PIECE_SIZE): Iterable<string>
 
 /** Whether the cache holds a page's result (its body included). */
 export function cacheHas(key: string): boolean {
-  return layerEnabled('pages') && existsSync(join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`));
+  return layerEnabled('pages') && existsSync(pageFile(key));
 }
 
 /**

@@ -372,7 +372,12 @@ export async function loadPages(
   };
   emit();
   const settle = (slot: Slot, result: WorkerResult) => {
-    if (result.ok) {
+    if (result.ok === 'in-cache') {
+      const rendered = readCache(slot.prepared.key, false);
+      if (!rendered) throw new Error(`the render cache lost ${slot.prepared.sourcePath} during the build (was the cache folder deleted?); build again`);
+      slot.rendered = rendered;
+      slot.cached = true;
+    } else if (result.ok) {
       slot.rendered = result.rendered;
       slot.cached = result.cached;
     } else {
@@ -425,7 +430,7 @@ export async function loadPages(
     // Room for what the page keeps until it is done (about 10 MB per MB of Markdown: its HTML, links and code tokens), four times
     // over for the garbage of its parts; never less than a pool thread's heap.
     const oldMb = 64 + Math.ceil(large.reduce((chars, m) => chars + m.prepared.split.body.length, 0) / 1e6) * 40;
-    return withWorkers(large, { threads: 1, mainThread: false, heap: { oldMb, youngMb: LARGE_PAGE_YOUNG_MB } });
+    return withWorkers(large, { threads: 1, mainThread: false, heap: { oldMb, youngMb: LARGE_PAGE_YOUNG_MB }, resultsInCache: true });
   };
   const rest = () => (others.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0 ? withWorkers(others) : renderHere(others));
   await Promise.all([rest(), large.length ? onThread() : undefined]);

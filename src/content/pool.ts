@@ -62,7 +62,9 @@ export type WorkerResult =
       /** On a worker thread, before the result is posted: the body of a page rendered in parts (`rendered.html` is then ''). */
       pieces?: string[];
     }
-  | { ok: false; problems: SourceProblem[] };
+  | { ok: false; problems: SourceProblem[] }
+  /** From a worker thread asked for `resultsInCache`: the render is in the render cache, whole (the caller reads it there). */
+  | { ok: 'in-cache' };
 
 /**
  * Young generation (MB) of the thread that renders a very large page (see
@@ -80,7 +82,11 @@ export const LARGE_PAGE_YOUNG_MB = 96;
  * (by default workerCount()); `mainThread`: whether the main thread renders
  * too (when false, it renders only what a thread could not); `heap`: the
  * threads' heap, when not the default; `keepHtml`: whether results from
- * worker threads bring the body HTML that the render cache holds too.
+ * worker threads bring the body HTML that the render cache holds too;
+ * `resultsInCache`: whether a result the render cache holds comes as
+ * `{ ok: 'in-cache' }` (for a very large page: its anchors and links are
+ * read from the cache once the thread has ended, rather than copied across
+ * while its heap is still there).
  */
 export async function renderInWorkers(
   rootDir: string,
@@ -94,7 +100,8 @@ export async function renderInWorkers(
     mainThread = mainThreadRenders,
     heap,
     keepHtml = true,
-  }: { threads?: number; mainThread?: boolean; heap?: { oldMb: number; youngMb: number }; keepHtml?: boolean } = {},
+    resultsInCache = false,
+  }: { threads?: number; mainThread?: boolean; heap?: { oldMb: number; youngMb: number }; keepHtml?: boolean; resultsInCache?: boolean } = {},
 ): Promise<void> {
   let next = 0;
   // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
@@ -107,27 +114,37 @@ export async function renderInWorkers(
   const workers = Array.from({ length: Math.min(threads, files.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
     const worker = new Worker(workerEntry('content'), {
-      workerData: { rootDir, contentDir, reuseCode, keepHtml },
+      workerData: { rootDir, contentDir, reuseCode, keepHtml, resultsInCache },
       resourceLimits: heap ? { maxOldGenerationSizeMb: Math.max(heap.oldMb, workerHeapMb), maxYoungGenerationSizeMb: heap.youngMb } : { maxOldGenerationSizeMb: workerHeapMb },
     });
     return new Promise<void>((resolve, reject) => {
       let batch: number[] = [];
-      const send = () => {
-        batch = take();
-        if (!batch.length) {
-          void worker.terminate().then(() => resolve());
-          return;
-        }
-        worker.postMessage(batch.map((i) => files[i]));
-      };
       worker.on('message', (message: { ready?: true; results?: WorkerResult[]; error?: string }) => {
         if (message.error) {
           void worker.terminate();
           reject(new Error(message.error));
           return;
         }
-        message.results?.forEach((result, j) => onResult(batch[j]!, result));
-        send();
+        const done = batch;
+        const deliver = () => message.results?.forEach((result, j) => onResult(done[j]!, result));
+        batch = take();
+        if (batch.length) {
+          worker.postMessage(batch.map((i) => files[i]));
+          try {
+            deliver();
+          } catch (e) {
+            reject(e);
+          }
+          return;
+        }
+        // The last batch: its results are taken in once the thread is gone and its memory with it.
+        worker
+          .terminate()
+          .then(() => {
+            deliver();
+            resolve();
+          })
+          .catch(reject);
       });
       worker.on('error', (e: Error & { code?: string }) => {
         if (e.code !== 'ERR_WORKER_OUT_OF_MEMORY') return reject(e);

@@ -5,7 +5,7 @@ import { loadHighlighter } from './highlight.js';
 import { renderForWorker } from './load.js';
 import type { WorkerResult } from './pool.js';
 
-const { rootDir, contentDir, reuseCode, keepHtml } = workerData as { rootDir: string; contentDir: string; reuseCode: boolean; keepHtml: boolean };
+const { rootDir, contentDir, reuseCode, keepHtml, resultsInCache } = workerData as { rootDir: string; contentDir: string; reuseCode: boolean; keepHtml: boolean; resultsInCache: boolean };
 const port = parentPort!;
 
 port.on('message', async (files: string[]) => {
@@ -21,9 +21,10 @@ port.on('message', async (files: string[]) => {
     // A body the render cache holds stays there unless the caller keeps bodies: the main thread reads it when it writes
     // the page, and copying it across (megabytes for a very large page) would only add to the build's memory.
     const posted = async (result: WorkerResult): Promise<WorkerResult> => {
-      if (!result.ok) return result;
+      if (result.ok !== true) return result;
       const { rendered, pieces } = result;
       const cached = await result.cached;
+      if (cached && !keepHtml && resultsInCache) return { ok: 'in-cache' };
       return { ok: true, rendered: cached && !keepHtml ? { ...rendered, html: '' } : pieces ? { ...rendered, html: pieces.join('') } : rendered, cached };
     };
     port.postMessage({ results: await Promise.all(results.map(posted)) });

@@ -69,6 +69,12 @@ describe('pieces of a body', () => {
         expect([...readCachedBody('k3', size)!].join('')).toBe('<p>one</p>\n<p>two</p>');
       }
       expect(readCache('k3')!.html).toBe('<p>one</p>\n<p>two</p>');
+      // Without the body, only the meta line is read, in as many pieces as it takes.
+      for (const size of [100, 1 << 16]) {
+        setPieceSize(size);
+        expect(readCache('k1', false)).toEqual({ ...meta('', 'a meta line longer than a piece '.repeat(20)), html: '' });
+        expect(readCache('k1')!.html).toBe(body);
+      }
       expect(readCachedBody('missing')).toBeUndefined();
     });
   });
