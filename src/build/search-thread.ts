@@ -58,7 +58,8 @@ export function createSearchWorker(options: SearchIndexerOptions = {}): SearchWo
   return {
     add(page) {
       waiting.push(page);
-      if (waiting.length >= SEARCH_BATCH) pump();
+      // In batches while the thread is busy; at once when it is idle (a site of a few very large pages would otherwise index them only at the end).
+      if (waiting.length >= SEARCH_BATCH || inFlight === 0) pump();
     },
     async writeTo(dir, options = {}) {
       try {
