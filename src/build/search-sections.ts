@@ -51,22 +51,32 @@ export function sectionsOf(html: string): SearchSection[] {
 }
 
 /**
- * sectionsOf for a body given in pieces (a very large page's, read from the
- * render cache: see readCachedBody), read a part at a time: the pieces are
- * cut again right before h2 and h3 headings, where no section, heading or
- * left-out markup reaches across, so the sections are the whole body's.
+ * sectionsOf for a body given in pieces that end at line breaks (a very
+ * large page's, read from the render cache: see readCachedBody), read a part
+ * at a time: the text is cut again right before an h2 or h3 heading, where no
+ * section, heading or left-out markup reaches across, so the sections are the
+ * whole body's. (A heading's start holds no line break: it is never split
+ * between two pieces. Each piece is searched once, so a body without
+ * headings costs no more than one read.)
  */
 export function sectionsOfPieces(pieces: Iterable<string>, size = PIECE_SIZE): SearchSection[] {
   const sections: SearchSection[] = [];
-  let held = '';
+  let held: string[] = [];
+  let heldLength = 0;
+  /** The last heading's start among the held pieces (never the start of the held text). */
+  let cut: [piece: number, at: number] | undefined;
   for (const piece of pieces) {
-    held += piece;
-    if (held.length < size) continue;
-    const cut = Math.max(held.lastIndexOf('<h2 id="'), held.lastIndexOf('<h3 id="'));
-    if (cut <= 0) continue;
-    sections.push(...sectionsOf(held.slice(0, cut)));
-    held = held.slice(cut);
+    held.push(piece);
+    heldLength += piece.length;
+    const at = Math.max(piece.lastIndexOf('<h2 id="'), piece.lastIndexOf('<h3 id="'));
+    if (at > 0 || (at === 0 && held.length > 1)) cut = [held.length - 1, at];
+    if (heldLength < size || !cut) continue;
+    const [index, where] = cut;
+    sections.push(...sectionsOf(held.slice(0, index).join('') + held[index]!.slice(0, where)));
+    held = [held[index]!.slice(where), ...held.slice(index + 1)];
+    heldLength = held.reduce((length, rest) => length + rest.length, 0);
+    cut = undefined;
   }
-  sections.push(...sectionsOf(held));
+  sections.push(...sectionsOf(held.join('')));
   return sections;
 }
