@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Input shapes benchmark: npm run bench:shapes [-- --shapes=prose-1,lists-1,tables-1,prose-10] [--floor]
+// Input shapes benchmark: npm run bench:shapes [-- --shapes=prose-1,lists-1,tables-1,prose-10,lists-10,tables-10] [--floor]
 //
 // Builds a site whose one page is very large (1 MB or 10 MB of prose, short lists or a
 // table), cold (no cache), and prints wall time and peak RSS against the targets:
@@ -54,7 +54,7 @@ function site(dir, shape, megabytes) {
 }
 
 /** Builds each shape once, cold; returns one row per shape. */
-export function shapeRows(list = ['prose-1', 'lists-1', 'tables-1', 'prose-10']) {
+export function shapeRows(list = ['prose-1', 'lists-1', 'tables-1', 'prose-10', 'lists-10', 'tables-10']) {
   const work = join(root, '.bench', 'shapes');
   const rows = [];
   // "Cold" is a build without the render cache: the tool's own bundle (made once per change of its sources) is made first, untimed.

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { MAX_TERM, termsOf, words } from '../../templates/client/search-text.js';
-import { sectionsOf, sectionsOfPieces, type SearchSection } from './search-sections.js';
+import { sectionPartsOf, sectionPartsOfPieces, type SearchSection } from './search-sections.js';
 
 /*
  * What a page gives the search index (its entry, kept in the cache by the
@@ -89,15 +89,40 @@ export function createEntryReader(): (input: SearchInput, html: string | Iterabl
 
   /** Reads a page: its terms with their counts and title places, and its document. */
   return (input: SearchInput, html: string | Iterable<string>): PageEntry => {
-    const sections = typeof html === 'string' ? sectionsOf(html) : sectionsOfPieces(html);
+    // The body's sections come as parts (a long section of a very large page in several): their words are
+    // counted as they come, and of their text only what the document shows is kept.
+    const parts = typeof html === 'string' ? sectionPartsOf(html) : sectionPartsOfPieces(html);
+    const shown: SearchSection[] = [];
     let length = 0;
-    for (const [, heading, text] of sections) {
+    /** The section being read: its text so far (up to what is shown), and its heading while its words wait to be counted. */
+    let open: { anchor: string; heading: string; text: string; uncounted?: string } | undefined;
+    const countHeading = (heading: string) => {
       for (const word of words(heading)) for (const id of termsOfWord(word)) count(id, HEADING_WEIGHT);
+    };
+    const close = () => {
+      // (Without text or anchor, it is not a section: see SectionPart.)
+      if (open && (open.text || open.anchor)) shown.push([open.anchor, open.heading, open.text.length > SECTION_TEXT ? open.text.slice(0, open.text.lastIndexOf(' ', SECTION_TEXT)) : open.text]);
+    };
+    for (const [anchor, heading, text, first] of parts) {
+      if (first) {
+        close();
+        open = { anchor, heading, text: '' };
+        // A section without anchor counts its heading's words only once it turns out to have text.
+        if (anchor) countHeading(heading);
+        else open.uncounted = heading;
+      }
+      if (!text) continue;
+      if (open!.uncounted !== undefined) {
+        countHeading(open!.uncounted);
+        open!.uncounted = undefined;
+      }
       for (const word of words(text)) {
         length++;
         for (const id of termsOfWord(word)) count(id, 1);
       }
+      if (open!.text.length <= SECTION_TEXT) open!.text = open!.text ? `${open!.text} ${text}` : text;
     }
+    close();
     // The title's terms share the bonus: a one-word title matching the query is the strongest signal.
     const titleTerms = new Map<number, 1 | 2>();
     const inTitle = (term: string, place: 1 | 2) => {
@@ -127,7 +152,6 @@ export function createEntryReader(): (input: SearchInput, html: string | Iterabl
       counts[id] = 0;
     }
     touched.length = 0;
-    const shown = sections.map(([anchor, heading, text]): SearchSection => [anchor, heading, text.length > SECTION_TEXT ? text.slice(0, text.lastIndexOf(' ', SECTION_TEXT)) : text]);
     const doc = { url: input.url, title: input.title, section: input.section ?? '', sections: shown };
     return {
       length,

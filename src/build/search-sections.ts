@@ -31,52 +31,110 @@ const textOf = (html: string) =>
 
 /** The text of a page body cut at its h2 and h3 headings. */
 export function sectionsOf(html: string): SearchSection[] {
+  // (In one piece of HTML, each section is one part.)
+  return sectionPartsOf(html)
+    .filter(([anchor, , text]) => text || anchor)
+    .map(([anchor, heading, text]): SearchSection => [anchor, heading, text]);
+}
+
+/** The parts of a body in one piece (see SectionPart): one per section, with the one before the first heading. */
+export function sectionPartsOf(html: string): SectionPart[] {
+  return sectionParts(html);
+}
+
+/**
+ * A part of a section: the section's anchor and heading, some of its text,
+ * and whether this is its first part. A long section of a very large page
+ * comes in several parts (see sectionPartsOfPieces): its text is theirs,
+ * the non-empty ones joined with a space. A section with neither text nor
+ * anchor (a body that starts with a heading) is not one.
+ */
+export type SectionPart = [anchor: string, heading: string, text: string, first: boolean];
+
+/** The parts of `html`; `within`: the section that `html` goes on with (its first part is that section's next). */
+function sectionParts(html: string, within?: readonly [anchor: string, heading: string]): SectionPart[] {
   const body = html.replace(NOT_CONTENT, '');
-  const sections: SearchSection[] = [];
-  let anchor = '';
-  let heading = '';
+  const parts: SectionPart[] = [];
+  let [anchor, heading] = within ?? ['', ''];
+  let first = !within;
   let from = 0;
-  const push = (to: number) => {
-    const text = textOf(body.slice(from, to));
-    if (text || anchor) sections.push([anchor, heading, text]);
-  };
+  const push = (to: number) => parts.push([anchor, heading, textOf(body.slice(from, to)), first]);
   for (const m of body.matchAll(HEADING)) {
     push(m.index);
     anchor = decode(m[2]!);
     heading = textOf(m[3]!);
+    first = true;
     from = m.index + m[0].length;
   }
   push(body.length);
-  return sections;
+  return parts;
+}
+
+/** What the search text leaves out or reads as a heading, and how each ends: a piece is not cut inside one. */
+const UNCUT = [
+  ['<h2 ', '</h2>'],
+  ['<h3 ', '</h3>'],
+  ['<button', '</button>'],
+  ['<a class="anchor"', '</a>'],
+  ['<p class="tab-label">', '</p>'],
+] as const;
+
+/**
+ * Where `piece` may be cut inside a section (after the returned index): at
+ * a line break between two tags, outside the elements of UNCUT (searched in
+ * `before`, the text just before the piece, and the piece). -1: nowhere.
+ */
+function sectionBreak(before: string, piece: string): number {
+  for (let at = piece.lastIndexOf('>\n<'); at > 0; at = piece.lastIndexOf('>\n<', at - 1)) {
+    const text = before + piece.slice(0, at + 1);
+    if (UNCUT.every(([open, close]) => text.lastIndexOf(open) <= text.lastIndexOf(close))) return at + 1;
+  }
+  return -1;
 }
 
 /**
- * sectionsOf for a body given in pieces that end at line breaks (a very
- * large page's, read from the render cache: see readCachedBody), read a part
- * at a time: the text is cut again right before an h2 or h3 heading, where no
- * section, heading or left-out markup reaches across, so the sections are the
- * whole body's. (A heading's start holds no line break: it is never split
- * between two pieces. Each piece is searched once, so a body without
- * headings costs no more than one read.)
+ * The parts of a body given in pieces that end at line breaks (a very
+ * large page's, read from the render cache: see readCachedBody), read about
+ * `size` characters at a time: cut right before an h2 or h3 heading where
+ * there is one, else at a line break between two tags, where no section,
+ * heading or left-out markup reaches across and the text has a space. So a
+ * section's parts give its text and words exactly, and a page of one section
+ * of 10 MB (a table) is never one string. (A heading's start holds no line
+ * break: it is never split between two pieces. Each piece is searched once.)
  */
-export function sectionsOfPieces(pieces: Iterable<string>, size = PIECE_SIZE): SearchSection[] {
-  const sections: SearchSection[] = [];
+export function* sectionPartsOfPieces(pieces: Iterable<string>, size = PIECE_SIZE): Generator<SectionPart> {
   let held: string[] = [];
   let heldLength = 0;
   /** The last heading's start among the held pieces (never the start of the held text). */
   let cut: [piece: number, at: number] | undefined;
+  /** The section the held text goes on with. */
+  let within: readonly [string, string] | undefined;
+  const give = (html: string): SectionPart[] => {
+    const parts = sectionParts(html, within);
+    const last = parts[parts.length - 1]!;
+    within = [last[0], last[1]];
+    return parts;
+  };
   for (const piece of pieces) {
     held.push(piece);
     heldLength += piece.length;
     const at = Math.max(piece.lastIndexOf('<h2 id="'), piece.lastIndexOf('<h3 id="'));
     if (at > 0 || (at === 0 && held.length > 1)) cut = [held.length - 1, at];
-    if (heldLength < size || !cut) continue;
-    const [index, where] = cut;
-    sections.push(...sectionsOf(held.slice(0, index).join('') + held[index]!.slice(0, where)));
-    held = [held[index]!.slice(where), ...held.slice(index + 1)];
-    heldLength = held.reduce((length, rest) => length + rest.length, 0);
-    cut = undefined;
+    if (heldLength < size) continue;
+    if (cut) {
+      const [index, where] = cut;
+      yield* give(held.slice(0, index).join('') + held[index]!.slice(0, where));
+      held = [held[index]!.slice(where), ...held.slice(index + 1)];
+      heldLength = held.reduce((length, rest) => length + rest.length, 0);
+      cut = undefined;
+      continue;
+    }
+    // A long stretch without a heading: cut inside the section.
+    const end = sectionBreak(held.length > 1 ? held[held.length - 2]! : '', piece);
+    if (end < 0) continue;
+    yield* give(held.slice(0, -1).join('') + piece.slice(0, end));
+    held = [piece.slice(end)];
+    heldLength = held[0]!.length;
   }
-  sections.push(...sectionsOf(held.join('')));
-  return sections;
+  yield* give(held.join(''));
 }

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chapterHtml } from '../../src/build/render.js';
 import { OutputWriter } from '../../src/build/output.js';
-import { sectionsOf, sectionsOfPieces } from '../../src/build/search-sections.js';
+import { createEntryReader } from '../../src/build/search-entry.js';
+import { sectionPartsOfPieces, sectionsOf, type SearchSection, type SectionPart } from '../../src/build/search-sections.js';
+// @ts-expect-error: a plain script of the benchmark, without types.
+import { shapeMarkdown } from '../../scripts/bench-shapes.mjs';
 import { flushCacheWrites, readCache, readCachedBody, writeCache, type CachedMarkdown } from '../../src/content/cache.js';
 import { splitSource } from '../../src/content/frontmatter.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
@@ -79,19 +82,54 @@ describe('pieces of a body', () => {
     });
   });
 
-  it('gives every page of the site the same printable chapter and search sections, whatever the pieces', () => {
+  /** Sections from their parts, as SectionPart says: a section's non-empty texts joined with a space. */
+  const sectionsFrom = (parts: Iterable<SectionPart>): SearchSection[] => {
+    const sections: SearchSection[] = [];
+    for (const [anchor, heading, text, first] of parts) {
+      if (first) sections.push([anchor, heading, text]);
+      else if (text) sections[sections.length - 1]![2] = [sections[sections.length - 1]![2], text].filter(Boolean).join(' ');
+    }
+    return sections.filter(([anchor, , text]) => text || anchor);
+  };
+  const entryOf = (html: string | Iterable<string>) => createEntryReader()({ url: '/page/', title: 'A page', slug: 'page' }, html);
+
+  it('gives every page of the site the same printable chapter, search sections and search entry, whatever the pieces', () => {
     expect(bodies.length).toBeGreaterThan(140);
     let cutInside = 0;
     for (const { file, html } of bodies) {
+      const entry = entryOf(html);
       for (const size of [300, 4096]) {
         const pieces = linePieces(html, size);
         if (pieces.length > 1) cutInside++;
         expect(pieces.map((piece) => chapterHtml(piece, 'chapter')).join(''), `${file} (${size})`).toBe(chapterHtml(html, 'chapter'));
-        expect(sectionsOfPieces(pieces, size), `${file} (${size})`).toEqual(sectionsOf(html));
+        expect(sectionsFrom(sectionPartsOfPieces(pieces, size)), `${file} (${size})`).toEqual(sectionsOf(html));
+        // (The entry reader cuts the body in parts of PIECE_SIZE.)
+        setPieceSize(size);
+        expect(entryOf(pieces), `${file} (${size})`).toEqual(entry);
+        setPieceSize();
       }
     }
     // Most pages are cut in many pieces at these sizes.
     expect(cutInside).toBeGreaterThan(250);
+  });
+
+  it('reads a section longer than a piece (a page of one long table) in several parts, with the whole section’s words and text', async () => {
+    const highlighter = await loadHighlighter();
+    for (const shape of ['tables', 'lists', 'prose']) {
+      const { html } = await renderMarkdown(shapeMarkdown(shape, 300_000), { file: `${shape}.md`, lineOffset: 0, highlighter });
+      const pieces = linePieces(html, 4096);
+      const parts = [...sectionPartsOfPieces(pieces, 4096)];
+      if (shape === 'tables') {
+        // One section (the table's heading), read in parts: none of them holds the whole text.
+        expect(sectionsOf(html).length).toBe(1);
+        expect(parts.filter(([, , text, first]) => !first && text).length).toBeGreaterThan(50);
+      }
+      expect(sectionsFrom(parts), shape).toEqual(sectionsOf(html));
+      const whole = entryOf(html);
+      setPieceSize(4096);
+      expect(entryOf(pieces), shape).toEqual(whole);
+      setPieceSize();
+    }
   });
 
   it('writes a file given in pieces with its size in bytes, taking the pieces once, with or without a key', async () => {
