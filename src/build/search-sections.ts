@@ -79,15 +79,35 @@ const UNCUT = [
   ['<p class="tab-label">', '</p>'],
 ] as const;
 
+/** Which elements of UNCUT are open at the end of `text`, given which were at its start (`open`). */
+function openAfter(text: string, open: readonly boolean[]): boolean[] {
+  return UNCUT.map(([start, end], i) => {
+    const started = text.lastIndexOf(start);
+    const ended = text.lastIndexOf(end);
+    return started === ended ? open[i]! : started > ended;
+  });
+}
+
+/** Line breaks between two tags tried as cuts in a piece, from its end: a piece without one that works is not cut. */
+const BREAKS_TRIED = 64;
+
 /**
  * Where `piece` may be cut inside a section (after the returned index): at
- * a line break between two tags, outside the elements of UNCUT (searched in
- * `before`, the text just before the piece, and the piece). -1: nowhere.
+ * a line break between two tags, where no element of UNCUT is open (`open`:
+ * those open where the piece starts). -1: nowhere.
  */
-function sectionBreak(before: string, piece: string): number {
-  for (let at = piece.lastIndexOf('>\n<'); at > 0; at = piece.lastIndexOf('>\n<', at - 1)) {
-    const text = before + piece.slice(0, at + 1);
-    if (UNCUT.every(([open, close]) => text.lastIndexOf(open) <= text.lastIndexOf(close))) return at + 1;
+function sectionBreak(piece: string, open: readonly boolean[]): number {
+  // (An element neither started nor ended in the piece is as it was at its start: no search for it.)
+  const inPiece = UNCUT.map(([start, end]) => piece.includes(start) || piece.includes(end));
+  let tried = 0;
+  for (let at = piece.lastIndexOf('>\n<'); at > 0 && tried++ < BREAKS_TRIED; at = piece.lastIndexOf('>\n<', at - 1)) {
+    const closed = UNCUT.every(([start, end], i) => {
+      if (!inPiece[i]) return !open[i];
+      const started = piece.lastIndexOf(start, at);
+      const ended = piece.lastIndexOf(end, at);
+      return started === ended ? !open[i] : ended > started;
+    });
+    if (closed) return at + 1;
   }
   return -1;
 }
@@ -100,7 +120,8 @@ function sectionBreak(before: string, piece: string): number {
  * heading or left-out markup reaches across and the text has a space. So a
  * section's parts give its text and words exactly, and a page of one section
  * of 10 MB (a table) is never one string. (A heading's start holds no line
- * break: it is never split between two pieces. Each piece is searched once.)
+ * break: it is never split between two pieces. Each piece is searched a
+ * bounded number of times.)
  */
 export function* sectionPartsOfPieces(pieces: Iterable<string>, size = PIECE_SIZE): Generator<SectionPart> {
   let held: string[] = [];
@@ -109,6 +130,8 @@ export function* sectionPartsOfPieces(pieces: Iterable<string>, size = PIECE_SIZ
   let cut: [piece: number, at: number] | undefined;
   /** The section the held text goes on with. */
   let within: readonly [string, string] | undefined;
+  /** Which elements of UNCUT are open where the next piece starts. */
+  let open = UNCUT.map(() => false);
   const give = (html: string): SectionPart[] => {
     const parts = sectionParts(html, within);
     const last = parts[parts.length - 1]!;
@@ -116,6 +139,8 @@ export function* sectionPartsOfPieces(pieces: Iterable<string>, size = PIECE_SIZ
     return parts;
   };
   for (const piece of pieces) {
+    const openAtStart = open;
+    open = openAfter(piece, open);
     held.push(piece);
     heldLength += piece.length;
     const at = Math.max(piece.lastIndexOf('<h2 id="'), piece.lastIndexOf('<h3 id="'));
@@ -130,7 +155,7 @@ export function* sectionPartsOfPieces(pieces: Iterable<string>, size = PIECE_SIZ
       continue;
     }
     // A long stretch without a heading: cut inside the section.
-    const end = sectionBreak(held.length > 1 ? held[held.length - 2]! : '', piece);
+    const end = sectionBreak(piece, openAtStart);
     if (end < 0) continue;
     yield* give(held.slice(0, -1).join('') + piece.slice(0, end));
     held = [piece.slice(end)];

@@ -113,6 +113,23 @@ describe('pieces of a body', () => {
     expect(cutInside).toBeGreaterThan(250);
   });
 
+  it('never cuts a heading or a left-out element in two, even one that spans many pieces', async () => {
+    const highlighter = await loadHighlighter();
+    // A heading of 600 lines (a setext heading's text may span lines), a long tab label, then text.
+    const lines = Array.from({ length: 600 }, (_, i) => `\`a${i}\` and \`b${i}\``).join('\n');
+    const body = `Intro.\n\n${lines}\n---\n\nAfter the long heading.\n\n${Array.from({ length: 300 }, (_, i) => `| \`x${i}\` | y |`).join('\n').replace(/^/, '| A | B |\n| --- | --- |\n')}\n`;
+    const { html } = await renderMarkdown(body, { file: 'long-heading.md', lineOffset: 0, highlighter });
+    expect(html.length).toBeGreaterThan(30_000);
+    for (const size of [200, 1000]) {
+      const pieces = linePieces(html, size);
+      expect(sectionsFrom(sectionPartsOfPieces(pieces, size)), String(size)).toEqual(sectionsOf(html));
+      const whole = entryOf(html);
+      setPieceSize(size);
+      expect(entryOf(pieces), String(size)).toEqual(whole);
+      setPieceSize();
+    }
+  });
+
   it('reads a section longer than a piece (a page of one long table) in several parts, with the whole section’s words and text', async () => {
     const highlighter = await loadHighlighter();
     for (const shape of ['tables', 'lists', 'prose']) {
