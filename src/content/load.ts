@@ -24,7 +24,7 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' |
   bodyLineOffset: number;
   /** The render cache key of the page's Markdown: a hash of its body, place and the pipeline's code. */
   sourceKey: string;
-  /** `html` was let go after loading (it is '') and is read from the render cache when needed: see pageHtml. */
+  /** `html` was let go after loading (it is '') and is read from the render cache when needed: see pageHtmlPieces. */
   htmlInCache?: boolean;
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
 }
@@ -250,14 +250,10 @@ export interface PageHooks {
   page(page: SourcePage, fromCache: boolean): void;
 }
 
-/** A page's body HTML (with link placeholders), from the render cache when the page let it go. */
-export function pageHtml(page: SourcePage): string {
-  return page.htmlInCache ? [...pageHtmlPieces(page)].join('') : page.html;
-}
-
 /**
- * pageHtml in pieces that end at line breaks (see pieces.ts): one piece
- * unless the body is very large; from the render cache, read as they are taken.
+ * A page's body HTML (with link placeholders), from the render cache when
+ * the page let it go, in pieces that end at line breaks (see pieces.ts):
+ * one piece unless the body is very large; from the cache, read as they are taken.
  */
 export function pageHtmlPieces(page: SourcePage): Iterable<string> {
   if (!page.htmlInCache) return linePieces(page.html);
@@ -296,7 +292,7 @@ export async function loadPages(
   /**
    * Whether pages keep their body HTML. Without, each page lets it go once
    * `hooks.page` had it, and it is read from the render cache when the page
-   * is written (pageHtml): memory then holds what every page needs to know
+   * is written (pageHtmlPieces): memory then holds what every page needs to know
    * of the others (titles, anchors, ids, links), not every page's body.
    */
   keepHtml = true,
@@ -324,7 +320,7 @@ export async function loadPages(
     }
     seen.set(id, displayPath);
     try {
-      // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
+      // Without keepHtml, a cached page's body stays in the cache (see pageHtmlPieces).
       const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));
       slots.push({ prepared, rendered: cached, cached: !!cached, packed });
     } catch (e) {
