@@ -103,33 +103,38 @@ export function readCache(key: string, withHtml = true): CachedMarkdown | undefi
 
 const pageFile = (key: string) => join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`);
 
+/** The bytes of a file, `size` at a time, read as they are taken (the file is closed when they stop being taken). */
+function* fileChunks(path: string, size: number): Generator<Buffer> {
+  const fd = openSync(path, 'r');
+  try {
+    for (let position = 0; ; ) {
+      const chunk = Buffer.allocUnsafe(size);
+      const read = readSync(fd, chunk, 0, size, position);
+      if (!read) return;
+      position += read;
+      yield chunk.subarray(0, read);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** readCache without the body: only the meta line is read (a very large page's body is tens of megabytes). */
 function readCacheMeta(key: string): CachedMarkdown | undefined {
   if (!layerEnabled('pages')) return undefined;
-  let fd: number;
-  try {
-    fd = openSync(pageFile(key), 'r');
-  } catch {
-    return undefined;
-  }
   try {
     const chunks: Buffer[] = [];
-    for (let position = 0; ; ) {
-      const chunk = Buffer.allocUnsafe(PIECE_SIZE);
-      const read = readSync(fd, chunk, 0, PIECE_SIZE, position);
-      if (!read) return undefined;
-      position += read;
-      const end = chunk.subarray(0, read).indexOf(10);
-      chunks.push(chunk.subarray(0, end < 0 ? read : end));
+    for (const chunk of fileChunks(pageFile(key), PIECE_SIZE)) {
+      const end = chunk.indexOf(10);
+      chunks.push(end < 0 ? chunk : chunk.subarray(0, end));
       if (end < 0) continue;
       const meta = JSON.parse(Buffer.concat(chunks).toString('utf8')) as CachedMarkdown;
       meta.html = '';
       return meta;
     }
+    return undefined;
   } catch {
     return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -144,40 +149,27 @@ export function readCachedBody(key: string, size = PIECE_SIZE): Iterable<string>
   const file = pageFile(key);
   return {
     *[Symbol.iterator]() {
-      const fd = openSync(file, 'r');
-      try {
-        // Bytes read and not given out yet, none of them a line break; the meta line is skipped.
-        let held: Buffer[] = [];
-        let inBody = false;
-        for (let position = 0; ; ) {
-          const chunk = Buffer.allocUnsafe(size);
-          const read = readSync(fd, chunk, 0, size, position);
-          position += read;
-          let bytes = chunk.subarray(0, read);
-          if (!inBody) {
-            const lineEnd = bytes.indexOf(10);
-            if (lineEnd < 0 && read) continue;
-            if (lineEnd < 0) return;
-            inBody = true;
-            bytes = bytes.subarray(lineEnd + 1);
-          }
-          if (!read) {
-            const rest = Buffer.concat(held);
-            if (rest.length) yield rest.toString('utf8');
-            return;
-          }
-          // Up to the last line break: a line break byte is never part of another character.
-          const last = bytes.lastIndexOf(10);
-          if (last < 0) {
-            held.push(bytes);
-            continue;
-          }
-          yield Buffer.concat([...held, bytes.subarray(0, last + 1)]).toString('utf8');
-          held = [bytes.subarray(last + 1)];
+      // Bytes read and not given out yet, none of them a line break; the meta line is skipped.
+      let held: Buffer[] = [];
+      let inBody = false;
+      for (let bytes of fileChunks(file, size)) {
+        if (!inBody) {
+          const lineEnd = bytes.indexOf(10);
+          if (lineEnd < 0) continue;
+          inBody = true;
+          bytes = bytes.subarray(lineEnd + 1);
         }
-      } finally {
-        closeSync(fd);
+        // Up to the last line break: a line break byte is never part of another character.
+        const last = bytes.lastIndexOf(10);
+        if (last < 0) {
+          held.push(bytes);
+          continue;
+        }
+        yield Buffer.concat([...held, bytes.subarray(0, last + 1)]).toString('utf8');
+        held = [bytes.subarray(last + 1)];
       }
+      const rest = Buffer.concat(held);
+      if (rest.length) yield rest.toString('utf8');
     },
   };
 }
