@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PATCHES } from '../scripts/patch-packages.mjs';
 
 // React's server renderer is several times faster in its production build.
 process.env.NODE_ENV ??= 'production';
@@ -24,8 +25,9 @@ function sourceKey() {
       if (st.isFile()) hash.update(`${dir}/${file}:${st.size}:${st.mtimeMs}\n`);
     }
   }
-  // The installed packages are in the bundle: npm rewrites its record of the tree whenever it changes them.
-  for (const file of ['package.json', 'tsconfig.json', 'node_modules/esbuild/package.json', 'node_modules/.package-lock.json']) {
+  // The installed packages are in the bundle: npm rewrites its record of the tree whenever it changes them,
+  // and the files our install patches (scripts/patch-packages.mjs) are counted too.
+  for (const file of ['package.json', 'tsconfig.json', 'node_modules/esbuild/package.json', 'node_modules/.package-lock.json', ...PATCHES.map((p) => p.file)]) {
     try {
       const st = statSync(join(root, file));
       hash.update(`${file}:${st.size}:${st.mtimeMs}\n`);

@@ -1,0 +1,10 @@
+/** Types of patch-packages.mjs, for the tests. */
+export interface PackagePatch {
+  name: string;
+  file: string;
+  from: string;
+  to: string;
+}
+export const PATCHES: PackagePatch[];
+export function unpatchedPath(file: string): string;
+export function patchState(patch: PackagePatch): 'applied' | 'applies' | 'differs' | 'missing';
