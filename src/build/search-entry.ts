@@ -30,6 +30,10 @@ export interface SearchInput {
 const HEADING_WEIGHT = 3;
 /** Score bonus of a term that is (part of) the title or slug, shared out over the title's terms. */
 export const TITLE_BONUS = 3;
+/** Words whose terms a reader keeps (a site's vocabulary is tens of thousands of words). */
+const WORDS_KEPT = 100_000;
+/** A reader that learnt more terms than this forgets them all after the page (see createEntryReader). */
+const FORGET_AFTER_TERMS = 200_000;
 /** Longest text kept per heading's part in a page document (its excerpt comes from there). */
 const SECTION_TEXT = 6000;
 
@@ -73,12 +77,15 @@ export function createEntryReader(): (input: SearchInput, html: string | Iterabl
   };
   // Most words recur, on a page and across pages: their terms are worked out once.
   const wordTerms = new Map<string, number[]>();
+  const found: number[] = [];
   const termsOfWord = (word: string) => {
     let ids = wordTerms.get(word);
     if (!ids) {
-      ids = [];
-      termsOf(word, (term) => ids!.push(countIdOf(term)));
-      if (wordTerms.size < 500_000) wordTerms.set(word, ids);
+      found.length = 0;
+      termsOf(word, (term) => found.push(countIdOf(term)));
+      // A copy of its length: an array pushed to from empty takes room for 17 numbers.
+      ids = found.slice();
+      if (wordTerms.size < WORDS_KEPT) wordTerms.set(word, ids);
     }
     return ids;
   };
@@ -152,6 +159,15 @@ export function createEntryReader(): (input: SearchInput, html: string | Iterabl
       counts[id] = 0;
     }
     touched.length = 0;
+    // What the reader learnt is worth keeping while it is a site's vocabulary (tens of thousands of
+    // terms). A page of hundreds of thousands of words of its own (a generated table of options, say)
+    // would keep tens of megabytes for the rest of the build, while the index takes as much again.
+    if (countNames.length > FORGET_AFTER_TERMS) {
+      countIds.clear();
+      countNames.length = 0;
+      wordTerms.clear();
+      counts = new Float64Array(1024);
+    }
     const doc = { url: input.url, title: input.title, section: input.section ?? '', sections: shown };
     return {
       length,

@@ -114,7 +114,15 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   const termIds = new Map<string, number>();
   const termNames: string[] = [];
   let sortedTerms = 0;
-  const postings: Posting[] = [];
+  /**
+   * Postings by term number. A term on one page alone (most terms of a site, and nearly all of the
+   * hundreds of thousands of a generated table's) is a number: where its page and value are in
+   * `onePage` and `oneValue`. A Posting, an object and two arrays, takes some 150 bytes more.
+   */
+  const postings: Array<Posting | number> = [];
+  let onePage = new Uint32Array(1024);
+  let oneValue = new Uint32Array(1024);
+  let ones = 0;
   /** Per page (in the order added): its entry's key, body length, title share and document. */
   const keys: string[] = [];
   const lengths: number[] = [];
@@ -146,15 +154,32 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   const changed = new Map<number, PageEntry>();
   let made: ReturnType<SearchIndexer['made']> = 'merged';
 
-  /** A term's number in the postings. */
-  const idOf = (term: string) => {
-    let id = termIds.get(term);
-    if (id === undefined) {
-      termIds.set(term, (id = postings.length));
-      termNames.push(term);
-      postings.push({ pages: [], values: [] });
+  /** A new term, on `page` alone. */
+  const addTerm = (term: string, page: number, value: number) => {
+    if (ones === onePage.length) {
+      const pages = new Uint32Array(ones * 2);
+      const values = new Uint32Array(ones * 2);
+      pages.set(onePage);
+      values.set(oneValue);
+      onePage = pages;
+      oneValue = values;
     }
-    return id;
+    onePage[ones] = page;
+    oneValue[ones] = value;
+    termIds.set(term, postings.length);
+    termNames.push(term);
+    postings.push(ones++);
+  };
+  /** A term's posting (one made for a term on one page: the encoder lets it go). */
+  const postingAt = (id: number): Posting => {
+    const posting = postings[id]!;
+    return typeof posting === 'number' ? { pages: [onePage[posting]!], values: [oneValue[posting]!] } : posting;
+  };
+  /** A term's posting, kept as an object from now on: to change it. */
+  const postingToChange = (id: number): Posting => {
+    const posting = postingAt(id);
+    postings[id] = posting;
+    return posting;
   };
   /** A page's entry: from the cache, or made (and cached). */
   const entryAt = (page: number, input = inputs[page]!): PageEntry => {
@@ -178,7 +203,9 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   /** Adds a page's terms to the postings (pages in increasing order: a page after every page there is goes at the end). */
   const post = (page: number, entry: PageEntry, atEnd: boolean) => {
     entry.terms.forEach((term, i) => {
-      const posting = postings[idOf(term)]!;
+      const id = termIds.get(term);
+      if (id === undefined) return addTerm(term, page, entry.values[i]!);
+      const posting = postingToChange(id);
       if (atEnd) {
         (posting.pages as number[]).push(page);
         (posting.values as number[]).push(entry.values[i]!);
@@ -272,10 +299,10 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
       }
       for (const term of old.terms) {
         const id = termIds.get(term);
-        if (id !== undefined) (touchedTerms as Set<Posting>).add(postings[id]!);
+        if (id !== undefined) (touchedTerms as Set<Posting>).add(postingToChange(id));
       }
     }
-    for (const posting of touchedTerms ?? postings) {
+    for (const posting of touchedTerms ?? postings.map((_, id) => postingToChange(id))) {
       const { pages, values } = posting;
       let hits = 0;
       for (let i = 0; i < pages.length; i++) hits += gone[pages[i]!]!;
@@ -301,7 +328,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
 
   const resetPostings = () => {
     termIds.clear();
-    termNames.length = postings.length = sortedTerms = 0;
+    termNames.length = postings.length = sortedTerms = ones = 0;
   };
 
   /** Every term in sorted order (the state's came sorted; the ones added since are sorted in). */
@@ -328,7 +355,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     const order = termsInOrder();
     const { files, shards } = encodeIndex({
       terms: order,
-      postingOf: (term) => postings[termIds.get(term)!]!,
+      postingOf: (term) => postingAt(termIds.get(term)!),
       lengths,
       titleShares,
       docKeys,
@@ -343,8 +370,11 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   /** Saves what the next build starts from. */
   const saveState = (order: string[], files: IndexFile[], shards: IndexShard[]) => {
     const list = listKey(keys);
-    const live = order.filter((term) => postings[termIds.get(term)!]!.pages.length);
-    const bytes = packPostings(list, live, (term) => postings[termIds.get(term)!]!);
+    const live = order.filter((term) => {
+      const posting = postings[termIds.get(term)!]!;
+      return typeof posting === 'number' || posting.pages.length > 0;
+    });
+    const bytes = packPostings(list, live, (term) => postingAt(termIds.get(term)!));
     const state: StateHead = {
       version: stateVersion(),
       keys,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createSearchIndexer, type SearchInput } from '../../src/build/search.js';
+import { createEntryReader } from '../../src/build/search-entry.js';
 import { sectionsOf } from '../../src/build/search-sections.js';
 import { flushCacheWrites } from '../../src/content/cache.js';
 import { withCacheDir } from '../helpers/site.js';
@@ -111,6 +112,23 @@ describe('search index', () => {
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
+  });
+
+  it('indexes a page of hundreds of thousands of words of its own, and reads the pages after it as a new reader does', async () => {
+    // 250,000 words found on this page alone, and one that other pages have too.
+    const rows = Array.from({ length: 250_000 }, (_, i) => `option${i}`);
+    const table = page('/reference/options/', 'Options', `<h2 id="all">All options</h2><p>${rows.join(' ')} browsers</p>`, 'Reference');
+    const read = createEntryReader();
+    const bigEntry = read(table, table.html!);
+    expect(bigEntry.terms.length).toBeGreaterThan(250_000);
+    // The reader forgot what it learnt from that page: what it reads next is what a new reader reads.
+    for (const p of PAGES) expect(read(p, p.html!)).toEqual(createEntryReader()(p, p.html!));
+    const engine = engineOf(indexOf([...PAGES, table]));
+    expect((await engine.search('option123456')).map((r) => r.url)).toEqual(['/reference/options/#all']);
+    expect((await engine.search('option7')).map((r) => r.url)).toEqual(['/reference/options/#all']);
+    // A word on the big page and on another: both pages.
+    expect((await engine.search('browsers')).map((r) => r.url.replace(/#.*/, '')).sort()).toEqual(['/guides/caching/', '/reference/options/']);
+    expect((await engine.search('splitChunks'))[0]!.url).toBe('/configuration/optimization/#optimizationsplitchunks');
   });
 
   it('finds a page by a word of its title first, and points at the heading that matches', async () => {
