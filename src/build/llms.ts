@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { splitSource } from '../content/frontmatter.js';
+import { linePieces } from '../content/pieces.js';
 import type { Site, SitePage } from '../site/model.js';
 import { withBase } from '../site/links.js';
 
@@ -42,15 +43,19 @@ export function markdownFromDisk(root: string): (page: SitePage) => string {
 }
 
 /**
- * Every page's Markdown as written, in sidebar order. The build does not keep
- * every page's Markdown in memory until the end: `markdownOf` reads it again.
+ * Every page's Markdown as written, in sidebar order, in pieces (a page's
+ * Markdown may be megabytes: it is written as it comes, never joined with
+ * the rest). The build does not keep every page's Markdown in memory until
+ * the end: `markdownOf` reads it again.
  */
-export function llmsFullTxt(site: Site, base: string, markdownOf: (page: SitePage) => string): string {
-  const parts: string[] = [];
+export function* llmsFullTxt(site: Site, base: string, markdownOf: (page: SitePage) => string): Generator<string> {
+  let first = true;
   for (const section of orderedPages(site)) {
     for (const page of section.pages) {
-      parts.push(`# ${page.title}\n\nSource: ${absolute(site, base, page.url)}\n\n${markdownOf(page).trim()}\n`);
+      yield `${first ? '' : '\n---\n\n'}# ${page.title}\n\nSource: ${absolute(site, base, page.url)}\n\n`;
+      first = false;
+      yield* linePieces(markdownOf(page).trim());
+      yield '\n';
     }
   }
-  return parts.join('\n---\n\n');
 }

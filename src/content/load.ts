@@ -269,7 +269,7 @@ export interface LoadedPages {
   failed: Set<string>;
   /**
    * The Markdown bodies as read, by source path, while they fit in
-   * MARKDOWN_KEPT characters (llms-full.txt reads the others again).
+   * MARKDOWN_KEPT characters, but for very large pages (llms-full.txt reads the others again).
    */
   markdown: Map<string, string>;
 }
@@ -346,9 +346,10 @@ export async function loadPages(
       hooks?.page(slot.page, slot.cached === true);
       slot.done = true;
       slot.rendered = undefined;
-      // The page has what it needs of its source; the body text goes (but for llms-full.txt, while it fits).
+      // The page has what it needs of its source; the body text goes (but for llms-full.txt, while it fits,
+      // and unless the page is very large: it would stay in memory whole for the rest of the build).
       const body = slot.prepared.split.body;
-      if (kept + body.length <= MARKDOWN_KEPT) {
+      if (body.length < LARGE_PAGE_CHARS && kept + body.length <= MARKDOWN_KEPT) {
         kept += body.length;
         markdown.set(slot.prepared.sourcePath, body);
       }
