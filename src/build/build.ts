@@ -70,13 +70,11 @@ export function normaliseBase(base = '/'): string {
 
 /** Time spent per stage (ms), for the benchmark (DOCS_PROFILE=1 prints it). */
 export const stageTimes: Record<string, number> = {};
-const memtrace = (label: string) => { if (process.env.DOCS_MEMTRACE) { const h = (globalThis as any).process.memoryUsage(); console.error(`MEM main ${label} t=${Math.round(performance.now())} heap=${Math.round(h.heapUsed/1048576)} total=${Math.round(h.heapTotal/1048576)} ext=${Math.round((h.external+h.arrayBuffers)/1048576)} rss=${Math.round(h.rss/1048576)}`); if (process.env.DOCS_HEAPSNAP === label) { (globalThis as any).__snap = true; import('node:v8').then((v8) => console.error('SNAP', v8.writeHeapSnapshot('/tmp/pp/main.heapsnapshot'))); } } };
 export function timed<T>(stage: string, fn: () => T): T {
-  memtrace('start ' + stage);
   const start = performance.now();
   const result = fn();
   if (result instanceof Promise) {
-    return result.finally(() => { memtrace('end ' + stage); stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start; }) as T;
+    return result.finally(() => (stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start)) as T;
   }
   stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start;
   return result;
