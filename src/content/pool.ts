@@ -69,10 +69,14 @@ export type WorkerResult =
 /**
  * Young generation (MB) of the thread that renders a very large page (see
  * LARGE_PAGE_CHARS in load.ts): the parser makes a great many objects that
- * die young, and with twice V8's default room far fewer of them are copied
- * or promoted before they die.
+ * die young, and with four times V8's default room far fewer of them are
+ * copied or promoted before they die. Cold builds of the 1 MB pages of the
+ * shapes benchmark, two of each: lists 3.35-3.41 s against 4.52-4.75 s with
+ * 96 MB, tables 2.64-2.89 s against 2.97-3.63 s, prose the same; peaks of
+ * 254-276 MB against 190-232 MB. With 240 or 288 MB, lists peaked at 387-391
+ * MB and were no faster.
  */
-export const LARGE_PAGE_YOUNG_MB = 96;
+export const LARGE_PAGE_YOUNG_MB = 192;
 
 /**
  * Renders the pages in `files` (relative to contentDir) across the main
