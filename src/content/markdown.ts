@@ -27,8 +27,12 @@ import { CHROME_IDS, rehypeReserveIds, rehypeUniqueIds } from './slug.js';
 export interface RawLink {
   /** The href as written. */
   href: string;
-  /** Where the link starts (what a broken link's message names): a page of 10 MB has tens of thousands of links, each kept until the build ends. */
-  position?: { start: { line: number; column: number } };
+  /**
+   * Where the link starts in the body (what a broken link's message names), when known. One flat
+   * object per link: a page of 10 MB has up to 200,000 links, each kept until the build ends.
+   */
+  line?: number;
+  column?: number;
 }
 
 /**
@@ -185,7 +189,7 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
       } else if (!SCHEME.test(href)) {
         node.properties.href = `docs-link:${links.length}`;
         const start = node.position?.start;
-        links.push(start ? { href, position: { start: { line: start.line, column: start.column } } } : { href });
+        links.push(start ? { href, line: start.line, column: start.column } : { href });
       }
     }
   });

@@ -79,7 +79,7 @@ export function resolveLinks(site: Site, base: string, targets: LinkTargets, pag
     for (const link of page.links) {
       const { href } = link;
       page.hrefs.push(href);
-      const at = { file: page.sourcePath, line: (link.position?.start.line ?? 1) + page.bodyLineOffset, column: link.position?.start.column ?? 1 };
+      const at = { file: page.sourcePath, line: (link.line ?? 1) + page.bodyLineOffset, column: link.column ?? 1 };
       const resolved = resolveHref(site, page, href, targets);
       if (typeof resolved === 'string') {
         problems.push({ ...at, message: resolved });

@@ -157,7 +157,7 @@ describe('Markdown pipeline', () => {
 
   it('collects links with their positions', async () => {
     const { links, html } = await render('See [a](/a/) and\n[b](https://b.example) and [c](#c).\n');
-    expect(links.map((l) => [l.href, l.position?.start.line, l.position?.start.column])).toEqual([
+    expect(links.map((l) => [l.href, l.line, l.column])).toEqual([
       ['/a/', 1, 5],
       ['#c', 2, 28],
     ]);
