@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TOOL_ROOT } from '../paths.js';
 import type { Frontmatter } from './frontmatter.js';
 import type { TokenClass } from './highlight.js';
-import type { RenderedMarkdown } from './markdown.js';
-import { PIECE_SIZE } from './pieces.js';
+import type { BodySink, RenderedMarkdown } from './markdown.js';
+import { linePieces, PIECE_SIZE } from './pieces.js';
 
 /*
  * The render cache: the Markdown result of each page (body HTML, anchors,
@@ -189,6 +189,93 @@ export function writeCache(key: string, value: CachedMarkdown, pieces: readonly 
   // A body in pieces is written one piece after the other: a very large body is never copied into one string.
   const contents = pieces.length === 1 && pieces[0]!.length < PIECE_SIZE ? `${meta}\n${pieces[0]}` : [`${meta}\n`, ...pieces];
   return writeCachedFile('pages', `${key}.page`, contents, key.slice(0, 2));
+}
+
+/**
+ * A page's body written into the render cache as it is made (see
+ * RenderOptions.bodySink), then stored with its meta line by `finish`: the
+ * body of a very large page rendered in parts is never in memory whole, not
+ * even until the page is done. Should the disk refuse a write, the body goes
+ * on in memory. Throws when the cache cannot take a file at all (then no sink is used).
+ */
+export class CacheBodyFile implements BodySink {
+  private readonly temp: string;
+  private fd: number | undefined;
+  private at = 0;
+  /** The body, when the file could not take it. */
+  private memory: string[] | undefined;
+
+  constructor(private readonly key: string) {
+    if (!layerEnabled('pages')) throw new Error('the render cache is off');
+    const dir = join(cacheRootDir(), 'pages', key.slice(0, 2));
+    mkdirSync(dir, { recursive: true });
+    this.temp = join(dir, `${key}.body.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+    this.fd = openSync(this.temp, 'w');
+  }
+
+  write(piece: string): void {
+    if (this.memory) {
+      this.memory.push(piece);
+      return;
+    }
+    try {
+      this.at += writeSync(this.fd!, piece, this.at, 'utf8');
+    } catch {
+      this.memory = [...this.readBack(), piece];
+    }
+  }
+
+  reset(): void {
+    if (this.memory) this.memory = [];
+    else {
+      ftruncateSync(this.fd!, 0);
+      this.at = 0;
+    }
+  }
+
+  /** Forgets the body (the page failed). */
+  discard(): void {
+    this.close();
+    this.memory = undefined;
+  }
+
+  /**
+   * Stores `value` (its `html` is left out) with the body as the page's cache file; resolves to
+   * whether it was stored. When it was not, the body is in `fallback` (in pieces) by then.
+   */
+  finish(value: CachedMarkdown, fallback: string[]): Promise<boolean> {
+    const final = pageFile(this.key);
+    const temp = `${final}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    let out: number | undefined;
+    try {
+      if (this.memory) throw new Error('the body is in memory');
+      out = openSync(temp, 'w');
+      let position = writeSync(out, `${JSON.stringify({ ...value, html: undefined })}\n`, null, 'utf8');
+      for (const chunk of fileChunks(this.temp, PIECE_SIZE)) position += writeSync(out, chunk, 0, chunk.length, position);
+      closeSync(out);
+      out = undefined;
+      renameSync(temp, final);
+      this.close();
+      return Promise.resolve(true);
+    } catch {
+      if (out !== undefined) closeSync(out);
+      rmSync(temp, { force: true });
+      fallback.push(...(this.memory ?? this.readBack()));
+      this.close();
+      return Promise.resolve(false);
+    }
+  }
+
+  private readBack(): string[] {
+    return linePieces(readFileSync(this.temp).subarray(0, this.at).toString('utf8'));
+  }
+
+  private close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(this.temp, { force: true });
+  }
 }
 
 /** A cached result of a kind (a folder of the cache), or undefined. */

@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { LARGE_PAGE_YOUNG_MB, PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
-import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
+import { CacheBodyFile, cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { linePieces } from './pieces.js';
 import { isTokenSource, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
@@ -100,21 +100,56 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
  * With `reuseCode`, the tokens of code blocks the page had at its last render (`lastKey`, or the last build's) are reused.
  * The body HTML is `rendered.html`, or (a page rendered in parts) `pieces`; `withHtml` gives it as `html` either way.
  */
-async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, lastKey?: string): Promise<Fresh> {
+async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, lastKey?: string, sinkBody = false): Promise<Fresh> {
   const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
   if (previous) registerTokenClasses(previous.classes);
-  const fresh = await renderMarkdown(prepared.split.body, {
-    file: prepared.sourcePath,
-    lineOffset: prepared.split.bodyLineOffset,
-    highlighter,
-    codeBlocks: new Map(previous?.blocks),
-    keepCodeBlocks: false,
-    htmlInPieces: true,
-  });
-  if (fresh.problems.length) throw new InputError(fresh.problems);
-  const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, htmlPieces, ...rest } = fresh;
-  const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(htmlPieces ?? rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
-  return { rendered: result, pieces: htmlPieces, cached: writeCache(prepared.key, result, htmlPieces) };
+  const sink = sinkBody && prepared.split.body.length >= LARGE_PAGE_CHARS ? cacheBodyFile(prepared.key) : undefined;
+  let sunkClasses: Record<string, TokenClass> = {};
+  let fresh: RenderedMarkdown;
+  try {
+    fresh = await renderMarkdown(prepared.split.body, {
+      file: prepared.sourcePath,
+      lineOffset: prepared.split.bodyLineOffset,
+      highlighter,
+      codeBlocks: new Map(previous?.blocks),
+      keepCodeBlocks: false,
+      htmlInPieces: true,
+      bodySink: sink && {
+        write(piece) {
+          sink.write(piece);
+          Object.assign(sunkClasses, tokenClassesIn(piece));
+        },
+        reset() {
+          sink.reset();
+          sunkClasses = {};
+        },
+      },
+    });
+  } catch (e) {
+    sink?.discard();
+    throw e;
+  }
+  if (!fresh.htmlInSink) sink?.discard();
+  if (fresh.problems.length) {
+    sink?.discard();
+    throw new InputError(fresh.problems);
+  }
+  const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, htmlPieces, htmlInSink, ...rest } = fresh;
+  const tokenClasses = htmlInSink ? sunkClasses : tokenClassesIn(htmlPieces ?? rest.html);
+  const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses, fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
+  if (!htmlInSink) return { rendered: result, pieces: htmlPieces, cached: writeCache(prepared.key, result, htmlPieces) };
+  // The body is in the cache once stored; should storing it fail, it is in `pieces` by the time `cached` says so.
+  const pieces: string[] = [];
+  return { rendered: result, pieces, cached: sink!.finish(result, pieces) };
+}
+
+/** A file of the render cache that a very large page's body is written into as it is made; none when the cache cannot take one. */
+function cacheBodyFile(key: string): CacheBodyFile | undefined {
+  try {
+    return new CacheBodyFile(key);
+  } catch {
+    return undefined;
+  }
 }
 
 type Fresh = { rendered: CachedMarkdown; pieces?: string[]; cached: Promise<boolean> };
@@ -225,19 +260,21 @@ function highlightThreadFor(pages: Prepared[], highlighter: HighlighterSource): 
  * record of the last build, so it highlights every code block: workers
  * render only when megabytes of Markdown changed, where pages edited one at
  * a time (whose tokens are read back from their last render) are the few.
+ * With `sinkBody` (the caller reads every body from the render cache), a
+ * very large page's body goes to the cache as it is made (see CacheBodyFile).
  */
-export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
+export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, reuseCode: boolean, sinkBody = false): Promise<WorkerResult> {
   await loadParsers();
-  return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, reuseCode, false);
+  return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, reuseCode, false, sinkBody);
 }
 
 /**
  * Renders a page once `prepared` has read it; problems of the page come back as a result, not thrown.
  * Without `join`, a body rendered in parts stays in `pieces` (the worker thread decides whether to join it).
  */
-async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, reuseCode: boolean, join = true): Promise<WorkerResult> {
+async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, reuseCode: boolean, join = true, sinkBody = false): Promise<WorkerResult> {
   try {
-    const fresh = await renderFresh(prepared(), highlighter, reuseCode);
+    const fresh = await renderFresh(prepared(), highlighter, reuseCode, undefined, sinkBody);
     return join ? { ok: true, rendered: withHtml(fresh), cached: fresh.cached } : { ok: true, ...fresh };
   } catch (e) {
     if (e instanceof InputError) return { ok: false, problems: e.problems };

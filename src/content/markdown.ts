@@ -67,6 +67,15 @@ export interface RenderedMarkdown {
    * concatenation it is (`html` is then ''): a very large page's HTML need never be one string.
    */
   htmlPieces?: string[];
+  /** With RenderOptions.bodySink, whether the body HTML went there (`html` is '' and `htmlPieces` empty). */
+  htmlInSink?: boolean;
+}
+
+/** Where a page rendered in parts writes its HTML as it is made (see RenderOptions.bodySink). */
+export interface BodySink {
+  write(piece: string): void;
+  /** Forgets what was written: the page is rendered again. */
+  reset(): void;
 }
 
 // The plugin list, in order, as one declarative pipeline. Parsing (mdast-parse.ts) and the mdast
@@ -93,6 +102,12 @@ export interface RenderOptions {
   keepCodeBlocks?: boolean;
   /** A page rendered in parts gives its HTML as `htmlPieces`, not as `html`. */
   htmlInPieces?: boolean;
+  /**
+   * A page rendered in parts writes its HTML here as it is made, not into the result (with
+   * htmlInPieces): each part's once the next part is rendered (a table or list that goes on in the
+   * next part changes the end of the part before). A page rendered whole does not use it.
+   */
+  bodySink?: BodySink;
 }
 
 export async function renderMarkdown(body: string, options: RenderOptions): Promise<RenderedMarkdown> {
@@ -129,10 +144,11 @@ async function renderChecked(body: string, options: RenderOptions, ctx: PageCont
   const cuts = options.cuts ?? cutPoints(body);
   if (cuts.length && !options.keepTree && !options.whole && renderableInParts(body)) {
     renderInPartsStats.tried++;
-    const inParts = await renderInParts(body, cuts, ctx, options.keepCodeBlocks ?? true, options.htmlInPieces ?? false);
+    const inParts = await renderInParts(body, cuts, ctx, options.keepCodeBlocks ?? true, options.htmlInPieces ?? false, options.bodySink);
     if (inParts) return inParts;
     renderInPartsStats.whole++;
     restart(ctx);
+    options.bodySink?.reset();
   }
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
   // Parsed in parts on two threads (parse-thread.ts) when it is cut: the same tree, in linear time and memory.
@@ -257,13 +273,16 @@ function restart(ctx: PageContext): void {
 export const renderInPartsStats = { tried: 0, whole: 0 };
 
 /** Renders a page in the parts `cuts` make (see above); undefined when the parts do not join as expected (it is then rendered whole). */
-async function renderInParts(body: string, cuts: Cut[], ctx: PageContext, keepCodeBlocks: boolean, inPieces: boolean): Promise<RenderedMarkdown | undefined> {
+async function renderInParts(body: string, cuts: Cut[], ctx: PageContext, keepCodeBlocks: boolean, inPieces: boolean, sink?: BodySink): Promise<RenderedMarkdown | undefined> {
   const texts = partTexts(body, cuts);
-  let rendered = await renderPartsOnce(body, cuts, texts, ctx, 3, keepCodeBlocks);
+  // (A sink is for a body in pieces.)
+  sink = inPieces ? sink : undefined;
+  let rendered = await renderPartsOnce(body, cuts, texts, ctx, 3, keepCodeBlocks, sink);
   if (rendered === 'too many h3') {
     // Past the limit, the page's h3s get no self-link: the parts are rendered again, knowing it.
     restart(ctx);
-    rendered = (await renderPartsOnce(body, cuts, texts, ctx, 2, keepCodeBlocks)) as RenderedMarkdown | undefined;
+    sink?.reset();
+    rendered = (await renderPartsOnce(body, cuts, texts, ctx, 2, keepCodeBlocks, sink)) as RenderedMarkdown | undefined;
   }
   if (!rendered || inPieces) return rendered;
   const { htmlPieces, ...result } = rendered;
@@ -278,6 +297,7 @@ async function renderPartsOnce(
   ctx: PageContext,
   selfLinkDepth: number,
   keepCodeBlocks: boolean,
+  sink?: BodySink,
 ): Promise<RenderedMarkdown | 'too many h3' | undefined> {
   const autolinks = mayHoldAutolinks(body);
   const parts: PartsState = { taken: new Set(CHROME_IDS), previousLevel: 1, h3: 0, selfLinkDepth };
@@ -287,6 +307,16 @@ async function renderPartsOnce(
   const ids = new Set<string>();
   const links: RawLink[] = [];
   const html: string[] = [];
+  /** Whether a part went to the sink (the next one is then preceded by a line break). */
+  let sunk = false;
+  /** Writes the parts' HTML but the last `keep` to the sink. */
+  const toSink = (keep: number) => {
+    while (sink && html.length > keep) {
+      if (sunk) sink.write('\n');
+      sink.write(html.shift()!);
+      sunk = true;
+    }
+  };
   for (const text of texts) {
     let tree = parseMarkdown('without-autolinks', text);
     if (autolinks && textMayHoldAutolinks(tree)) tree = parseMarkdown('full', text);
@@ -302,10 +332,18 @@ async function renderPartsOnce(
       [html[html.length - 1], part] = joined;
     }
     // (A part of blank lines writes nothing: no line break for it.)
-    if (part) html.push(part);
+    if (part) {
+      // The parts before are done: the next part can change only this one.
+      toSink(0);
+      html.push(part);
+    }
     if (selfLinkDepth === 3 && selfLinkDepthFor(parts.h3) === 2) return 'too many h3';
     // (A block repeated within a part is still highlighted once.)
     if (!keepCodeBlocks) ctx.codeBlocks.used.clear();
+  }
+  if (sink) {
+    toSink(0);
+    return { html: '', htmlPieces: [], htmlInSink: true, anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
   }
   // The parts' HTML, a line break between each two.
   const htmlPieces = html.flatMap((part, i) => (i ? ['\n', part] : [part]));

@@ -12,7 +12,8 @@ port.on('message', async (files: string[]) => {
   try {
     const results = [];
     for (const file of files) {
-      results.push(await renderForWorker(rootDir, contentDir, file, loadHighlighter, reuseCode));
+      // (A thread whose results stay in the cache lets a very large body go there as it is made.)
+      results.push(await renderForWorker(rootDir, contentDir, file, loadHighlighter, reuseCode, resultsInCache && !keepHtml));
       await nextTurn(); // lets the cache writes of the page go on
     }
     // The pool ends this thread once the pages are done: the cache must be written by then (and

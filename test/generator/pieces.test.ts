@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chapterHtml } from '../../src/build/render.js';
@@ -7,7 +7,7 @@ import { createEntryReader } from '../../src/build/search-entry.js';
 import { sectionPartsOfPieces, sectionsOf, type SearchSection, type SectionPart } from '../../src/build/search-sections.js';
 // @ts-expect-error: a plain script of the benchmark, without types.
 import { shapeMarkdown } from '../../scripts/bench-shapes.mjs';
-import { flushCacheWrites, readCache, readCachedBody, writeCache, type CachedMarkdown } from '../../src/content/cache.js';
+import { CacheBodyFile, flushCacheWrites, readCache, readCachedBody, writeCache, type CachedMarkdown } from '../../src/content/cache.js';
 import { splitSource } from '../../src/content/frontmatter.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
@@ -79,6 +79,39 @@ describe('pieces of a body', () => {
         expect(readCache('k1')!.html).toBe(body);
       }
       expect(readCachedBody('missing')).toBeUndefined();
+    });
+  });
+
+  it('stores a body written as it is made with its meta line, starts it over, and gives it back whole when the cache cannot store it', async () => {
+    const dir = scratchDir('pieces-sink');
+    const cache = join(dir, 'cache');
+    await withCacheDir(cache, async () => {
+      const pieces = Array.from({ length: 300 }, (_, i) => `<p>${'é😀'.repeat(i % 17)} ${i}</p>${i % 3 ? '\n' : ''}`);
+      const body = pieces.join('');
+      const key = 'ab'.repeat(32);
+      const file = new CacheBodyFile(key);
+      file.write('<p>a first render, started over</p>\n');
+      file.reset();
+      for (const piece of pieces) file.write(piece);
+      const fallback: string[] = [];
+      expect(await file.finish(meta('ignored', 'stored'), fallback)).toBe(true);
+      expect(fallback).toEqual([]);
+      expect(readCache(key)).toEqual({ ...meta('', 'stored'), html: body });
+      expect([...readCachedBody(key, 64)!].join('')).toBe(body);
+      // Where the page's file cannot go (here a folder is in its place), the body comes back in pieces.
+      const other = 'cd'.repeat(32);
+      mkdirSync(join(cache, 'pages', 'cd', `${other}.page`), { recursive: true });
+      const failing = new CacheBodyFile(other);
+      for (const piece of pieces) failing.write(piece);
+      const back: string[] = [];
+      expect(await failing.finish(meta(''), back)).toBe(false);
+      expect(back.join('')).toBe(body);
+      // A body let go leaves nothing; no temporary file is left behind by any of them.
+      const dropped = new CacheBodyFile('ef'.repeat(32));
+      dropped.write('<p>a page that failed</p>');
+      dropped.discard();
+      const left = (readdirSync(join(cache, 'pages'), { recursive: true }) as string[]).filter((f) => f.endsWith('.tmp') || f.includes('ef'.repeat(32)));
+      expect(left).toEqual([]);
     });
   });
 

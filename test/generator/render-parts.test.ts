@@ -28,6 +28,20 @@ const comparable = ({ hast: _hast, ...r }: RenderedMarkdown) => ({
   codeBlocks: [...r.codeBlocks.keys()].sort(),
 });
 
+/** A body sink that keeps what it is given, and counts its resets. */
+function sinkOf() {
+  const sunk: string[] = [];
+  const counts = { resets: 0 };
+  const bodySink = {
+    write: (piece: string) => void sunk.push(piece),
+    reset: () => {
+      sunk.length = 0;
+      counts.resets++;
+    },
+  };
+  return { sunk, counts, bodySink };
+}
+
 /** Renders `body` whole and in the parts `cuts` make; expects the same, and that it was rendered in parts. */
 async function expectSameInParts(body: string, cuts: Cut[], file = 'page.md'): Promise<RenderedMarkdown> {
   const options = { file, lineOffset: 3, highlighter };
@@ -42,6 +56,12 @@ async function expectSameInParts(body: string, cuts: Cut[], file = 'page.md'): P
   const inPieces = await renderMarkdown(body, { ...options, cuts, htmlInPieces: true });
   expect(inPieces.html, file).toBe('');
   expect(inPieces.htmlPieces!.join(''), file).toBe(whole.html);
+  // Given a sink (as the thread of a very large page is), the HTML goes there instead, as it is made; a render again starts it over.
+  const { sunk, bodySink } = sinkOf();
+  const inSink = await renderMarkdown(body, { ...options, cuts, htmlInPieces: true, bodySink });
+  expect([inSink.htmlInSink, inSink.html, inSink.htmlPieces], file).toEqual([true, '', []]);
+  expect(sunk.join(''), file).toBe(whole.html);
+  expect(comparable({ ...inSink, htmlInSink: undefined, htmlPieces: inPieces.htmlPieces }), file).toEqual(comparable(inPieces));
   return parts;
 }
 
@@ -114,9 +134,15 @@ describe('rendering a large page in parts', () => {
 
   it('gives h3s no self-link when the whole page has more than the limit, found only in a late part', async () => {
     const body = `## Start\n\nText.\n\n${Array.from({ length: 320 }, (_, i) => `### Flag ${i}\n\nWhat flag ${i} does.\n`).join('\n')}`;
-    const rendered = await expectSameInParts(body, cutPoints(body, 0, 2_000));
+    const cuts = cutPoints(body, 0, 2_000);
+    const rendered = await expectSameInParts(body, cuts);
     expect(rendered.html).toContain('aria-labelledby="section-titled start"');
     expect(rendered.html).not.toContain('aria-labelledby="section-titled flag-0"');
+    // A sink had the first render's parts, and starts over for the second.
+    const { sunk, counts, bodySink } = sinkOf();
+    await renderMarkdown(body, { file: 'page.md', lineOffset: 0, highlighter, cuts, htmlInPieces: true, bodySink });
+    expect(counts.resets).toBe(1);
+    expect(sunk.join('')).toBe(rendered.html);
   });
 
   it('renders a page whole when raw HTML turns up in a part though the text did not look like it', async () => {
@@ -130,6 +156,11 @@ describe('rendering a large page in parts', () => {
     expect(renderInPartsStats.whole - before.whole).toBe(1);
     expect(parts.html).toContain('<b>bold</b>');
     expect(comparable(parts)).toEqual(comparable(await renderMarkdown(body, { ...options, whole: true })));
+    // A sink is started over, and not used for the page rendered whole.
+    const { sunk, counts, bodySink } = sinkOf();
+    const whole = await renderMarkdown(body, { ...options, htmlInPieces: true, bodySink });
+    expect([whole.htmlInSink, counts.resets, sunk]).toEqual([undefined, 1, []]);
+    expect(whole.html).toBe(parts.html);
     // Pages with raw HTML outside code are not rendered in parts at all.
     expect(renderableInParts('Some <span>raw</span> HTML.\n')).toBe(false);
     expect(renderableInParts('Code: `Array<string>` and\n\n```ts\nconst a: Map<string, number>;\n```\n')).toBe(true);
