@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Root } from 'mdast';
@@ -7,20 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { PATCHES, patchState, unpatchedPath } from '../../scripts/patch-packages.mjs';
 // @ts-expect-error: a plain script of the benchmark, without types.
 import { shapeMarkdown } from '../../scripts/bench-shapes.mjs';
-import { splitSource } from '../../src/content/frontmatter.js';
 import { parser } from '../../src/content/mdast-parse.js';
+import { pageBodies, ROOT } from '../helpers/content.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 type FromMarkdown = typeof installedFromMarkdown;
 
-/** Every page body of the site. */
-function bodies(): Array<[string, string]> {
-  const dir = join(ROOT, 'content');
-  return (readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => [f, splitSource(readFileSync(join(dir, f), 'utf8'), f).body]);
-}
 
 /** Documents that reach every handler kind: directives, footnotes, tables, tasks, references, HTML, unclosed constructs. */
 const EDGES = [
@@ -45,7 +36,7 @@ describe('installed packages are patched (scripts/patch-packages.mjs)', () => {
     expect(installed).toContain(patch.to);
     expect(readFileSync(unpatchedPath(patch.file), 'utf8')).toContain(patch.from);
     const documents: Array<[string, string]> = [
-      ...bodies(),
+      ...pageBodies(),
       ...EDGES.map((text, i): [string, string] => [`edge ${i}`, text]),
       ...['prose', 'lists', 'tables'].map((shape): [string, string] => [shape, shapeMarkdown(shape, 40_000)]),
     ];

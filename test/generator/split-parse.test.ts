@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Root } from 'mdast';
 import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
@@ -8,7 +6,6 @@ import { unified } from 'unified';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import '../../src/content/micromark-fix.js';
 import { cutPoints, joinParts, parseInParts, partTexts } from '../../src/content/split-parse.js';
-import { splitSource } from '../../src/content/frontmatter.js';
 import { rehypeHeadingSlugs } from '../../src/content/heading-slugs.js';
 import { walk } from '../../src/content/walk.js';
 import rehypeSlug from 'rehype-slug';
@@ -18,24 +15,16 @@ import type { Element, Root as HastRoot } from 'hast';
 import { PARSE_THREAD_MIN_CHARS, parseLargePage, parseThreadStats, setParseThreadMinChars } from '../../src/content/parse-thread.js';
 // @ts-expect-error: a plain script of the benchmark, without types.
 import { shapeMarkdown } from '../../scripts/bench-shapes.mjs';
+import { pageBodies } from '../helpers/content.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
 const parse = (text: string) => processor.parse(text) as Root;
 
-/** Every page body of the site. */
-function bodies(): Array<[string, string]> {
-  const dir = join(ROOT, 'content');
-  return (readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => [f, splitSource(readFileSync(join(dir, f), 'utf8'), f).body]);
-}
 
 describe('parsing a large page in parts', () => {
   it('gives the tree of the whole page, positions included, for every page of the site cut at every boundary', () => {
     let cut = 0;
-    for (const [file, body] of bodies()) {
+    for (const [file, body] of pageBodies()) {
       const cuts = cutPoints(body, 0, 0);
       cut += cuts.length;
       expect(JSON.stringify(parseInParts(body, parse, cuts)), file).toBe(JSON.stringify(parse(body)));
@@ -186,7 +175,7 @@ describe('work after parsing a large page', () => {
   it('slugs headings as rehype-slug does, on every page of the site and a page of duplicate headings', () => {
     const duplicates = Array.from({ length: 50 }, (_, i) => `## Same title\n\n### ${i % 3 ? 'Other' : 'Same title'} \`code\` *em*\n\n<h2>Raw</h2>\n`).join('\n');
     let headings = 0;
-    for (const [file, body] of [...bodies(), ['duplicates.md', duplicates] as [string, string]]) {
+    for (const [file, body] of [...pageBodies(), ['duplicates.md', duplicates] as [string, string]]) {
       const hast = toHast(parse(body), new VFile(body));
       const theirs = structuredClone(hast);
       (rehypeSlug() as (tree: HastRoot) => void)(theirs);

@@ -9,6 +9,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { splitFrontmatter, type Frontmatter } from '../../src/content/frontmatter-schema.js';
+import { splitSource } from '../../src/content/frontmatter.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 
@@ -32,6 +33,14 @@ export interface PageSource {
   frontmatter: Frontmatter;
   body: string;
   blocks: CodeBlock[];
+}
+
+/** Every page body of the site as written (without frontmatter), by file under content/, in file order. */
+export function pageBodies(): Array<[file: string, body: string]> {
+  return (readdirSync(CONTENT, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => [f, splitSource(readFileSync(join(CONTENT, f), 'utf8'), f).body]);
 }
 
 /** Reads content/{id}.md (or content/{id}/index.md). */
