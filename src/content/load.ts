@@ -129,11 +129,8 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
     sink?.discard();
     throw e;
   }
-  if (!fresh.htmlInSink) sink?.discard();
-  if (fresh.problems.length) {
-    sink?.discard();
-    throw new InputError(fresh.problems);
-  }
+  if (!fresh.htmlInSink || fresh.problems.length) sink?.discard();
+  if (fresh.problems.length) throw new InputError(fresh.problems);
   const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, htmlPieces, htmlInSink, ...rest } = fresh;
   const tokenClasses = htmlInSink ? sunkClasses : tokenClassesIn(htmlPieces ?? rest.html);
   const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses, fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };

@@ -309,9 +309,9 @@ async function renderPartsOnce(
   const html: string[] = [];
   /** Whether a part went to the sink (the next one is then preceded by a line break). */
   let sunk = false;
-  /** Writes the parts' HTML but the last `keep` to the sink. */
-  const toSink = (keep: number) => {
-    while (sink && html.length > keep) {
+  /** Writes the parts' HTML held so far to the sink. */
+  const toSink = () => {
+    while (sink && html.length) {
       if (sunk) sink.write('\n');
       sink.write(html.shift()!);
       sunk = true;
@@ -334,7 +334,7 @@ async function renderPartsOnce(
     // (A part of blank lines writes nothing: no line break for it.)
     if (part) {
       // The parts before are done: the next part can change only this one.
-      toSink(0);
+      toSink();
       html.push(part);
     }
     if (selfLinkDepth === 3 && selfLinkDepthFor(parts.h3) === 2) return 'too many h3';
@@ -342,7 +342,7 @@ async function renderPartsOnce(
     if (!keepCodeBlocks) ctx.codeBlocks.used.clear();
   }
   if (sink) {
-    toSink(0);
+    toSink();
     return { html: '', htmlPieces: [], htmlInSink: true, anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
   }
   // The parts' HTML, a line break between each two.
