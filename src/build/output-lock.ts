@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processAlive } from '../pids.js';
 import { UsageError } from './out-guard.js';
 
 /** How long a build waits for another build into the same output folder before it gives up. */
@@ -15,16 +16,6 @@ export function lockPath(target: string): string {
 /** Temporary folders of builds into `target` (`.dist-build-XXXXXX`, `.dist-build-XXXXXX-old`). */
 export function tempFolderPrefix(target: string): string {
   return `.${basename(target)}-build-`;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to another user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function holder(file: string): number | undefined {
@@ -62,7 +53,7 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void)
     }
     const pid = holder(file);
     if (pid === process.pid) throw new Error(`this process already builds into ${target}`);
-    if (pid === undefined || !alive(pid)) {
+    if (pid === undefined || !processAlive(pid)) {
       // Left by a build that was killed (or is being written this instant: then the other process's
       // exclusive create of a fresh file decides who goes first).
       if (pid !== undefined || Date.now() - started > 2000) {

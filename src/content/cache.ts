@@ -3,6 +3,7 @@ import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync,
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TOOL_ROOT } from '../paths.js';
+import { processAlive } from '../pids.js';
 import type { Frontmatter } from './frontmatter.js';
 import type { TokenClass } from './highlight.js';
 import type { BodySink, RenderedMarkdown } from './markdown.js';
@@ -209,6 +210,11 @@ export class CacheBodyFile implements BodySink {
     if (!layerEnabled('pages')) throw new Error('the render cache is off');
     const dir = join(cacheRootDir(), 'pages', key.slice(0, 2));
     mkdirSync(dir, { recursive: true });
+    // What an interrupted build left here (a body being written is tens of megabytes): its process is gone.
+    for (const name of readdirSync(dir)) {
+      const pid = /\.(\d+)\.[a-z0-9]+\.tmp$/.exec(name)?.[1];
+      if (pid && !processAlive(Number(pid))) rmSync(join(dir, name), { force: true });
+    }
     this.temp = join(dir, `${key}.body.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
     this.fd = openSync(this.temp, 'w');
   }

@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chapterHtml } from '../../src/build/render.js';
@@ -106,6 +107,15 @@ describe('pieces of a body', () => {
       const back: string[] = [];
       expect(await failing.finish(meta(''), back)).toBe(false);
       expect(back.join('')).toBe(body);
+      // What a build that was killed left (its process is gone) goes when the folder is next written; a running build's stays.
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+      const deadTemp = join(cache, 'pages', 'ab', `${'ab'.repeat(32)}.body.${dead}.x1.tmp`);
+      const liveTemp = join(cache, 'pages', 'ab', `${'ab'.repeat(32)}.body.${process.pid}.x2.tmp`);
+      writeFileSync(deadTemp, 'left by a killed build');
+      writeFileSync(liveTemp, 'being written');
+      new CacheBodyFile('ab'.repeat(32)).discard();
+      expect([existsSync(deadTemp), existsSync(liveTemp)]).toEqual([false, true]);
+      rmSync(liveTemp);
       // A body let go leaves nothing; no temporary file is left behind by any of them.
       const dropped = new CacheBodyFile('ef'.repeat(32));
       dropped.write('<p>a page that failed</p>');
