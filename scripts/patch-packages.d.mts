@@ -2,8 +2,8 @@
 export interface PackagePatch {
   name: string;
   file: string;
-  from: string;
-  to: string;
+  /** Each: one exact piece of the file as installed, and what replaces it. */
+  edits: Array<{ from: string; to: string }>;
 }
 export const PATCHES: PackagePatch[];
 export function unpatchedPath(file: string): string;
