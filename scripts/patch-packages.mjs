@@ -196,7 +196,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const state = check ? patchState(patch) : apply(patch);
     if (state === 'applied') continue;
     missing++;
-    const why = state === 'missing' ? 'is not installed' : 'is not the version the patch was written against';
+    const why =
+      state === 'missing' ? 'is not installed' : state === 'applies' ? 'is as installed (`node scripts/patch-packages.mjs` patches it)' : 'is not the version the patch was written against';
     console.warn(`docs: not patched (${patch.name}): ${patch.file} ${why}. Pages build the same, more slowly.`);
   }
   if (check && missing) process.exitCode = 1;
