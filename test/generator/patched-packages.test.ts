@@ -53,8 +53,12 @@ describe('installed packages are patched (scripts/patch-packages.mjs)', () => {
       expect(trees).toHaveLength(documents.length);
       return trees;
     };
-    const [after, before] = [treesWith('patched'), treesWith('unpatched')];
-    rmSync(dirname(input), { recursive: true, force: true });
+    let after: string[], before: string[];
+    try {
+      [after, before] = [treesWith('patched'), treesWith('unpatched')];
+    } finally {
+      rmSync(dirname(input), { recursive: true, force: true });
+    }
     documents.forEach(([name], i) => {
       if (after[i] !== before[i]) expect([name, JSON.parse(after[i]!)]).toEqual([name, JSON.parse(before[i]!)]);
     });

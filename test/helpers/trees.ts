@@ -6,7 +6,7 @@ import { parser } from '../../src/content/mdast-parse.js';
  * What the patched packages (scripts/patch-packages.mjs) take part in, for one
  * document: the tree the full parser gives, and the HTML tree remark-rehype
  * makes of it, as JSON. The patches test compares these with the same made by
- * the packages as installed (unpatched-child.ts).
+ * the packages as installed (trees-child.ts).
  */
 const toHast = unified().use(remarkRehype, { allowDangerousHtml: true });
 
