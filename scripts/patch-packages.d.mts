@@ -6,5 +6,6 @@ export interface PackagePatch {
   edits: Array<{ from: string; to: string }>;
 }
 export const PATCHES: PackagePatch[];
+export function patchedUrl(patch: PackagePatch): string;
 export function unpatchedPath(file: string): string;
 export function patchState(patch: PackagePatch): 'applied' | 'applies' | 'differs' | 'missing';

@@ -9,7 +9,7 @@
 // patch is not applied.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -198,6 +198,11 @@ export const PATCHES = [
     ],
   },
 ];
+
+/** The URL Node loads a patched file from. */
+export function patchedUrl(patch) {
+  return pathToFileURL(join(root, patch.file)).href;
+}
 
 /** Where the file as installed is kept. */
 export function unpatchedPath(file) {

@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PATCHES, patchState } from '../../scripts/patch-packages.mjs';
+import { PATCHES, patchedUrl, patchState } from '../../scripts/patch-packages.mjs';
 // @ts-expect-error: a plain script of the benchmark, without types.
 import { shapeMarkdown } from '../../scripts/bench-shapes.mjs';
 import { pageBodies, ROOT } from '../helpers/content.js';
@@ -48,7 +47,7 @@ describe('installed packages are patched (scripts/patch-packages.mjs)', () => {
       expect(child.status, child.stderr).toBe(0);
       // Every patched file was loaded there, patched or as installed.
       const loaded = new Set(child.stderr.split('\n').filter((line) => line.startsWith(`${packages}: `)));
-      expect([...loaded].sort()).toEqual(PATCHES.map((patch) => `${packages}: ${pathToFileURL(join(ROOT, patch.file)).href}`).sort());
+      expect([...loaded].sort()).toEqual(PATCHES.map((patch) => `${packages}: ${patchedUrl(patch)}`).sort());
       const trees = JSON.parse(child.stdout) as string[];
       expect(trees).toHaveLength(documents.length);
       return trees;

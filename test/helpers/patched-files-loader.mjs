@@ -1,11 +1,8 @@
 // Module hooks of patched-files-hooks.mjs.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PATCHES, unpatchedPath } from '../../scripts/patch-packages.mjs';
+import { PATCHES, patchedUrl, unpatchedPath } from '../../scripts/patch-packages.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const kept = new Map(PATCHES.map((patch) => [pathToFileURL(join(root, patch.file)).href, unpatchedPath(patch.file)]));
+const kept = new Map(PATCHES.map((patch) => [patchedUrl(patch), unpatchedPath(patch.file)]));
 const unpatched = process.env.DOCS_TEST_UNPATCHED === '1';
 
 export async function load(url, context, nextLoad) {
