@@ -17,7 +17,7 @@ import { lastUpdated } from './git.js';
 import { outputKeys } from './keys.js';
 import { OutputWriter, type Contents } from './output.js';
 import { lockOutput, type OutputLock } from './output-lock.js';
-import { checkOutputFolder } from './out-guard.js';
+import { checkOutputFolder, checkSiteFolder } from './out-guard.js';
 import { renderPagePieces } from './render.js';
 import { markdownFromDisk } from './llms.js';
 import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
@@ -183,9 +183,10 @@ function resolveLinksCached(site: Site, base: string, targets: LinkTargets): Sou
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
+  const root = resolve(options.root);
+  checkSiteFolder(root, options.root);
   if (options.checkOnly) return buildLocked(options);
   // Before anything is read or written: an output folder whose replacement would lose a writer's files is refused.
-  const root = resolve(options.root);
   const target = checkOutputFolder(outputFolder(options), { root, config: resolve(root, options.config ?? 'site.config.yaml'), display: options.out ?? 'dist' });
   // One build at a time into a folder; the lock also lets this build remove what interrupted ones left.
   const lock = await lockOutput(target, options.onWait);

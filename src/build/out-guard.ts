@@ -43,6 +43,20 @@ export function isWithin(inner: string, outer: string): boolean {
 }
 
 /**
+ * Refuses a site folder (--root) that does not exist or is not a folder, before
+ * anything is made for it (the output folder, its lock).
+ */
+export function checkSiteFolder(root: string, display: string): void {
+  let st;
+  try {
+    st = statSync(root);
+  } catch {
+    throw new UsageError(`--root ${display}: there is no folder ${resolve(root)}. Nothing was written; name the folder that holds site.config.yaml.`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`--root ${display}: ${resolve(root)} is a file, not a folder. Nothing was written; name the folder that holds site.config.yaml.`);
+}
+
+/**
  * Refuses an output folder whose replacement would lose a writer's files:
  * the filesystem root, the home folder, the site root or any folder above
  * it, a folder of sources (content/, static/, the config file and what holds

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processAlive } from '../pids.js';
@@ -40,6 +40,8 @@ export interface OutputLock {
  */
 export async function lockOutput(target: string, onWait?: (pid: number) => void): Promise<OutputLock> {
   const file = lockPath(target);
+  // An output folder may be named inside folders that do not exist yet (--out build/site): they are made, as the output is.
+  mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
   const started = Date.now();
   let told = false;
   for (;;) {

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { join, relative, resolve } from 'node:path';
 import { TOOL_ROOT } from '../paths.js';
+import { checkSiteFolder, UsageError } from '../build/out-guard.js';
 import { type BuildState, EventHub } from './events.js';
 import { FileStore, makeEntry, RELOAD_SCRIPT_URL, type Entry } from './files.js';
 import { parseHeadersFile, type HeaderRule } from './http.js';
@@ -67,6 +68,13 @@ export interface Preview {
 export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal): Promise<number> {
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
     io.err.write(`--port must be a number from 0 to 65535 (got "${options.portText ?? options.port}").\n`);
+    return 2;
+  }
+  try {
+    checkSiteFolder(options.root, options.root);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.err.write(`${e.message}\n`);
     return 2;
   }
   // Listen for Ctrl+C from the start: a stop during the first build still ends cleanly.

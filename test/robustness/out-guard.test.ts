@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsIn, expectNoStack, goodBuild, leftovers, notCache, put, scratchSite, treeHash, type Scratch } from './harness.js';
@@ -93,5 +93,38 @@ describe('--out that is safe to replace is used', () => {
     expect(run.code).toBe(0);
     expect(readFileSync(join(s.site, 'older', 'robots.txt'), 'utf8')).toContain('Sitemap: https://docs.example.org/sitemap.xml');
     expect(existsSync(join(s.site, 'older', '.docs-output'))).toBe(true);
+  });
+  it('a folder inside folders that do not exist yet: they are made, readable by a web server', async () => {
+    const run = await docsIn(s, ['build', '-q', '--out', 'public/site/v1']);
+    expectNoStack(run);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(existsSync(join(s.site, 'public', 'site', 'v1', 'guides', 'first', 'index.html'))).toBe(true);
+    for (const dir of ['public', 'public/site']) expect(statSync(join(s.site, dir)).mode & 0o777).toBe(0o755 & ~process.umask());
+    expect(readdirSync(join(s.site, 'public', 'site')).sort()).toEqual(['v1']);
+  });
+});
+
+describe('--root that names no site folder is refused with exit 2, and nothing is made for it', () => {
+  const why = (value: string, what: string) => `--root ${value}: ${what}. Nothing was written; name the folder that holds site.config.yaml.\n`;
+  for (const command of ['build', 'check', 'serve']) {
+    it(`docs ${command} --root <a folder that does not exist>`, async () => {
+      const missing = join(s.dir, 'no-site-here');
+      const before = treeHash(s.dir, notCache);
+      const run = await docsIn(s, [command, '--root', missing]);
+      expectNoStack(run);
+      expect(run.stderr).toBe(why(missing, `there is no folder ${missing}`));
+      expect(run.code).toBe(2);
+      expect(existsSync(missing)).toBe(false);
+      expect(treeHash(s.dir, notCache)).toEqual(before);
+    });
+  }
+  it('docs build --root <a file>', async () => {
+    const before = treeHash(s.dir, notCache);
+    const run = await docsIn(s, ['build', '--root', 'NOTES.txt']);
+    expectNoStack(run);
+    expect(run.stderr).toBe(why('NOTES.txt', `${join(s.site, 'NOTES.txt')} is a file, not a folder`));
+    expect(run.code).toBe(2);
+    expect(treeHash(s.dir, notCache)).toEqual(before);
   });
 });
