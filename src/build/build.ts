@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { loadConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
@@ -17,7 +18,7 @@ import { lastUpdated } from './git.js';
 import { outputKeys } from './keys.js';
 import { OutputWriter, type Contents } from './output.js';
 import { lockOutput, type OutputLock } from './output-lock.js';
-import { checkOutputFolder, checkSiteFolder } from './out-guard.js';
+import { checkOutputFolder, checkSiteFolder, UsageError } from './out-guard.js';
 import { renderPagePieces } from './render.js';
 import { markdownFromDisk } from './llms.js';
 import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
@@ -92,6 +93,7 @@ export async function loadSite(
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
+  const only = options.only === undefined ? undefined : onlyPrefix(root, options.only);
   const loaded = await withParsers(() => timed('config', () => loadConfig(configPath, relative(root, configPath))));
   const hooks = onConfig?.(loaded.config, base);
   const contentDir = join(root, 'content');
@@ -118,9 +120,31 @@ export async function loadSite(
   if (parsersMs !== undefined) stageTimes.parsers = parsersMs;
   const warnings = siteWarnings(site, root, configPath);
   if (options.strict) problems.push(...warnings.splice(0));
-  const shown = options.only ? problems.filter((p) => p.file.startsWith(options.only!)) : problems;
+  const shown = only ? problems.filter((p) => p.file.startsWith(only)) : problems;
   if (shown.length) throw new InputError(shown);
-  return { site, base, root, markdown, warnings: options.only ? warnings.filter((p) => p.file.startsWith(options.only!)) : warnings };
+  return { site, base, root, markdown, warnings: only ? warnings.filter((p) => p.file.startsWith(only)) : warnings };
+}
+
+/**
+ * The path `--only` names, as problems name files (from the site folder, with
+ * `/`); refused when nothing in the site starts with it, so that a typing
+ * mistake does not pass for a check that found no problem.
+ */
+function onlyPrefix(root: string, only: string): string {
+  const prefix = (isAbsolute(only) ? relative(root, only) + (/[/\\]$/.test(only) ? '/' : '') : only).split(sep).join('/').replace(/^(?:\.\/)+/, '');
+  const at = join(root, prefix);
+  const folder = prefix === '' || /\/$/.test(prefix) ? at : dirname(at);
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    // No such folder: nothing starts with the prefix.
+  }
+  const start = prefix === '' || /\/$/.test(prefix) ? '' : basename(at);
+  if (prefix.startsWith('../') || !names.some((name) => name.startsWith(start))) {
+    throw new UsageError(`--only ${only}: nothing in the site folder starts with ${prefix || '.'}; give a path from the site folder, such as content/ or a page's file`);
+  }
+  return prefix;
 }
 
 /**
