@@ -42,10 +42,11 @@ export function HeadStart({ ctx, title }: { ctx: RenderContext; title: string })
   );
 }
 
-/** The end of every head: colour schemes, the before-paint script, the stylesheet. */
+/** The end of every head: the favicon, colour schemes, the before-paint script, the stylesheet. */
 export function HeadEnd({ ctx, page }: { ctx: RenderContext; page?: SitePage }) {
   return (
     <>
+      <Favicon ctx={ctx} />
       <meta name="color-scheme" content="light dark" />
       <script dangerouslySetInnerHTML={{ __html: ctx.assets.headScript }} />
       <link rel="stylesheet" href={href(ctx, ctx.assets.css)} />
@@ -74,7 +75,6 @@ export function Layout(props: PageProps) {
         <meta property="og:title" content={page.title} />
         <meta property="og:description" content={description} />
         <meta property="og:url" content={canonical} />
-        <Favicon ctx={ctx} />
         <HeadEnd ctx={ctx} page={page} />
         <script src={href(ctx, ctx.assets.js)} defer />
       </head>
@@ -126,7 +126,6 @@ export function NotFound({ ctx }: { ctx: RenderContext }) {
       <head>
         <HeadStart ctx={ctx} title={`${ui.notFoundTitle} | ${config.site.title}`} />
         <meta name="robots" content="noindex" />
-        <Favicon ctx={ctx} />
         <HeadEnd ctx={ctx} />
         <script src={href(ctx, ctx.assets.js)} defer />
       </head>

@@ -30,6 +30,8 @@ export function initMobileMenu(): void {
   };
   document.addEventListener('click', outside);
   document.addEventListener('touchstart', outside, { passive: true });
+  // Tabbing on past its last link (or back before the toggle) closes it: focus never sits on the page under the open menu.
+  document.addEventListener('focusin', outside);
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && isOpen()) {
       set(false);

@@ -237,6 +237,39 @@ describe.runIf(hasChromium)('mobile side menu (375×667, touch)', () => {
     expect(await menuOpen(page)).toBe(false);
   });
 
+  it('by keyboard: Enter opens it with focus on its first link, Tab past its last link closes it, Escape closes it and returns focus', async () => {
+    const page = await open('/guides/first/', PHONE);
+    await page.focus('.menu-toggle');
+    await page.keyboard.press('Enter');
+    expect(await menuOpen(page)).toBe(true);
+    const focusedInMenu = () => page.evaluate(() => document.getElementById('mobile-menu')!.contains(document.activeElement));
+    expect(await focusedInMenu()).toBe(true);
+    // Tab through every link of the menu: focus never lands on the page under the open menu.
+    const stops = await page.locator('#mobile-menu a, #mobile-menu button').count();
+    for (let i = 1; i < stops; i++) {
+      await page.keyboard.press('Tab');
+      expect(await menuOpen(page)).toBe(true);
+      expect(await focusedInMenu()).toBe(true);
+    }
+    await page.keyboard.press('Tab');
+    expect(await focusedInMenu()).toBe(false);
+    expect(await menuOpen(page)).toBe(false);
+    expect(await attr(page, '.menu-toggle', 'aria-expanded')).toBe('false');
+    // Shift+Tab from its first link goes back to the header: that closes it too.
+    await page.focus('.menu-toggle');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedInMenu()).toBe(false);
+    expect(await menuOpen(page)).toBe(false);
+    // Escape closes it and puts focus back on the toggle.
+    await page.focus('.menu-toggle');
+    await page.keyboard.press('Enter');
+    expect(await menuOpen(page)).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await menuOpen(page)).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('menu-toggle'))).toBe(true);
+  });
+
   it('opens on a right swipe of more than 100 px from the edge handle, not of 90 px or at a steep angle', async () => {
     const page = await open('/guides/first/', PHONE);
     await swipe(page, { x: 10, y: 400 }, { x: 100, y: 400 });
