@@ -60,12 +60,32 @@ export interface BuildResult {
 export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
 
 /** Files the build always writes at the root, valid as link targets. */
+/**
+ * What a link may name besides the pages: the generated files, each section's
+ * printable document, the files of static/; and the pages that failed to
+ * load (accepted unchecked).
+ */
+export function linkTargets(root: string, site: Site, failed: Iterable<string>): LinkTargets {
+  const files = new Set([...GENERATED, ...listStatic(join(root, 'static'))]);
+  for (const section of site.sections) if (section.pages.length) files.add(`${section.url}printable/`);
+  return { files, unchecked: new Set([...failed].map(routeOf)) };
+}
+
 export const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers', '/llms.txt', '/llms-full.txt'];
 
 export function normaliseBase(base = '/'): string {
   let b = base.trim() || '/';
   if (!b.startsWith('/')) b = '/' + b;
   if (!b.endsWith('/')) b += '/';
+  // A path on the site's own host: segments of URL-safe characters, none empty, none "." or ".." (a base
+  // such as //other.host/ or https://… would send every link and script of the site elsewhere).
+  const segments = b.slice(1, -1);
+  const bad = base.trim().startsWith('-')
+    ? 'it looks like an option: give the path after --base, such as --base /docs/'
+    : segments !== '' && !segments.split('/').every((s) => /^(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+$/.test(s) && s !== '.' && s !== '..')
+      ? 'it must be a path on the site\'s own host, such as /docs/ or /project/v2/: letters, digits and - . _ ~ between single slashes, no "..", no scheme or host'
+      : undefined;
+  if (bad) throw new UsageError(`--base ${base}: ${bad}. Nothing was written.`);
   return b;
 }
 
@@ -106,13 +126,10 @@ export async function loadSite(
   if (!scan.files.length && scan.problems.length) throw new InputError(scan.problems);
   const { pages, problems: pageProblems, failed, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, scan.files, hooks, false));
   pageProblems.push(...scan.problems);
-  const targets: LinkTargets = {
-    files: new Set([...GENERATED, ...listStatic(join(root, 'static'))]),
-    unchecked: new Set([...failed].map(routeOf)),
-  };
   // (Run again with the parsers loaded if a problem needs a position in YAML: see src/parsers.ts.)
   const { site, problems } = await withParsers(() => {
     const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
+    const targets = linkTargets(root, site, failed);
     problems.push(...themeProblems(root, loaded), ...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets)]));
     return { site, problems };
   });
@@ -209,6 +226,8 @@ function resolveLinksCached(site: Site, base: string, targets: LinkTargets): Sou
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const root = resolve(options.root);
   checkSiteFolder(root, options.root);
+  // (Refused here, before the output folder is touched.)
+  normaliseBase(options.base);
   if (options.checkOnly) return buildLocked(options);
   // Before anything is read or written: an output folder whose replacement would lose a writer's files is refused.
   const target = checkOutputFolder(outputFolder(options), { root, config: resolve(root, options.config ?? 'site.config.yaml'), display: options.out ?? 'dist' });

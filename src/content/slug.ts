@@ -57,6 +57,8 @@ export function isChromeId(id: string): boolean {
 }
 
 const HEADING = /^h[1-6]$/;
+/** The id of a heading whose text slugs to nothing (numbered on as duplicates are). */
+const EMPTY_SLUG = 'section';
 const RAW_ID = /\sid=["']([^"']+)["']/g;
 
 /**
@@ -103,10 +105,13 @@ export function rehypeUniqueIds() {
     const { taken } = reserved;
     for (const node of reserved.slugged) {
       let id = String(node.properties.id ?? '');
-      if (taken.has(id) || isReservedForHeading(id)) {
+      // (rehype-slug gives the first heading with nothing to slug "", the next ones "-1", "-2"…)
+      const nothingToSlug = id === '' || (/^-\d+$/.test(id) && slug(toString(node)) === '');
+      if (nothingToSlug || taken.has(id) || isReservedForHeading(id)) {
         // Numbered from the heading's own slug, as GitHub numbers duplicates: a second "Content"
-        // after the chrome's "content" and a first heading's "content-1" is "content-2".
-        const base = slug(toString(node));
+        // after the chrome's "content" and a first heading's "content-1" is "content-2". A heading
+        // with nothing to slug (only emoji or punctuation) is a "section".
+        const base = slug(toString(node)) || EMPTY_SLUG;
         id = base;
         for (let n = 1; taken.has(id) || isReservedForHeading(id); n++) id = `${base}-${n}`;
         node.properties.id = id;

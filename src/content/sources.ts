@@ -113,7 +113,13 @@ export function scanContent(rootDir: string, contentDir: string): ContentScan {
       const id = relPath.slice(0, -3);
       const bad = id.split('/').find((part) => !PAGE_NAME.test(part));
       if (bad !== undefined) {
-        problem(abs, `"${bad}" cannot be part of a page's URL: use lowercase letters, digits, ".", "-" and "_" only (rename the ${bad === id.split('/').at(-1) ? 'file' : 'folder'})`);
+        const what = bad === id.split('/').at(-1) ? 'file' : 'folder';
+        problem(
+          abs,
+          /^[a-z0-9._-]*$/.test(bad)
+            ? `"${bad}" cannot be part of a page's URL: it must start with a lowercase letter or a digit (rename the ${what}; content/ has no hidden or draft pages, keep drafts outside it)`
+            : `"${bad}" cannot be part of a page's URL: use lowercase letters, digits, ".", "-" and "_" only (rename the ${what})`,
+        );
         continue;
       }
       files.push(relPath);

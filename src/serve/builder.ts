@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
-import { GENERATED, listStatic, pageFile, renderContext, siteFiles } from '../build/build.js';
+import { linkTargets, pageFile, renderContext, siteFiles } from '../build/build.js';
 import { joined } from '../build/output.js';
 import { lastUpdated } from '../build/git.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
@@ -15,8 +15,8 @@ import { loadPage, pageIdOf, type SourcePage } from '../content/load.js';
 import { scanContent } from '../content/sources.js';
 import { cachePath } from '../content/cache.js';
 import { InputError, type SourceProblem } from '../errors.js';
-import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
-import { buildSite, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
+import { checkRelated, resolveLinks } from '../site/links.js';
+import { buildSite, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { BuildResult, Change, FileList } from './protocol.js';
 import { BASE, digest, esbuildProblems, failed, sameContents, searchIndexFiles, UNKNOWN, urlPath } from './builder-parts.js';
 import { FirstPass } from './first-pass.js';
@@ -205,10 +205,7 @@ export class SiteBuilder {
     const { pages, problems, failed: failedIds, hashes } = this.collectPages();
     const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
     lap('model');
-    const targets: LinkTargets = {
-      files: new Set([...GENERATED, ...listStatic(join(this.root, 'static'))]),
-      unchecked: new Set([...failedIds].map(routeOf)),
-    };
+    const targets = linkTargets(this.root, site, failedIds);
     problems.unshift(...siteProblems, ...this.scanProblems);
     problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets));
     problems.push(...this.assetProblems.js, ...this.assetProblems.css);

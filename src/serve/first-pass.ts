@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import type { ClientAsset } from '../build/assets.js';
 import { bundleCss } from '../build/assets.js';
-import { GENERATED, listStatic, pageFile, renderContext, siteFiles } from '../build/build.js';
+import { linkTargets, pageFile, renderContext, siteFiles } from '../build/build.js';
 import { joined } from '../build/output.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { SourcePage } from '../content/load.js';
 import { pageIdOf } from '../content/load.js';
 import { outlinePages } from '../content/outline.js';
 import { InputError } from '../errors.js';
-import { resolveLinks, type LinkTargets } from '../site/links.js';
-import { buildSite, routeOf, type SitePage } from '../site/model.js';
+import { resolveLinks } from '../site/links.js';
+import { buildSite, type SitePage } from '../site/model.js';
 import { loadComponents, themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { BASE, urlPath } from './builder-parts.js';
 import type { FileList } from './protocol.js';
@@ -84,10 +84,7 @@ export class FirstPass {
     const { site } = buildSite(inputs.config, pages, failed);
     const page = site.byId.get(pageIdOf(file)!);
     if (!page) return undefined;
-    const targets: LinkTargets = {
-      files: new Set([...GENERATED, ...listStatic(join(inputs.root, 'static'))]),
-      unchecked: new Set([...failed].map(routeOf)),
-    };
+    const targets = linkTargets(inputs.root, site, failed);
     resolveLinks(site, BASE, targets, [page]);
     let own: ReturnType<typeof loadComponents>;
     try {

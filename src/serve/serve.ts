@@ -70,6 +70,10 @@ export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal)
     io.err.write(`--port must be a number from 0 to 65535 (got "${options.portText ?? options.port}").\n`);
     return 2;
   }
+  if (options.host.trim() === '') {
+    io.err.write(`--host must name an address to listen on, such as 127.0.0.1 (the default) or 0.0.0.0 (got "${options.host}").\n`);
+    return 2;
+  }
   try {
     checkSiteFolder(options.root, options.root);
   } catch (e) {

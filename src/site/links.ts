@@ -23,7 +23,12 @@ export interface LinkTargets {
 export function resolveHref(site: Site, page: SitePage, href: string, targets: LinkTargets): { url: string; page?: SitePage; hash: string } | string {
   const hashAt = href.indexOf('#');
   const rawPath = hashAt < 0 ? href : href.slice(0, hashAt);
-  const hash = hashAt < 0 ? '' : decodeURIComponent(href.slice(hashAt + 1));
+  let hash = '';
+  try {
+    hash = hashAt < 0 ? '' : decodeURIComponent(href.slice(hashAt + 1));
+  } catch {
+    return `links to "${href}", whose anchor holds a "%" that starts no escape; write the heading's id as it is (#my-heading), or "%" as %25`;
+  }
   if (rawPath === '') return { url: page.url, page, hash };
   const queryAt = rawPath.indexOf('?');
   const path = queryAt < 0 ? rawPath : rawPath.slice(0, queryAt);
@@ -39,6 +44,8 @@ export function resolveHref(site: Site, page: SitePage, href: string, targets: L
     const target = site.byUrl.get(normal) ?? (normal.endsWith('/index.html') ? site.byUrl.get(normal.slice(0, -'index.html'.length)) : undefined);
     if (target) return { url: target.url, page: target, hash };
     if (targets.files.has(candidate)) return { url: candidate, hash };
+    // (A generated page such as a section's printable document, named without its last slash.)
+    if (normal !== candidate && targets.files.has(normal)) return { url: normal, hash };
     if (targets.unchecked?.has(normal)) return { url: normal, hash };
   }
   return `links to "${rawPath}", which is not a page of this site`;

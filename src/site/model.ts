@@ -110,8 +110,13 @@ export function buildSite(
     page.next = list[i + 1];
   }
 
-  // Redirect targets must be real pages; sources must not shadow one.
+  // Redirect targets must be real pages; sources must not shadow one, nor name the same page as another (/a and /a/).
+  const redirectPages = new Map<string, string>();
   for (const [from, to] of Object.entries(config.redirects)) {
+    const page = from.endsWith('/') ? from : `${from}/`;
+    const other = redirectPages.get(page);
+    if (other !== undefined) problems.push(loaded.problemAt(['redirects', from], `"${from}" and "${other}" are the same address to a static host; keep one of the two redirects`));
+    else redirectPages.set(page, from);
     const target = to.replace(/[#?].*$/, '');
     if (!pages.some((p) => p.url === target) && ![...failed].some((id) => routeOf(id) === target)) {
       problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}" is not a page`));

@@ -131,6 +131,19 @@ describe('#35 file names that are not URL paths are problems (F16)', () => {
         rmSync(join(s.site, 'content/Guides Two'), { recursive: true, force: true }),
       ));
   }
+  for (const [name, part, what] of [
+    ['guides/.draft.md', '.draft', 'file'],
+    ['.hidden/page.md', '.hidden', 'folder'],
+    ['guides/-dash.md', '-dash', 'file'],
+  ] as const) {
+    it(`content/${name}: named for its first character`, () =>
+      probe(`content/${name}`, (p) => {
+        mkdirSync(join(p, '..'), { recursive: true });
+        writeFileSync(p, page);
+      }, [`content/${name}: "${part}" cannot be part of a page's URL: it must start with a lowercase letter or a digit (rename the ${what}; content/ has no hidden or draft pages, keep drafts outside it)`]).finally(() =>
+        rmSync(join(s.site, 'content/.hidden'), { recursive: true, force: true }),
+      ));
+  }
   it('the sitemap of a good build holds only plain URLs', () => {
     const sitemap = readFileSync(join(s.site, 'dist/sitemap.xml'), 'utf8');
     const locs = [...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
@@ -216,6 +229,10 @@ describe('symbolic links under static/ are not copied, with a warning', () => {
 describe('#7 #9 a config file that is not there names the absolute path tried', () => {
   it('--config nope.yaml and --root of a missing folder', async () => {
     await expectRejected(s, ['build', '--config', 'nope.yaml'], [`nope.yaml:1:1 cannot read the config file: there is no file ${join(s.site, 'nope.yaml')} (ENOENT)`]);
-    await expectRejected(s, ['check', '--root', join(s.dir, 'nope')], [`site.config.yaml:1:1 cannot read the config file: there is no file ${join(s.dir, 'nope', 'site.config.yaml')} (ENOENT)`]);
+    // A --root that is no folder is a mistake on the command line (exit 2; see out-guard.test.ts).
+    const run = await docsIn(s, ['check', '--root', join(s.dir, 'nope')]);
+    expectNoStack(run);
+    expect(run.stderr).toBe(`--root ${join(s.dir, 'nope')}: there is no folder ${join(s.dir, 'nope')}. Nothing was written; name the folder that holds site.config.yaml.\n`);
+    expect(run.code).toBe(2);
   });
 });

@@ -87,6 +87,10 @@ describe('redirect paths that are not plain URL paths are refused with their pos
       'site.config.yaml:62:11 redirects./gone/: redirect target "/guides/nope/" is not a page',
     ]);
   });
+  it('two redirects for one address (/a and /a/): a static host would follow either', async () => {
+    withRedirects(['  /a: /guides/first/', '  /a/: /guides/second/']);
+    await expectRejected(s, ['build'], ['site.config.yaml:61:8 redirects./a/: "/a/" and "/a" are the same address to a static host; keep one of the two redirects']);
+  });
 });
 
 describe('redirect pages and rules as built', () => {

@@ -1,0 +1,110 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { docsIn, expectNoStack, expectRejected, goodBuild, notCache, put, scratchSite, treeHash, type Scratch } from './harness.js';
+
+/*
+ * What a careless user types: a --base that is not a path of the site's own
+ * host, an empty --host, an anchor with a stray "%", a link to a section's
+ * printable document, headings with nothing to slug. Each is either a clear
+ * message (exit 2 for the command line, 1 for the sources) or works.
+ */
+
+let s: Scratch;
+const FIRST = 'content/guides/first.md';
+let first: string;
+
+beforeAll(async () => {
+  s = scratchSite();
+  first = readFileSync(join(s.site, FIRST), 'utf8');
+  await goodBuild(s);
+});
+
+afterEach(() => put(s, FIRST, first));
+afterAll(() => s?.remove());
+
+/** Line of the fixture page's body where text added at its end starts. */
+const addedLine = () => first.split('\n').length + 1;
+
+describe('--base that is not a path on the site\'s own host: exit 2, nothing touched', () => {
+  const hostRule = 'it must be a path on the site\'s own host, such as /docs/ or /project/v2/: letters, digits and - . _ ~ between single slashes, no "..", no scheme or host';
+  for (const [base, why] of [
+    ['//evil.example/', hostRule],
+    ['https://evil.example/', hostRule],
+    ['/a b/', hostRule],
+    ['/docs/../x/', hostRule],
+    ['/a"onload="x/', hostRule],
+    ['--quiet', 'it looks like an option: give the path after --base, such as --base /docs/'],
+  ] as const) {
+    for (const command of ['build']) {
+      it(`docs ${command} --base ${base}`, async () => {
+        const before = treeHash(s.dir, notCache);
+        const run = await docsIn(s, [command, `--base=${base}`]);
+        expectNoStack(run);
+        expect(run.stderr).toBe(`--base ${base}: ${why}. Nothing was written.\n`);
+        expect(run.code).toBe(2);
+        expect(treeHash(s.dir, notCache)).toEqual(before);
+      });
+    }
+  }
+
+  it('a base without its slashes is completed, and every link of the site gets it', async () => {
+    const run = await docsIn(s, ['build', '-q', '--base', 'docs/v2', '--out', 'base-out']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const html = readFileSync(join(s.site, 'base-out', 'guides', 'first', 'index.html'), 'utf8');
+    expect(html).toMatch(/<link rel="stylesheet" href="\/docs\/v2\/assets\//);
+    expect(html).not.toMatch(/(?:href|src)="\/(?!docs\/v2\/)[^"]/);
+  });
+});
+
+describe('serve --host', () => {
+  for (const host of ['', '  ']) {
+    it(`--host "${host}": exit 2`, async () => {
+      const run = await docsIn(s, ['serve', '--port', '0', `--host=${host}`]);
+      expectNoStack(run);
+      expect(run.stderr).toBe(`--host must name an address to listen on, such as 127.0.0.1 (the default) or 0.0.0.0 (got "${host}").\n`);
+      expect(run.code).toBe(2);
+    });
+  }
+});
+
+describe('links', () => {
+  it('an anchor holding a "%" that starts no escape is a problem with its position, not a bug', async () => {
+    put(s, FIRST, `${first}\nSee [here](#%zz), [there](/guides/second/#%E0) and [fine](#%25zz-not-here).\n`);
+    const line = addedLine();
+    await expectRejected(s, ['build'], [
+      `${FIRST}:${line}:5 links to "#%zz", whose anchor holds a "%" that starts no escape; write the heading's id as it is (#my-heading), or "%" as %25`,
+      `${FIRST}:${line}:19 links to "/guides/second/#%E0", whose anchor holds a "%" that starts no escape; write the heading's id as it is (#my-heading), or "%" as %25`,
+      `${FIRST}:${line}:52 links to "#%zz-not-here", but /guides/first/ has no such anchor`,
+    ]);
+  });
+
+  it("a link to a section's printable document is a link to a page of the site", async () => {
+    put(s, FIRST, `${first}\nRead the [whole section](/guides/printable/) or [its start](../printable/).\n`);
+    const run = await docsIn(s, ['build', '-q']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const html = readFileSync(join(s.site, 'dist', 'guides', 'first', 'index.html'), 'utf8');
+    expect(html.split('<div class="markdown">')[1]!.match(/href="\/guides\/printable\/"/g)).toHaveLength(2);
+    // A section that has no such document is still a broken link.
+    put(s, FIRST, `${first}\nRead [nothing](/nowhere/printable/).\n`);
+    await expectRejected(s, ['build'], [`${FIRST}:${addedLine()}:6 links to "/nowhere/printable/", which is not a page of this site`]);
+  });
+});
+
+describe('headings with nothing to slug (only emoji or punctuation)', () => {
+  it('get the ids section, section-1…, a self-link and a sidebar entry; a link to them is checked', async () => {
+    put(s, FIRST, `${first}\n## 🎉\n\nParty.\n\n## !!!\n\nAgain, see [the first](#section) and [the second](#section-1).\n`);
+    const run = await docsIn(s, ['build', '-q']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const html = readFileSync(join(s.site, 'dist', 'guides', 'first', 'index.html'), 'utf8');
+    expect(html).not.toContain('id=""');
+    expect(html).toContain('<h2 id="section">🎉</h2><a class="anchor" href="#section"');
+    expect(html).toContain('<h2 id="section-1">!!!</h2><a class="anchor" href="#section-1"');
+    expect(html).toContain('<ul class="sidebar-anchors" id="sidebar-anchors-1"><li><a href="#install">Install</a></li><li><a href="#configure">Configure</a></li><li><a href="#upgrade">Upgrade</a></li><li><a href="#section">🎉</a></li><li><a href="#section-1">!!!</a></li></ul>');
+    put(s, FIRST, `${first}\n## 🎉\n\nSee [the third](#section-2).\n`);
+    await expectRejected(s, ['build'], [`${FIRST}:${addedLine() + 2}:5 links to "#section-2", but /guides/first/ has no such anchor (did you mean #section?)`]);
+  });
+});
