@@ -31,7 +31,7 @@ export function bodyHtml(page: SitePage, ui?: RenderContext['theme']['ui']): str
 /** bodyHtml in pieces (see pageHtmlPieces), each filled in as it is taken. */
 export function bodyPieces(page: SitePage, ui?: RenderContext['theme']['ui']): Iterable<string> {
   return mapPieces(pageHtmlPieces(page), (piece) => {
-    const html = piece.replace(LINK_PLACEHOLDER, (_, i: string) => `href="${escapeAttr(page.hrefs[Number(i)] ?? '')}"`);
+    const html = piece.replace(LINK_PLACEHOLDER, (_, attr: string, i: string) => `${attr}="${escapeAttr(page.hrefs[Number(i)] ?? '')}"`);
     if (!ui) return html;
     return html.replace(DEFAULT_ASIDE, (_, open: string, kind: keyof typeof ASIDE_KEYS, middle: string, close: string) => {
       const word = escapeText(ui[ASIDE_KEYS[kind]]);

@@ -33,10 +33,12 @@ export interface RawLink {
    */
   line?: number;
   column?: number;
+  /** The source of an image (a file of static/), not a link. */
+  image?: true;
 }
 
 /**
- * Internal links are written into the body HTML as `href="docs-link:N"`
+ * Internal links are written into the body HTML as `href="docs-link:N"` (images as `src="docs-link:N"`)
  * placeholders and filled in once every page's ids are known, so that pages
  * are kept as strings, not trees, between the two passes (memory stays
  * proportional to the output, not to the syntax trees of every page).
@@ -46,7 +48,7 @@ const SCRIPT_URL = /^(?:javascript|vbscript):/;
 /** A URL as a browser's URL parser sees its scheme: without leading spaces and controls, tabs and line breaks, in lower case. */
 const plainUrl = (url: string) => url.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '').toLowerCase();
 
-export const LINK_PLACEHOLDER = /href="docs-link:(\d+)"/g;
+export const LINK_PLACEHOLDER = /(href|src)="docs-link:(\d+)"/g;
 
 export interface RenderedMarkdown {
   /** Body HTML with internal link placeholders (see LINK_PLACEHOLDER). */
@@ -193,6 +195,11 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
     if (node.tagName === 'img' && typeof src === 'string' && SCRIPT_URL.test(plainUrl(src))) {
       report(ctx, node.position, `image source "${src.slice(0, 40)}" would run script; use the address of an image`);
       node.properties.src = '';
+    } else if (node.tagName === 'img' && typeof src === 'string' && src !== '' && !EXTERNAL.test(src) && !SCHEME.test(src)) {
+      // An image of the site: checked and given the base path as a link is.
+      node.properties.src = `docs-link:${links.length}`;
+      const start = node.position?.start;
+      links.push(start ? { href: src, line: start.line, column: start.column, image: true } : { href: src, image: true });
     }
     if (node.tagName === 'a' && typeof href === 'string' && (SCRIPT_URL.test(plainUrl(href)) || /^data:/.test(plainUrl(href)))) {
       report(ctx, node.position, `link to "${href.slice(0, 40)}": javascript:, vbscript: and data: links are not allowed (they run script or hide content); link to a page or an https:// address`);

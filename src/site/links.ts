@@ -89,7 +89,7 @@ export function resolveLinks(site: Site, base: string, targets: LinkTargets, pag
       const at = { file: page.sourcePath, line: (link.line ?? 1) + page.bodyLineOffset, column: link.column ?? 1 };
       const resolved = resolveHref(site, page, href, targets);
       if (typeof resolved === 'string') {
-        problems.push({ ...at, message: resolved });
+        problems.push({ ...at, message: link.image ? `shows the image "${href}", which is not a file of static/ (put the image there and write its path from it, such as /images/diagram.png)` : resolved });
         continue;
       }
       if (resolved.hash && resolved.page && !resolved.page.ids.has(resolved.hash)) {

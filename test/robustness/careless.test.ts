@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { docsIn, expectNoStack, expectRejected, goodBuild, notCache, put, scratchSite, treeHash, type Scratch } from './harness.js';
@@ -106,5 +106,24 @@ describe('headings with nothing to slug (only emoji or punctuation)', () => {
     expect(html).toContain('<ul class="sidebar-anchors" id="sidebar-anchors-1"><li><a href="#install">Install</a></li><li><a href="#configure">Configure</a></li><li><a href="#upgrade">Upgrade</a></li><li><a href="#section">🎉</a></li><li><a href="#section-1">!!!</a></li></ul>');
     put(s, FIRST, `${first}\n## 🎉\n\nSee [the third](#section-2).\n`);
     await expectRejected(s, ['build'], [`${FIRST}:${addedLine() + 2}:5 links to "#section-2", but /guides/first/ has no such anchor (did you mean #section?)`]);
+  });
+});
+
+describe('images', () => {
+  it('an image of static/ is checked like a link and gets the base path; a missing one is a problem with its position', async () => {
+    put(s, 'static/images/diagram.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>\n');
+    try {
+      put(s, FIRST, `${first}\n![Diagram](/images/diagram.svg) ![Relative](../images/diagram.svg) ![Remote](https://example.org/x.png) ![Inline](data:image/gif;base64,R0lGODlhAQABAAAAACw=)\n`);
+      const run = await docsIn(s, ['build', '-q', '--base', '/docs/', '--out', 'images-out']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const body = readFileSync(join(s.site, 'images-out', 'guides', 'first', 'index.html'), 'utf8').split('<div class="markdown">')[1]!;
+      expect(body).toContain('<img src="/docs/images/diagram.svg" alt="Diagram"> <img src="/docs/images/diagram.svg" alt="Relative"> <img src="https://example.org/x.png" alt="Remote"> <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="Inline">');
+      put(s, FIRST, `${first}\n![Gone](/images/gone.png) and <img src="/raw-gone.png" alt="raw">\n`);
+      const image = (src: string) => `shows the image "${src}", which is not a file of static/ (put the image there and write its path from it, such as /images/diagram.png)`;
+      await expectRejected(s, ['build'], [`${FIRST}:${addedLine()}:1 ${image('/images/gone.png')}`, `${FIRST}:${addedLine()}:31 ${image('/raw-gone.png')}`]);
+    } finally {
+      rmSync(join(s.site, 'static'), { recursive: true, force: true });
+    }
   });
 });
