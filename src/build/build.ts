@@ -18,7 +18,7 @@ import { lastUpdated } from './git.js';
 import { outputKeys } from './keys.js';
 import { OutputWriter, type Contents } from './output.js';
 import { lockOutput, type OutputLock } from './output-lock.js';
-import { checkOutputFolder, checkSiteFolder, UsageError } from './out-guard.js';
+import { checkOutputFolder, checkSiteFolder, OUTPUT_MARKER, UsageError } from './out-guard.js';
 import { renderPagePieces } from './render.js';
 import { markdownFromDisk } from './llms.js';
 import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
@@ -69,6 +69,30 @@ export function linkTargets(root: string, site: Site, failed: Iterable<string>):
   const files = new Set([...GENERATED, ...listStatic(join(root, 'static'))]);
   for (const section of site.sections) if (section.pages.length) files.add(`${section.url}printable/`);
   return { files, unchecked: new Set([...failed].map(routeOf)) };
+}
+
+/**
+ * Files of static/ whose path the build writes itself: a page, a printable
+ * document, a redirect page, 404.html, the search index or one of the
+ * generated files. Static files are copied last, so such a file would
+ * silently replace the build's (a page, or the security headers of
+ * _headers): each is a problem. (static/favicon.svg is the site's favicon,
+ * written instead of the built-in one.)
+ */
+export function staticCollisions(root: string, site: Site): SourceProblem[] {
+  const written = new Map<string, string>();
+  for (const page of site.pages) written.set('/' + pageFile(page).split(sep).join('/'), `the page built from ${page.sourcePath}`);
+  for (const section of site.sections) if (section.pages.length) written.set(`${section.url}printable/index.html`, `the printable document of ${section.url}`);
+  for (const from of Object.keys(site.config.redirects)) written.set(`${from.replace(/\/$/, '')}/index.html`, `the redirect page of ${from}`);
+  if (!written.has('/404.html')) written.set('/404.html', 'the page for addresses that lead nowhere');
+  for (const file of GENERATED) if (file !== '/favicon.svg' && !written.has(file)) written.set(file, 'a file it generates');
+  written.set(`/${OUTPUT_MARKER}`, 'the mark of its output folder');
+  const problems: SourceProblem[] = [];
+  for (const file of listStatic(join(root, 'static'))) {
+    const what = written.get(file) ?? (file.startsWith('/search-index/') ? 'the search index' : undefined);
+    if (what) problems.push({ file: `static${file}`, line: 0, column: 0, message: `the build writes ${file.slice(1)} itself (${what}), and this file would replace it; remove or rename it` });
+  }
+  return problems;
 }
 
 export const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers', '/llms.txt', '/llms-full.txt'];
@@ -130,7 +154,7 @@ export async function loadSite(
   const { site, problems } = await withParsers(() => {
     const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
     const targets = linkTargets(root, site, failed);
-    problems.push(...themeProblems(root, loaded), ...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets)]));
+    problems.push(...themeProblems(root, loaded), ...staticCollisions(root, site), ...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets)]));
     return { site, problems };
   });
   const parsersMs = parsersLoadMs();

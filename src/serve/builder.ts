@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
-import { linkTargets, pageFile, renderContext, siteFiles } from '../build/build.js';
+import { linkTargets, pageFile, renderContext, siteFiles, staticCollisions } from '../build/build.js';
 import { joined } from '../build/output.js';
 import { lastUpdated } from '../build/git.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
@@ -210,7 +210,7 @@ export class SiteBuilder {
     problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets));
     problems.push(...this.assetProblems.js, ...this.assetProblems.css);
     // The theme: its files and colours, the site's own components (src/theme/theme.ts).
-    problems.push(...themeProblems(this.root, this.config!));
+    problems.push(...themeProblems(this.root, this.config!), ...staticCollisions(this.root, site));
     let own: ReturnType<typeof loadComponents> | undefined;
     if (!problems.length) {
       try {

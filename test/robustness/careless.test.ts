@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { docsIn, expectNoStack, expectRejected, goodBuild, notCache, put, scratchSite, treeHash, type Scratch } from './harness.js';
+import { docsIn, expectNoStack, expectRejected, goodBuild, notCache, put, scratchSite, startDocs, treeHash, type Scratch } from './harness.js';
 
 /*
  * What a careless user types: a --base that is not a path of the site's own
@@ -122,6 +122,56 @@ describe('images', () => {
       put(s, FIRST, `${first}\n![Gone](/images/gone.png) and <img src="/raw-gone.png" alt="raw">\n`);
       const image = (src: string) => `shows the image "${src}", which is not a file of static/ (put the image there and write its path from it, such as /images/diagram.png)`;
       await expectRejected(s, ['build'], [`${FIRST}:${addedLine()}:1 ${image('/images/gone.png')}`, `${FIRST}:${addedLine()}:31 ${image('/raw-gone.png')}`]);
+    } finally {
+      rmSync(join(s.site, 'static'), { recursive: true, force: true });
+    }
+  });
+});
+
+describe('files of static/ that the build writes itself', () => {
+  it('are problems naming each (a page, _headers, the search index…), in build, check and serve alike; static/favicon.svg is the favicon', async () => {
+    const files = ['index.html', 'guides/first/index.html', 'guides/printable/index.html', 'old-first/index.html', '_headers', 'sitemap.xml', '404.html', 'search-index/meta.json'];
+    for (const file of [...files, 'favicon.svg', 'images/fine.png']) put(s, `static/${file}`, 'x\n');
+    try {
+      const why: Record<string, string> = {
+        'index.html': 'the page built from content/index.md',
+        'guides/first/index.html': 'the page built from content/guides/first.md',
+        'guides/printable/index.html': 'the printable document of /guides/',
+        'old-first/index.html': 'the redirect page of /old-first/',
+        _headers: 'a file it generates',
+        'sitemap.xml': 'a file it generates',
+        '404.html': 'the page built from content/404.md',
+        'search-index/meta.json': 'the search index',
+      };
+      const problems = files
+        .map((file) => `static/${file}: the build writes ${file} itself (${why[file]}), and this file would replace it; remove or rename it`)
+        .sort();
+      await expectRejected(s, ['build'], problems);
+      await expectRejected(s, ['check'], problems);
+      // serve reports them too, and serves once they are fixed.
+      const { child, finished } = startDocs(['serve', '--port', '0'], { cwd: s.site, env: { DOCS_CACHE_DIR: s.cache } });
+      let out = '';
+      await new Promise<void>((resolve) => {
+        const seen = (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('the site is served once they are fixed')) resolve();
+        };
+        child.stdout!.on('data', seen);
+        child.stderr!.on('data', seen);
+        void finished.then(() => resolve(), () => resolve());
+      });
+      child.kill('SIGTERM');
+      await finished;
+      for (const problem of problems) expect(out).toContain(problem);
+    } finally {
+      rmSync(join(s.site, 'static'), { recursive: true, force: true });
+    }
+    put(s, 'static/favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
+    try {
+      const run = await docsIn(s, ['build', '-q', '--out', 'favicon-out']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(readFileSync(join(s.site, 'favicon-out', 'favicon.svg'), 'utf8')).toBe('<svg xmlns="http://www.w3.org/2000/svg"/>\n');
     } finally {
       rmSync(join(s.site, 'static'), { recursive: true, force: true });
     }
