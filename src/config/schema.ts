@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nonBlank } from './text.js';
 import { COLOR_DEFAULTS, COLOR_DESCRIPTIONS, HEX_COLOR, type ColorKey } from '../theme/colors.js';
 import { SOCIAL_ICON_NAMES } from '../theme/social-icons.js';
 import { UI_EN, type UiKey } from '../theme/ui.js';
@@ -17,7 +18,7 @@ const externalUrl = z.string().regex(/^(https?:)?\/\//, 'expected an absolute UR
 
 export const LinkSchema = z
   .strictObject({
-    title: z.string().min(1).describe('The text of the link.'),
+    title: nonBlank().describe('The text of the link.'),
     url: siteUrl.describe('Where it goes: a site path such as /guides/ or an external URL.'),
   })
   .describe('A link.');
@@ -31,7 +32,7 @@ export interface NavEntry {
 export const NavEntrySchema: z.ZodType<NavEntry> = z.lazy(() =>
   z
     .strictObject({
-      title: z.string().min(1).describe('Label in the top navigation.'),
+      title: nonBlank().describe('Label in the top navigation.'),
       url: siteUrl.describe('Target; the entry is highlighted when the current path starts with it.'),
       children: z.array(NavEntrySchema).optional().describe('Sub-entries shown in a row under the active entry.'),
     })
@@ -47,7 +48,7 @@ const pageId = z
 
 export const SectionSchema = z
   .strictObject({
-    title: z.string().min(1).describe('Section heading in the menus.'),
+    title: nonBlank().describe('Section heading in the menus.'),
     url: z
       .union([z.literal(''), pageId])
       .describe('Section path without slashes: "concepts" is /concepts/ (content/concepts/index.md); "" is the home page.'),
@@ -60,7 +61,7 @@ export const SectionSchema = z
 export type Section = z.infer<typeof SectionSchema>;
 
 const versionField = z
-  .union([z.string().min(1), z.number()])
+  .union([nonBlank(), z.number()])
   .transform(String)
   .describe('Stored in localStorage on dismissal; change it to show a new message to readers who dismissed the old one.');
 
@@ -71,12 +72,12 @@ export const SearchSchema = z
     }),
     z.strictObject({
       provider: z.literal('algolia').describe('The hosted search service.'),
-      appId: z.string().min(1).describe('Application id of the hosted index.'),
+      appId: nonBlank().describe('Application id of the hosted index.'),
       apiKey: z
         .string()
         .min(1)
         .describe('The public, search-only key. It is sent to every reader: never put an admin or write key here.'),
-      indexName: z.string().min(1).describe('Name of the index to query.'),
+      indexName: nonBlank().describe('Name of the index to query.'),
       host: externalUrl.optional().describe('Override of the service host (tests point it at a local stub).'),
     }),
   ])
@@ -151,13 +152,13 @@ export const SocialLinkSchema = z
   .strictObject({
     icon: z.enum(SOCIAL_ICON_NAMES).describe(`The built-in icon: ${SOCIAL_ICON_NAMES.join(', ')}.`),
     url: externalUrl.describe('Where the icon links.'),
-    label: z.string().min(1).describe('The accessible name of the link, e.g. "Source code on GitHub".'),
+    label: nonBlank().describe('The accessible name of the link, e.g. "Source code on GitHub".'),
   })
   .describe('An icon link in the header (and in the phone menu).');
 
 const UiSchema = z
   .strictObject(
-    Object.fromEntries((Object.keys(UI_EN) as UiKey[]).map((key) => [key, z.string().min(1).optional().describe(`Default (English): ${UI_EN[key]}`)])) as Record<
+    Object.fromEntries((Object.keys(UI_EN) as UiKey[]).map((key) => [key, nonBlank().optional().describe(`Default (English): ${UI_EN[key]}`)])) as Record<
       UiKey,
       z.ZodOptional<z.ZodString>
     >,
@@ -183,10 +184,14 @@ export const SiteConfigSchema = z
     $schema: z.string().optional(),
     site: z
       .strictObject({
-        title: z.string().min(1).describe('Site name, used in page titles ("Page | title").'),
+        title: nonBlank().describe('Site name, used in page titles ("Page | title").'),
         url: externalUrl.describe('Canonical origin of the published site, e.g. https://docs.example.org.'),
-        description: z.string().min(1).describe('Default meta description.'),
-        language: z.string().default('en').describe('The lang attribute of every page.'),
+        description: nonBlank().describe('Default meta description.'),
+        language: z
+          .string()
+          .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, 'expected a language tag, such as en, zh-CN or pt-BR')
+          .default('en')
+          .describe('The lang attribute of every page.'),
         repository: externalUrl.optional().describe('Source repository of the documented project (for reference; the header icons come from social).'),
         editBase: externalUrl
           .optional()
@@ -195,7 +200,7 @@ export const SiteConfigSchema = z
       .describe('Identity of the site.'),
     banner: z
       .strictObject({
-        text: z.string().min(1).describe('Sentence shown in the banner.'),
+        text: nonBlank().describe('Sentence shown in the banner.'),
         links: z.array(LinkSchema).default([]).describe('Links shown after the text.'),
         version: versionField,
       })
@@ -203,7 +208,7 @@ export const SiteConfigSchema = z
       .describe('The dismissible sponsorship banner at the top of every page.'),
     notification: z
       .strictObject({
-        message: z.string().min(1).describe('The announcement.'),
+        message: nonBlank().describe('The announcement.'),
         link: LinkSchema.optional(),
         version: versionField,
       })
@@ -228,8 +233,8 @@ export const SiteConfigSchema = z
       .describe('Page parts replaced by the site\'s own components (compiled with esbuild, rendered at build time only).'),
     badge: z
       .strictObject({
-        package: z.string().min(1).describe('npm package whose version the badge shows.'),
-        label: z.string().min(1).optional().describe('Badge label; defaults to the package name.'),
+        package: nonBlank().describe('npm package whose version the badge shows.'),
+        label: nonBlank().optional().describe('Badge label; defaults to the package name.'),
         link: externalUrl.describe('Where the badge links (the release page).'),
       })
       .optional()
@@ -237,7 +242,7 @@ export const SiteConfigSchema = z
     chat: z
       .strictObject({
         url: externalUrl.describe('Destination of the floating chat button.'),
-        label: z.string().min(1).describe('Accessible name and tooltip of the chat button.'),
+        label: nonBlank().describe('Accessible name and tooltip of the chat button.'),
       })
       .optional(),
     search: SearchSchema.default({ provider: 'local' }),

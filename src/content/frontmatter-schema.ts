@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nonBlank } from '../config/text.js';
 import { InputError, type SourceProblem } from '../errors.js';
 import { zodProblems } from '../validate.js';
 import { yamlValue, locate, parseLocatedYaml } from '../yaml-positions.js';
@@ -7,16 +8,16 @@ import { splitSource } from './split-source.js';
 /* The frontmatter's schema and its reading (loaded with the parsers: see src/parsers.ts). */
 
 export const FrontmatterSchema = z.strictObject({
-  title: z.string().min(1).describe('Page title: the h1, the sidebar entry and the <title>.'),
+  title: nonBlank().describe('Page title: the h1, the sidebar entry and the <title>.'),
   group: z
     .string()
     .min(1)
     .default('-')
     .describe('Sidebar group heading; "-" (the default) means no heading.'),
-  description: z.string().min(1).optional().describe('Meta description and search summary.'),
+  description: nonBlank().optional().describe('Meta description and search summary.'),
   contributors: z.array(z.string().regex(/^[A-Za-z0-9-]+$/, 'expected a GitHub user name')).default([]),
   related: z
-    .array(z.strictObject({ title: z.string().min(1), url: z.string().min(1) }))
+    .array(z.strictObject({ title: nonBlank(), url: nonBlank() }))
     .default([])
     .describe('"Further reading" links at the end of the page.'),
   repo: z
@@ -26,13 +27,13 @@ export const FrontmatterSchema = z.strictObject({
     .describe('Source repository of the documented package ("Jump to repository").'),
   hero: z
     .strictObject({
-      title: z.string().min(1).optional().describe('The big title; defaults to the page title.'),
-      tagline: z.string().min(1).optional().describe('The sentence under it.'),
+      title: nonBlank().optional().describe('The big title; defaults to the page title.'),
+      tagline: nonBlank().optional().describe('The sentence under it.'),
       actions: z
         .array(
           z.strictObject({
-            text: z.string().min(1).describe('Button text.'),
-            url: z.string().min(1).describe('Where it goes: a site path or an external URL.'),
+            text: nonBlank().describe('Button text.'),
+            url: nonBlank().describe('Where it goes: a site path or an external URL.'),
             primary: z.boolean().optional().describe('Drawn as the main action.'),
           }),
         )
@@ -44,9 +45,9 @@ export const FrontmatterSchema = z.strictObject({
   features: z
     .array(
       z.strictObject({
-        title: z.string().min(1).describe('Card title.'),
-        text: z.string().min(1).describe('Card text.'),
-        url: z.string().min(1).optional().describe('Where the card title links.'),
+        title: nonBlank().describe('Card title.'),
+        text: nonBlank().describe('Card text.'),
+        url: nonBlank().optional().describe('Where the card title links.'),
       }),
     )
     .optional()

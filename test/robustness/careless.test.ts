@@ -177,3 +177,25 @@ describe('files of static/ that the build writes itself', () => {
     }
   });
 });
+
+describe('titles and names of only spaces', () => {
+  const CONFIG = 'site.config.yaml';
+  let config: string;
+  beforeAll(() => {
+    config = readFileSync(join(s.site, CONFIG), 'utf8');
+  });
+  afterEach(() => put(s, CONFIG, config));
+
+  it('a site title of spaces and a language that is no language tag are problems with their positions', async () => {
+    put(s, CONFIG, config.replace(/^  title: fixture$/m, '  title: "   "\n  language: ""'));
+    await expectRejected(s, ['check'], [
+      `${CONFIG}:2:10 site.title: expected text, not only spaces`,
+      `${CONFIG}:3:13 site.language: expected a language tag, such as en, zh-CN or pt-BR`,
+    ]);
+  });
+
+  it('a page title of spaces is a problem with its position; an empty description is one too', async () => {
+    put(s, FIRST, first.replace(/^title: .*$/m, 'title: "   "').replace(/^description: .*$/m, 'description: ""'));
+    await expectRejected(s, ['check'], [`${FIRST}:2:8 frontmatter.title: expected text, not only spaces`, `${FIRST}:4:14 frontmatter.description: expected a non-empty string`]);
+  });
+});
