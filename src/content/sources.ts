@@ -105,7 +105,12 @@ export function scanContent(rootDir: string, contentDir: string): ContentScan {
       } else if (!entry.isFile()) {
         st = lstatSync(abs);
       }
-      if (!isMd) continue;
+      if (!isMd) {
+        // Markdown by another spelling would be left out without a word.
+        const other = /^(.*)\.(?:md|markdown|mdown|mkdn?|mdx)$/i.exec(entry.name);
+        if (other) problem(abs, `pages are files whose names end in .md, and this one is not read (rename it to ${other[1]}.md, or move it out of content/)`);
+        continue;
+      }
       if (st && !st.isFile()) {
         problem(abs, `this is ${kindOf(st)}, not a Markdown file; remove it from content/`);
         continue;

@@ -144,6 +144,15 @@ describe('#35 file names that are not URL paths are problems (F16)', () => {
         rmSync(join(s.site, 'content/.hidden'), { recursive: true, force: true }),
       ));
   }
+  for (const [name, stem] of [
+    ['guides/extra.MD', 'extra'],
+    ['guides/notes.markdown', 'notes'],
+  ] as const) {
+    it(`content/${name}: Markdown by another spelling is named, not left out without a word`, () =>
+      probe(`content/${name}`, (p) => writeFileSync(p, page), [
+        `content/${name}: pages are files whose names end in .md, and this one is not read (rename it to ${stem}.md, or move it out of content/)`,
+      ]));
+  }
   it('the sitemap of a good build holds only plain URLs', () => {
     const sitemap = readFileSync(join(s.site, 'dist/sitemap.xml'), 'utf8');
     const locs = [...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
