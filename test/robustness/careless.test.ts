@@ -199,3 +199,17 @@ describe('titles and names of only spaces', () => {
     await expectRejected(s, ['check'], [`${FIRST}:2:8 frontmatter.title: expected text, not only spaces`, `${FIRST}:4:14 frontmatter.description: expected a non-empty string`]);
   });
 });
+
+describe('a directive block that is never closed', () => {
+  it('is a problem at its opening line; closed ones (in a list item, in a quote, nested) are not', async () => {
+    const closed = '- item\n\n  :::tip\n  inside\n  :::\n\n> :::warning\n> quoted\n> :::\n\n::::tabs\n:::tab[npm]\na\n:::\n:::tab[yarn]\nb\n:::\n::::\n';
+    put(s, FIRST, `${first}\n${closed}`);
+    const run = await docsIn(s, ['check']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    put(s, FIRST, `${first}\n${closed}\n:::note\nThe rest.\n\n## Later\n\nMore.\n`);
+    await expectRejected(s, ['check'], [
+      `${FIRST}:${addedLine() + 19}:1 the :::note block opened here is never closed, so it takes in the rest of the page: add a line of ::: where it ends`,
+    ]);
+  });
+});

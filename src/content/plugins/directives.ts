@@ -2,7 +2,7 @@ import type { BlockContent, Blockquote, Paragraph, Root, RootContent, Text } fro
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
 import type { Node, Parent } from 'unist';
 import type { VFile } from 'vfile';
-import { report } from '../context.js';
+import { report, type PageContext } from '../context.js';
 
 /*
  * Writer-facing Markdown extensions built on generic directives:
@@ -43,6 +43,7 @@ export function remarkDirectives() {
       }
       if (node.type !== 'containerDirective' && node.type !== 'leafDirective') return;
       const directive = node as ContainerDirective | LeafDirective;
+      if (directive.type === 'containerDirective') checkClosed(directive, source, ctx);
       if (directive.type === 'containerDirective' && directive.name in ASIDE_KINDS) {
         const { label, body } = splitLabel(directive);
         parent.children[index] = asideNode(directive.name as AsideKind, label, body as BlockContent[], directive) as never;
@@ -193,4 +194,19 @@ function tabsNode(directive: ContainerDirective, ctx: Parameters<typeof report>[
       })),
     ],
   };
+}
+
+/**
+ * A container that is never closed runs on to the end of the page (or of the
+ * list item or quote that holds it), taking in every heading after it: a
+ * problem at its opening line. Closed, its last line is its closing fence.
+ */
+function checkClosed(directive: ContainerDirective, source: string, ctx: PageContext): void {
+  const start = directive.position?.start.offset;
+  const end = directive.position?.end.offset;
+  if (start === undefined || end === undefined) return;
+  const lastLine = source.slice(source.lastIndexOf('\n', end - 1) + 1, end);
+  if (/^[ \t>]*:{3,}[ \t]*$/.test(lastLine) && directive.position!.end.line > directive.position!.start.line) return;
+  const fence = /^:{3,}/.exec(source.slice(start, start + 100))?.[0] ?? ':::';
+  report(ctx, directive.position, `the ${fence}${directive.name} block opened here is never closed, so it takes in the rest of the page: add a line of ${fence} where it ends`);
 }
