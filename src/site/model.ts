@@ -127,12 +127,28 @@ export function buildSite(
   }
 
   // Internal links of the config (navigation, footer, banner) must reach pages too.
+  const printables = new Set(sections.filter((s) => s.pages.length).map((s) => `${s.url}printable/`));
   const isPage = (url: string) => {
     const path = url.replace(/[#?].*$/, '');
-    return pages.some((p) => p.url === path) || [...failed].some((id) => routeOf(id) === path) || /\.[a-z0-9]+$/i.test(path);
+    return pages.some((p) => p.url === path) || printables.has(path) || [...failed].some((id) => routeOf(id) === path) || /\.[a-z0-9]+$/i.test(path);
   };
   const checkLink = (path: PropertyKey[], url: string) => {
-    if (url.startsWith('/') && !url.startsWith('//') && !isPage(url)) problems.push(loaded.problemAt([...path, 'url'], `links to "${url}", which is not a page of this site`));
+    if (!url.startsWith('/') || url.startsWith('//')) return;
+    if (!isPage(url)) {
+      problems.push(loaded.problemAt([...path, 'url'], `links to "${url}", which is not a page of this site`));
+      return;
+    }
+    // An anchor is checked against the ids of the page, as in the pages' own links.
+    const hashAt = url.indexOf('#');
+    const target = hashAt < 0 ? undefined : pages.find((p) => p.url === url.slice(0, hashAt).replace(/\?.*$/, ''));
+    if (!target || hashAt === url.length - 1) return;
+    let id: string | undefined;
+    try {
+      id = decodeURIComponent(url.slice(hashAt + 1));
+    } catch {
+      // A "%" that starts no escape: no id is spelled so.
+    }
+    if (id === undefined || !target.ids.has(id)) problems.push(loaded.problemAt([...path, 'url'], `links to "${url}", but ${target.url} has no such anchor`));
   };
   const walkNav = (entries: NavEntry[], path: PropertyKey[]) =>
     entries.forEach((entry, i) => {

@@ -213,3 +213,26 @@ describe('a directive block that is never closed', () => {
     ]);
   });
 });
+
+describe('links of the config (navigation, footer)', () => {
+  const CONFIG = 'site.config.yaml';
+  let config: string;
+  beforeAll(() => {
+    config = readFileSync(join(s.site, CONFIG), 'utf8');
+  });
+  afterEach(() => put(s, CONFIG, config));
+
+  it('an anchor is checked against the page; a printable document is a page', async () => {
+    const footer = '    - title: Guides\n      url: /guides/\n';
+    expect(config).toContain(footer);
+    put(s, CONFIG, config.replace(footer, `${footer}    - title: Install\n      url: /guides/first/#install\n    - title: Print\n      url: /guides/printable/\n`));
+    const run = await docsIn(s, ['check']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    put(s, CONFIG, config.replace(footer, `${footer}    - title: Nowhere\n      url: /guides/first/#nope\n    - title: Bad escape\n      url: /guides/first/#%zz\n`));
+    await expectRejected(s, ['check'], [
+      `${CONFIG}:44:12 footer.links[1].url: links to "/guides/first/#nope", but /guides/first/ has no such anchor`,
+      `${CONFIG}:46:12 footer.links[2].url: links to "/guides/first/#%zz", but /guides/first/ has no such anchor`,
+    ]);
+  });
+});
