@@ -112,6 +112,15 @@ describe.runIf(hasChromium)('a long site title in the browser', () => {
     });
   }
 
+  it('gives the links of the article tools and of the footer targets of at least 24 px on a phone', async () => {
+    const page = await open('/guides/first/', PHONE);
+    const sizes = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.article-tools a, .footer-links a')].map((a) => ({ text: a.textContent!.trim(), height: a.getBoundingClientRect().height })),
+    );
+    expect(sizes.length).toBeGreaterThanOrEqual(3);
+    for (const size of sizes) expect(size.height, size.text).toBeGreaterThanOrEqual(24);
+  });
+
   it('gives the printable section the favicon of every page (no request for /favicon.ico)', async () => {
     const page = await open('/guides/printable/', DESKTOP);
     expect(await page.getAttribute('link[rel="icon"]', 'href')).toBe(await (await open('/guides/first/', DESKTOP)).getAttribute('link[rel="icon"]', 'href'));
