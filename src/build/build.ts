@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { loadConfig } from '../config/load.js';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
 import { loadPages, type PageHooks, type SourcePage } from '../content/load.js';
@@ -11,7 +11,7 @@ import { readCached, writeCached } from '../content/cache.js';
 import { InputError, type SourceProblem } from '../errors.js';
 import { parsersLoadMs, withParsers } from '../parsers.js';
 import { TOOL_ROOT } from '../paths.js';
-import { checkRelated, resolveLinks, type LinkTargets } from '../site/links.js';
+import { checkRelated, checkUnbuiltLinks, resolveLinks, type LinkTargets } from '../site/links.js';
 import { buildSite, routeOf, type Site, type SitePage } from '../site/model.js';
 import { createSearchWorker, type SearchWorker } from './search.js';
 import { lastUpdated } from './git.js';
@@ -138,8 +138,18 @@ export async function loadSite(
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
   const only = options.only === undefined ? undefined : onlyPrefix(root, options.only);
-  const loaded = await withParsers(() => timed('config', () => loadConfig(configPath, relative(root, configPath))));
-  const hooks = onConfig?.(loaded.config, base);
+  /** Problems in the files `--only` names (all of them without it). */
+  const shownOf = (problems: SourceProblem[]) => (only ? problems.filter((p) => p.file.startsWith(only)) : problems);
+  let loaded: LoadedConfig | undefined;
+  let configProblems: SourceProblem[] = [];
+  try {
+    loaded = await withParsers(() => timed('config', () => loadConfig(configPath, relative(root, configPath))));
+  } catch (e) {
+    // The pages are still read and rendered, so that their own problems come with the config's at once.
+    if (!(e instanceof InputError)) throw e;
+    configProblems = e.problems;
+  }
+  const hooks = loaded && onConfig?.(loaded.config, base);
   const contentDir = join(root, 'content');
   // Loaded on first use: when every page comes from the render cache, never.
   const highlighter = () => timed('highlighter', () => loadHighlighter());
@@ -147,21 +157,23 @@ export async function loadSite(
   // Only regular files inside the site folder are read (see src/content/sources.ts).
   const scan = scanContent(root, contentDir);
   // Without a content folder every page would be reported missing: the one problem is enough.
-  if (!scan.files.length && scan.problems.length) throw new InputError(scan.problems);
-  const { pages, problems: pageProblems, failed, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, scan.files, hooks, false));
+  if (!scan.files.length && scan.problems.length) throw new InputError([...configProblems, ...scan.problems]);
+  const { pages, problems: pageProblems, failed, unbuilt, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, scan.files, hooks, false));
   pageProblems.push(...scan.problems);
+  // Without a config there is no site to check links against: the problems so far.
+  if (!loaded) throw new InputError([...configProblems, ...shownOf(pageProblems)]);
   // (Run again with the parsers loaded if a problem needs a position in YAML: see src/parsers.ts.)
   const { site, problems } = await withParsers(() => {
     const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
     const targets = linkTargets(root, site, failed);
-    problems.push(...themeProblems(root, loaded), ...staticCollisions(root, site), ...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets)]));
+    problems.push(...themeProblems(root, loaded), ...staticCollisions(root, site), ...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets), ...checkUnbuiltLinks(site, targets, unbuilt)]));
     return { site, problems };
   });
   const parsersMs = parsersLoadMs();
   if (parsersMs !== undefined) stageTimes.parsers = parsersMs;
   const warnings = siteWarnings(site, root, configPath);
   if (options.strict) problems.push(...warnings.splice(0));
-  const shown = only ? problems.filter((p) => p.file.startsWith(only)) : problems;
+  const shown = shownOf(problems);
   if (shown.length) throw new InputError(shown);
   return { site, base, root, markdown, warnings: only ? warnings.filter((p) => p.file.startsWith(only)) : warnings };
 }

@@ -10,7 +10,7 @@ import { CacheBodyFile, cacheHas, layerEnabled, cacheKey, pipelineVersion, flush
 import { linePieces } from './pieces.js';
 import { isTokenSource, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
-import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
+import { renderMarkdown, type RawLink, type RenderedMarkdown } from './markdown.js';
 import { SPLIT_MIN_CHARS } from './split-parse.js';
 import { loadParsers, withParsers } from '../parsers.js';
 import { codeBlocksIn, fencedCodeBlocks } from './plugins/code-blocks.js';
@@ -130,7 +130,7 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
     throw e;
   }
   if (!fresh.htmlInSink || fresh.problems.length) sink?.discard();
-  if (fresh.problems.length) throw new InputError(fresh.problems);
+  if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(prepared.relPath)!, sourcePath: prepared.sourcePath, bodyLineOffset: prepared.split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
   const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, htmlPieces, htmlInSink, ...rest } = fresh;
   const tokenClasses = htmlInSink ? sunkClasses : tokenClassesIn(htmlPieces ?? rest.html);
   const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses, fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
@@ -150,6 +150,30 @@ function cacheBodyFile(key: string): CacheBodyFile | undefined {
 }
 
 type Fresh = { rendered: CachedMarkdown; pieces?: string[]; cached: Promise<boolean> };
+
+/**
+ * What a page whose render has problems still tells: its links and ids, so
+ * that its links are checked in the same run as its other problems (the
+ * writer sees every problem at once, not a broken link only once the page's
+ * other problems are fixed).
+ */
+export interface UnbuiltPage {
+  id: string;
+  sourcePath: string;
+  bodyLineOffset: number;
+  links: RawLink[];
+  ids: string[];
+}
+
+/** The problems of a page's render, with what the page still tells (UnbuiltPage). */
+export class PageProblems extends InputError {
+  constructor(
+    problems: SourceProblem[],
+    readonly unbuilt: UnbuiltPage,
+  ) {
+    super(problems);
+  }
+}
 
 /** A render's result with its body as `html`. */
 function withHtml({ rendered, pieces }: Pick<Fresh, 'rendered' | 'pieces'>): CachedMarkdown {
@@ -274,7 +298,7 @@ async function renderPrepared(prepared: () => Prepared, highlighter: Highlighter
     const fresh = await renderFresh(prepared(), highlighter, reuseCode, undefined, sinkBody);
     return join ? { ok: true, rendered: withHtml(fresh), cached: fresh.cached } : { ok: true, ...fresh };
   } catch (e) {
-    if (e instanceof InputError) return { ok: false, problems: e.problems };
+    if (e instanceof InputError) return { ok: false, problems: e.problems, unbuilt: e instanceof PageProblems ? e.unbuilt : undefined };
     throw e;
   }
 }
@@ -301,6 +325,8 @@ export interface LoadedPages {
   problems: SourceProblem[];
   /** Ids of pages that exist but failed to load (links to them are not reported as broken). */
   failed: Set<string>;
+  /** Of those, the ones that were rendered, with problems: their links are checked all the same. */
+  unbuilt: UnbuiltPage[];
   /**
    * The Markdown bodies as read, by source path, while they fit in
    * MARKDOWN_KEPT characters, but for very large pages (llms-full.txt reads the others again).
@@ -338,6 +364,7 @@ export async function loadPages(
   const metas = new Map<string, Meta>();
   let changed = false;
   const failed = new Set<string>();
+  const unbuilt: UnbuiltPage[] = [];
   const problems: SourceProblem[] = [];
   const pages: SourcePage[] = [];
   const seen = new Map<string, string>();
@@ -414,6 +441,7 @@ export async function loadPages(
     } else {
       problems.push(...result.problems);
       failed.add(pageIdOf(slot.prepared.relPath)!);
+      if (result.unbuilt) unbuilt.push(result.unbuilt);
       slot.failed = true;
     }
     emit();
@@ -471,5 +499,5 @@ export async function loadPages(
   }
   lastBuild = undefined;
   await flushCacheWrites();
-  return { pages, problems, failed, markdown };
+  return { pages, problems, failed, unbuilt, markdown };
 }

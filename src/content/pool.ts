@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { SourceProblem } from '../errors.js';
 import type { CachedMarkdown } from './cache.js';
+import type { UnbuiltPage } from './load.js';
 import { workerEntry } from '../paths.js';
 
 /*
@@ -62,7 +63,7 @@ export type WorkerResult =
       /** On a worker thread, before the result is posted: the body of a page rendered in parts (`rendered.html` is then ''). */
       pieces?: string[];
     }
-  | { ok: false; problems: SourceProblem[] }
+  | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage }
   /** From a worker thread asked for `resultsInCache`: the render is in the render cache, whole (the caller reads it there). */
   | { ok: 'in-cache' };
 

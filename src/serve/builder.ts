@@ -11,11 +11,11 @@ import { lastUpdated } from '../build/git.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { loadParsers } from '../parsers.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
-import { loadPage, pageIdOf, type SourcePage } from '../content/load.js';
+import { loadPage, PageProblems, pageIdOf, type SourcePage, type UnbuiltPage } from '../content/load.js';
 import { scanContent } from '../content/sources.js';
 import { cachePath } from '../content/cache.js';
 import { InputError, type SourceProblem } from '../errors.js';
-import { checkRelated, resolveLinks } from '../site/links.js';
+import { checkRelated, checkUnbuiltLinks, resolveLinks } from '../site/links.js';
 import { buildSite, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { BuildResult, Change, FileList } from './protocol.js';
 import { BASE, digest, esbuildProblems, failed, sameContents, searchIndexFiles, UNKNOWN, urlPath } from './builder-parts.js';
@@ -63,6 +63,8 @@ interface Source {
   markdown?: string;
   page?: SourcePage;
   problems: SourceProblem[];
+  /** A page rendered with problems: its links are checked all the same. */
+  unbuilt?: UnbuiltPage;
 }
 
 interface Rendered {
@@ -201,13 +203,14 @@ export class SiteBuilder {
     this.tokenCss = tokenCss;
     lap('bundle');
 
-    if (this.configProblems.length) return failed(this.configProblems);
-    const { pages, problems, failed: failedIds, hashes } = this.collectPages();
+    const { pages, problems, failed: failedIds, unbuilt, hashes } = this.collectPages();
+    // With the pages' own problems, at once (links need the config's site to be checked).
+    if (this.configProblems.length) return failed([...this.configProblems, ...this.scanProblems, ...problems]);
     const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
     lap('model');
     const targets = linkTargets(this.root, site, failedIds);
     problems.unshift(...siteProblems, ...this.scanProblems);
-    problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets));
+    problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets), ...checkUnbuiltLinks(site, targets, unbuilt));
     problems.push(...this.assetProblems.js, ...this.assetProblems.css);
     // The theme: its files and colours, the site's own components (src/theme/theme.ts).
     problems.push(...themeProblems(this.root, this.config!), ...staticCollisions(this.root, site));
@@ -367,7 +370,7 @@ export class SiteBuilder {
       this.sources.set(file, { hash, page, markdown, problems: [] });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      this.sources.set(file, { hash, problems: e.problems });
+      this.sources.set(file, { hash, problems: e.problems, unbuilt: e instanceof PageProblems ? e.unbuilt : undefined });
     }
   }
 
@@ -376,6 +379,7 @@ export class SiteBuilder {
     const pages: SourcePage[] = [];
     const problems: SourceProblem[] = [];
     const failedIds = new Set<string>();
+    const unbuilt: UnbuiltPage[] = [];
     const hashes = new Map<string, string>();
     const seen = new Map<string, string>();
     for (const file of [...this.sources.keys()].sort()) {
@@ -393,9 +397,10 @@ export class SiteBuilder {
       } else {
         problems.push(...source.problems);
         failedIds.add(id);
+        if (source.unbuilt) unbuilt.push(source.unbuilt);
       }
     }
-    return { pages, problems, failed: failedIds, hashes };
+    return { pages, problems, failed: failedIds, unbuilt, hashes };
   }
 
   private async bundle(which: { js: boolean; css: boolean }): Promise<void> {

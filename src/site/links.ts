@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import type { SourceProblem } from '../errors.js';
 import { EXTERNAL, SCHEME } from './link-kinds.js';
-import type { Site, SitePage } from './model.js';
+import type { UnbuiltPage } from '../content/load.js';
+import { routeOf, type Site, type SitePage } from './model.js';
 
 /*
  * Internal links are checked against the pages and the ids actually present in
@@ -20,7 +21,10 @@ export interface LinkTargets {
   unchecked?: Set<string>;
 }
 
-export function resolveHref(site: Site, page: SitePage, href: string, targets: LinkTargets): { url: string; page?: SitePage; hash: string } | string {
+/** What checking a page's links reads of it (a page of the site, or one whose render had problems: see UnbuiltPage). */
+export type LinkingPage = Pick<SitePage, 'url' | 'sourcePath' | 'links' | 'bodyLineOffset' | 'ids' | 'hrefs'>;
+
+export function resolveHref(site: Site, page: LinkingPage, href: string, targets: LinkTargets): { url: string; page?: LinkingPage; hash: string } | string {
   const hashAt = href.indexOf('#');
   const rawPath = hashAt < 0 ? href : href.slice(0, hashAt);
   let hash = '';
@@ -52,7 +56,7 @@ export function resolveHref(site: Site, page: SitePage, href: string, targets: L
 }
 
 /** The folder of a page's source as a URL path (/guides for content/guides/caching.md). */
-const sourceFolder = (page: SitePage) => posix.dirname('/' + page.sourcePath.replace(/^content\//, ''));
+const sourceFolder = (page: LinkingPage) => posix.dirname('/' + page.sourcePath.replace(/^content\//, ''));
 
 /*
  * posix.resolve of a link's path from a folder, remembered: the pages of a folder link to the
@@ -69,7 +73,7 @@ function resolved(from: string, path: string): string {
   return result;
 }
 
-function mdRoute(page: SitePage, path: string): string {
+function mdRoute(page: LinkingPage, path: string): string {
   const file = resolved(sourceFolder(page), path);
   const id = file.slice(1, -3).replace(/(^|\/)index$/, '');
   return id ? `/${id}/` : '/';
@@ -79,7 +83,7 @@ function mdRoute(page: SitePage, path: string): string {
  * Checks every internal link of every page and records its final href in
  * page.hrefs (same order as page.links); returns the problems (all of them).
  */
-export function resolveLinks(site: Site, base: string, targets: LinkTargets, pages: Iterable<SitePage> = site.pages): SourceProblem[] {
+export function resolveLinks(site: Site, base: string, targets: LinkTargets, pages: Iterable<LinkingPage> = site.pages): SourceProblem[] {
   const problems: SourceProblem[] = [];
   for (const page of pages) {
     page.hrefs = [];
@@ -101,6 +105,15 @@ export function resolveLinks(site: Site, base: string, targets: LinkTargets, pag
     }
   }
   return problems;
+}
+
+/**
+ * The links of pages whose render had problems (UnbuiltPage), checked as the
+ * site's are: the writer sees a broken link with the page's other problems.
+ */
+export function checkUnbuiltLinks(site: Site, targets: LinkTargets, unbuilt: Iterable<UnbuiltPage>): SourceProblem[] {
+  const pages = [...unbuilt].map((page): LinkingPage => ({ ...page, url: routeOf(page.id), ids: new Set(page.ids), hrefs: [] }));
+  return resolveLinks(site, '/', targets, pages);
 }
 
 /** Frontmatter `related` links are checked like any other link. */

@@ -236,3 +236,55 @@ describe('links of the config (navigation, footer)', () => {
     ]);
   });
 });
+
+describe('every problem at once', () => {
+  const CONFIG = 'site.config.yaml';
+  const SECOND = 'content/guides/second.md';
+  let config: string;
+  let second: string;
+  beforeAll(() => {
+    config = readFileSync(join(s.site, CONFIG), 'utf8');
+    second = readFileSync(join(s.site, SECOND), 'utf8');
+  });
+  afterEach(() => {
+    put(s, CONFIG, config);
+    put(s, SECOND, second);
+  });
+
+  it('a page with a problem still has its links checked', async () => {
+    put(s, FIRST, `${first}\n#### Skipped\n\nSee [nothing](/nope/) and [no anchor](#nope).\n`);
+    await expectRejected(s, ['check'], [
+      `${FIRST}:${addedLine()}:1 heading level skips from h2 to h4`,
+      `${FIRST}:${addedLine() + 2}:5 links to "/nope/", which is not a page of this site`,
+      `${FIRST}:${addedLine() + 2}:27 links to "#nope", but /guides/first/ has no such anchor`,
+    ]);
+  });
+
+  it("a problem of the config comes with the pages' own problems, in build, check and serve", async () => {
+    const lines = config.split('\n').length;
+    put(s, CONFIG, `${config.trimEnd()}\nbogus: 1\n`);
+    put(s, FIRST, `${first}\n#### Skipped\n`);
+    put(s, SECOND, second.replace(/^title: .*$/m, 'title: ['));
+    const problems = [
+      `${FIRST}:${addedLine()}:1 heading level skips from h2 to h4`,
+      `${SECOND}:3:1 YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+      `${CONFIG}:${lines}:1 bogus: unknown key "bogus"`,
+    ];
+    await expectRejected(s, ['check'], problems);
+    await expectRejected(s, ['build'], problems);
+    const { child, finished } = startDocs(['serve', '--port', '0'], { cwd: s.site, env: { DOCS_CACHE_DIR: s.cache } });
+    let out = '';
+    await new Promise<void>((resolve) => {
+      const seen = (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('the site is served once they are fixed')) resolve();
+      };
+      child.stdout!.on('data', seen);
+      child.stderr!.on('data', seen);
+      void finished.then(() => resolve(), () => resolve());
+    });
+    child.kill('SIGTERM');
+    await finished;
+    for (const problem of problems) expect(out).toContain(problem);
+  });
+});

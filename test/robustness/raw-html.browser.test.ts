@@ -94,6 +94,8 @@ beforeAll(async () => {
   s = scratchSite();
   put(s, 'content/guides/probes.md', PROBES);
   put(s, 'static/evil.js', 'alert(109);\n');
+  // The probes' images (src="x") are checked like links: a file of that name beside the page's folder.
+  put(s, 'static/guides/x', 'not an image\n');
   const run = await docsIn(s, ['build', '-q']);
   expectNoStack(run);
   expect(run.stderr).toBe('');
