@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { docsIn, expectNoStack, expectRejected, goodBuild, notCache, put, scratchSite, startDocs, treeHash, type Scratch } from './harness.js';
+import { docsIn, expectNoStack, expectRejected, goodBuild, notCache, put, scratchSite, serveProblems, treeHash, type Scratch } from './harness.js';
 
 /*
  * What a careless user types: a --base that is not a path of the site's own
@@ -11,16 +11,25 @@ import { docsIn, expectNoStack, expectRejected, goodBuild, notCache, put, scratc
  */
 
 let s: Scratch;
+/** The files the probes change, put back as they were after each. */
 const FIRST = 'content/guides/first.md';
+const SECOND = 'content/guides/second.md';
+const CONFIG = 'site.config.yaml';
+const originals = new Map<string, string>();
 let first: string;
+let second: string;
+let config: string;
 
 beforeAll(async () => {
   s = scratchSite();
-  first = readFileSync(join(s.site, FIRST), 'utf8');
+  for (const file of [FIRST, SECOND, CONFIG]) originals.set(file, readFileSync(join(s.site, file), 'utf8'));
+  [first, second, config] = [originals.get(FIRST)!, originals.get(SECOND)!, originals.get(CONFIG)!];
   await goodBuild(s);
 });
 
-afterEach(() => put(s, FIRST, first));
+afterEach(() => {
+  for (const [file, text] of originals) put(s, file, text);
+});
 afterAll(() => s?.remove());
 
 /** Line of the fixture page's body where text added at its end starts. */
@@ -149,19 +158,7 @@ describe('files of static/ that the build writes itself', () => {
       await expectRejected(s, ['build'], problems);
       await expectRejected(s, ['check'], problems);
       // serve reports them too, and serves once they are fixed.
-      const { child, finished } = startDocs(['serve', '--port', '0'], { cwd: s.site, env: { DOCS_CACHE_DIR: s.cache } });
-      let out = '';
-      await new Promise<void>((resolve) => {
-        const seen = (c: Buffer) => {
-          out += c.toString();
-          if (out.includes('the site is served once they are fixed')) resolve();
-        };
-        child.stdout!.on('data', seen);
-        child.stderr!.on('data', seen);
-        void finished.then(() => resolve(), () => resolve());
-      });
-      child.kill('SIGTERM');
-      await finished;
+      const out = await serveProblems(s);
       for (const problem of problems) expect(out).toContain(problem);
     } finally {
       rmSync(join(s.site, 'static'), { recursive: true, force: true });
@@ -179,12 +176,6 @@ describe('files of static/ that the build writes itself', () => {
 });
 
 describe('titles and names of only spaces', () => {
-  const CONFIG = 'site.config.yaml';
-  let config: string;
-  beforeAll(() => {
-    config = readFileSync(join(s.site, CONFIG), 'utf8');
-  });
-  afterEach(() => put(s, CONFIG, config));
 
   it('a site title of spaces and a language that is no language tag are problems with their positions', async () => {
     put(s, CONFIG, config.replace(/^  title: fixture$/m, '  title: "   "\n  language: ""'));
@@ -215,12 +206,6 @@ describe('a directive block that is never closed', () => {
 });
 
 describe('links of the config (navigation, footer)', () => {
-  const CONFIG = 'site.config.yaml';
-  let config: string;
-  beforeAll(() => {
-    config = readFileSync(join(s.site, CONFIG), 'utf8');
-  });
-  afterEach(() => put(s, CONFIG, config));
 
   it('an anchor is checked against the page; a printable document is a page', async () => {
     const footer = '    - title: Guides\n      url: /guides/\n';
@@ -238,18 +223,6 @@ describe('links of the config (navigation, footer)', () => {
 });
 
 describe('every problem at once', () => {
-  const CONFIG = 'site.config.yaml';
-  const SECOND = 'content/guides/second.md';
-  let config: string;
-  let second: string;
-  beforeAll(() => {
-    config = readFileSync(join(s.site, CONFIG), 'utf8');
-    second = readFileSync(join(s.site, SECOND), 'utf8');
-  });
-  afterEach(() => {
-    put(s, CONFIG, config);
-    put(s, SECOND, second);
-  });
 
   it('a page with a problem still has its links checked', async () => {
     put(s, FIRST, `${first}\n#### Skipped\n\nSee [nothing](/nope/) and [no anchor](#nope).\n`);
@@ -272,19 +245,7 @@ describe('every problem at once', () => {
     ];
     await expectRejected(s, ['check'], problems);
     await expectRejected(s, ['build'], problems);
-    const { child, finished } = startDocs(['serve', '--port', '0'], { cwd: s.site, env: { DOCS_CACHE_DIR: s.cache } });
-    let out = '';
-    await new Promise<void>((resolve) => {
-      const seen = (c: Buffer) => {
-        out += c.toString();
-        if (out.includes('the site is served once they are fixed')) resolve();
-      };
-      child.stdout!.on('data', seen);
-      child.stderr!.on('data', seen);
-      void finished.then(() => resolve(), () => resolve());
-    });
-    child.kill('SIGTERM');
-    await finished;
+    const out = await serveProblems(s);
     for (const problem of problems) expect(out).toContain(problem);
   });
 });

@@ -83,6 +83,27 @@ export function startDocs(args: string[], options: RunOptions): { child: ChildPr
   return { child, finished };
 }
 
+/**
+ * What `docs serve` prints when the site has problems, up to "the site is served
+ * once they are fixed" (or until it ends); it is stopped then.
+ */
+export async function serveProblems(s: Scratch): Promise<string> {
+  const { child, finished } = startDocs(['serve', '--port', '0'], { cwd: s.site, env: { DOCS_CACHE_DIR: s.cache } });
+  let out = '';
+  await new Promise<void>((resolve) => {
+    const seen = (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('the site is served once they are fixed')) resolve();
+    };
+    child.stdout!.on('data', seen);
+    child.stderr!.on('data', seen);
+    void finished.then(() => resolve(), () => resolve());
+  });
+  child.kill('SIGTERM');
+  await finished;
+  return out;
+}
+
 export function docs(args: string[], options: RunOptions): Promise<Run> {
   return startDocs(args, options).finished;
 }
