@@ -59,7 +59,6 @@ export interface BuildResult {
 /** The templates shipped with the tool (top-level templates/ of this package). */
 export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
 
-/** Files the build always writes at the root, valid as link targets. */
 /**
  * What a link may name besides the pages: the generated files, each section's
  * printable document, the files of static/; and the pages that failed to
@@ -95,6 +94,7 @@ export function staticCollisions(root: string, site: Site): SourceProblem[] {
   return problems;
 }
 
+/** Files the build always writes at the root, valid as link targets. */
 export const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers', '/llms.txt', '/llms-full.txt'];
 
 export function normaliseBase(base = '/'): string {
