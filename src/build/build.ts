@@ -64,8 +64,8 @@ export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
  * printable document, the files of static/; and the pages that failed to
  * load (accepted unchecked).
  */
-export function linkTargets(root: string, site: Site, failed: Iterable<string>): LinkTargets {
-  const files = new Set([...GENERATED, ...listStatic(join(root, 'static'))]);
+export function linkTargets(root: string, site: Site, failed: Iterable<string>, statics = listStatic(join(root, 'static'))): LinkTargets {
+  const files = new Set([...GENERATED, ...statics]);
   for (const section of site.sections) if (section.pages.length) files.add(`${section.url}printable/`);
   return { files, unchecked: new Set([...failed].map(routeOf)) };
 }
@@ -78,7 +78,7 @@ export function linkTargets(root: string, site: Site, failed: Iterable<string>):
  * _headers): each is a problem. (static/favicon.svg is the site's favicon,
  * written instead of the built-in one.)
  */
-export function staticCollisions(root: string, site: Site): SourceProblem[] {
+export function staticCollisions(root: string, site: Site, statics = listStatic(join(root, 'static'))): SourceProblem[] {
   const written = new Map<string, string>();
   for (const page of site.pages) written.set('/' + pageFile(page).split(sep).join('/'), `the page built from ${page.sourcePath}`);
   for (const section of site.sections) if (section.pages.length) written.set(`${section.url}printable/index.html`, `the printable document of ${section.url}`);
@@ -87,7 +87,7 @@ export function staticCollisions(root: string, site: Site): SourceProblem[] {
   for (const file of GENERATED) if (file !== '/favicon.svg' && !written.has(file)) written.set(file, 'a file it generates');
   written.set(`/${OUTPUT_MARKER}`, 'the mark of its output folder');
   const problems: SourceProblem[] = [];
-  for (const file of listStatic(join(root, 'static'))) {
+  for (const file of statics) {
     const what = written.get(file) ?? (file.startsWith('/search-index/') ? 'the search index' : undefined);
     if (what) problems.push({ file: `static${file}`, line: 0, column: 0, message: `the build writes ${file.slice(1)} itself (${what}), and this file would replace it; remove or rename it` });
   }
@@ -165,8 +165,10 @@ export async function loadSite(
   // (Run again with the parsers loaded if a problem needs a position in YAML: see src/parsers.ts.)
   const { site, problems } = await withParsers(() => {
     const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
-    const targets = linkTargets(root, site, failed);
-    problems.push(...themeProblems(root, loaded), ...staticCollisions(root, site), ...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets), ...checkUnbuiltLinks(site, targets, unbuilt)]));
+    // (static/ listed once, for both.)
+    const statics = listStatic(join(root, 'static'));
+    const targets = linkTargets(root, site, failed, statics);
+    problems.push(...themeProblems(root, loaded), ...staticCollisions(root, site, statics), ...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets), ...checkUnbuiltLinks(site, targets, unbuilt)]));
     return { site, problems };
   });
   const parsersMs = parsersLoadMs();

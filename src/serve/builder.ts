@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
-import { linkTargets, pageFile, renderContext, siteFiles, staticCollisions } from '../build/build.js';
+import { linkTargets, listStatic, pageFile, renderContext, siteFiles, staticCollisions } from '../build/build.js';
 import { joined } from '../build/output.js';
 import { lastUpdated } from '../build/git.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
@@ -208,12 +208,14 @@ export class SiteBuilder {
     if (this.configProblems.length) return failed([...this.configProblems, ...this.scanProblems, ...problems]);
     const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
     lap('model');
-    const targets = linkTargets(this.root, site, failedIds);
+    // (static/ listed once, for the links and the collisions.)
+    const statics = listStatic(join(this.root, 'static'));
+    const targets = linkTargets(this.root, site, failedIds, statics);
     problems.unshift(...siteProblems, ...this.scanProblems);
     problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets), ...checkUnbuiltLinks(site, targets, unbuilt));
     problems.push(...this.assetProblems.js, ...this.assetProblems.css);
     // The theme: its files and colours, the site's own components (src/theme/theme.ts).
-    problems.push(...themeProblems(this.root, this.config!), ...staticCollisions(this.root, site));
+    problems.push(...themeProblems(this.root, this.config!), ...staticCollisions(this.root, site, statics));
     let own: ReturnType<typeof loadComponents> | undefined;
     if (!problems.length) {
       try {
