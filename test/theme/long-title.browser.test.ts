@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtSite } from '../helpers/built.js';
-import { DESKTOP, hasChromium, launch, PHONE } from '../helpers/browser.js';
+import { DESKTOP, hasChromium, launch, offline, PHONE } from '../helpers/browser.js';
 import { ROOT } from '../helpers/content.js';
 
 /*
@@ -43,7 +43,7 @@ afterAll(async () => {
 async function open(path: string, options: BrowserContextOptions): Promise<Page> {
   const context = await browser.newContext(options);
   const page = await context.newPage();
-  await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 204, body: '' }));
+  await offline(page);
   await page.goto(site.server.url + path);
   return page;
 }
