@@ -8,7 +8,7 @@ import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type S
 import { LARGE_PAGE_YOUNG_MB, PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
 import { CacheBodyFile, cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { linePieces } from './pieces.js';
-import { isTokenSource, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
+import { isTokenSource, plainTokens, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine, type TokenSource } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
 import { renderMarkdown, type RawLink, type RenderedMarkdown } from './markdown.js';
 import { SPLIT_MIN_CHARS } from './split-parse.js';
@@ -85,7 +85,14 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
   const last = lastBuild?.metas.get(lastBuild.keys.get(sourcePath) ?? '')?.fm;
   const known = same ? cached!.fm : last?.yaml === raw.yaml ? last : undefined;
   if (known) fm = { frontmatter: known.frontmatter, locateField: lazyLocateField(raw.yaml, sourcePath) };
-  else fm = readFrontmatter(raw.yaml, sourcePath);
+  else {
+    try {
+      fm = readFrontmatter(raw.yaml, sourcePath);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      throw new FrontmatterProblems(e.problems, { relPath, sourcePath, body: raw.body, bodyLineOffset: raw.bodyLineOffset });
+    }
+  }
   if (cached && !same) {
     // The same body under new frontmatter: the cached render is kept with the frontmatter it now has.
     const whole = withHtml ? cached : readCache(key);
@@ -175,6 +182,34 @@ export class PageProblems extends InputError {
   }
 }
 
+/** The problems of a page's frontmatter, with the body they kept from being rendered (see withBodyProblems). */
+class FrontmatterProblems extends InputError {
+  constructor(
+    problems: SourceProblem[],
+    readonly page: { relPath: string; sourcePath: string; body: string; bodyLineOffset: number },
+  ) {
+    super(problems);
+  }
+}
+
+/** Colours no code: the body of a page that will not be built is rendered for its problems and links alone. */
+const uncoloured: TokenSource = { tokens: async (blocks) => new Map(blocks.map((b) => [b.key, plainTokens(b.code)])) };
+
+/**
+ * A page whose frontmatter has problems cannot be built, but its body is
+ * rendered all the same (not cached, code not coloured), so that the writer
+ * sees its problems with the frontmatter's, and its links are checked with
+ * the others (UnbuiltPage), rather than in a second round once the
+ * frontmatter is fixed. Other errors pass as they are.
+ */
+async function withBodyProblems(e: unknown): Promise<unknown> {
+  if (!(e instanceof FrontmatterProblems)) return e;
+  const { relPath, sourcePath, body, bodyLineOffset } = e.page;
+  await loadParsers();
+  const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter: uncoloured, keepCodeBlocks: false, htmlInPieces: true });
+  return new PageProblems([...e.problems, ...fresh.problems], { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
+}
+
 /** A render's result with its body as `html`. */
 function withHtml({ rendered, pieces }: Pick<Fresh, 'rendered' | 'pieces'>): CachedMarkdown {
   return pieces ? { ...rendered, html: pieces.join('') } : rendered;
@@ -236,7 +271,13 @@ export async function loadPage(
   highlighter: HighlighterSource,
   lastKey?: string,
 ): Promise<{ page: SourcePage; markdown: string }> {
-  const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
+  let loaded: ReturnType<typeof prepare>;
+  try {
+    loaded = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
+  } catch (e) {
+    throw await withBodyProblems(e);
+  }
+  const { prepared, cached } = loaded;
   return { page: assemble(prepared, cached ?? withHtml(await renderFresh(prepared, highlighter, true, lastKey))), markdown: prepared.split.body };
 }
 
@@ -384,10 +425,12 @@ export async function loadPages(
       // Without keepHtml, a cached page's body stays in the cache (see pageHtmlPieces).
       const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));
       slots.push({ prepared, rendered: cached, cached: !!cached, packed });
-    } catch (e) {
+    } catch (caught) {
+      const e = await withBodyProblems(caught);
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);
       failed.add(id);
+      if (e instanceof PageProblems) unbuilt.push(e.unbuilt);
     }
   }
   const markdown = new Map<string, string>();

@@ -248,4 +248,18 @@ describe('every problem at once', () => {
     const out = await serveProblems(s);
     for (const problem of problems) expect(out).toContain(problem);
   });
+
+  it("a page whose frontmatter fails still has its body's problems and links reported, in build, check and serve", async () => {
+    const added = second.split('\n').length + 1;
+    put(s, SECOND, `${second.replace(/^title: .*$/m, 'title: [')}\n#### Skipped\n\nSee [nothing](/nope/).\n`);
+    const problems = [
+      `${SECOND}:3:1 YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+      `${SECOND}:${added}:1 heading level skips from h2 to h4`,
+      `${SECOND}:${added + 2}:5 links to "/nope/", which is not a page of this site`,
+    ];
+    await expectRejected(s, ['check'], problems);
+    await expectRejected(s, ['build'], problems);
+    const out = await serveProblems(s);
+    for (const problem of problems) expect(out).toContain(problem);
+  });
 });
