@@ -102,11 +102,12 @@ export function normaliseBase(base = '/'): string {
   if (!b.startsWith('/')) b = '/' + b;
   if (!b.endsWith('/')) b += '/';
   // A path on the site's own host: segments of URL-safe characters, none empty, none "." or ".." (a base
-  // such as //other.host/ or https://… would send every link and script of the site elsewhere).
+  // such as //other.host/ or https://… would send every link and script of the site elsewhere). No "%":
+  // a browser reads /x/%2e%2e/ as /x/../, which is the site's parent.
   const segments = b.slice(1, -1);
   const bad = base.trim().startsWith('-')
     ? 'it looks like an option: give the path after --base, such as --base /docs/'
-    : segments !== '' && !segments.split('/').every((s) => /^(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+$/.test(s) && s !== '.' && s !== '..')
+    : segments !== '' && !segments.split('/').every((s) => /^[A-Za-z0-9\-._~]+$/.test(s) && s !== '.' && s !== '..')
       ? 'it must be a path on the site\'s own host, such as /docs/ or /project/v2/: letters, digits and - . _ ~ between single slashes, no "..", no scheme or host'
       : undefined;
   if (bad) throw new UsageError(`--base ${base}: ${bad}. Nothing was written.`);

@@ -131,7 +131,7 @@ export function* siteFiles(
   yield ['_redirects', redirectsFile(site, base)];
   // Marks the folder as the output of a build, which a later build may replace (see checkOutputFolder).
   yield [OUTPUT_MARKER, OUTPUT_MARKER_TEXT];
-  yield ['_headers', headersFile(contentSecurityPolicy(site.config, ctx.assets.headScript, true, hasContributors(site)))];
+  yield ['_headers', headersFile(contentSecurityPolicy(site.config, ctx.assets.headScript, true, hasContributors(site)), base)];
   yield ['sitemap.xml', sitemap(site, base, ctx.lastUpdated)];
   yield ['robots.txt', robots(site, base)];
   // The built-in mark, unless the site has a favicon.svg of its own in static/ (written below).
@@ -188,8 +188,9 @@ export const SECURITY_HEADERS = {
   'X-Frame-Options': 'DENY',
 };
 
-function headersFile(csp: string): string {
+function headersFile(csp: string, base: string): string {
   const lines = ['/*', `  Content-Security-Policy: ${csp}`, ...Object.entries(SECURITY_HEADERS).map(([k, v]) => `  ${k}: ${v}`)];
-  lines.push('/assets/*', '  Cache-Control: public, max-age=31536000, immutable');
+  // The host sees the site's paths with their base (as the rules of _redirects have it).
+  lines.push(`${base}assets/*`, '  Cache-Control: public, max-age=31536000, immutable');
   return lines.join('\n') + '\n';
 }

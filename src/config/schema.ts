@@ -16,6 +16,17 @@ const siteUrl = z
 
 const externalUrl = z.string().regex(/^(https?:)?\/\//, 'expected an absolute URL starting with "http" or "//"');
 
+/**
+ * The origin the site is published at: the canonical links, the sitemap and robots.txt are absolute
+ * URLs made of it and the page's path (with the base of --base), so it has a scheme and no path.
+ */
+const originUrl = z
+  .string()
+  .regex(
+    /^https?:\/\/[^/?#\s"'<>\\]+\/?$/,
+    'expected the origin of the published site, such as https://docs.example.org: "http://" or "https://" and a host, no path (a site under a sub-path such as /project/ is built with docs build --base /project/)',
+  );
+
 export const LinkSchema = z
   .strictObject({
     title: nonBlank().describe('The text of the link.'),
@@ -185,7 +196,7 @@ export const SiteConfigSchema = z
     site: z
       .strictObject({
         title: nonBlank().describe('Site name, used in page titles ("Page | title").'),
-        url: externalUrl.describe('Canonical origin of the published site, e.g. https://docs.example.org.'),
+        url: originUrl.describe('Origin of the published site, e.g. https://docs.example.org: scheme and host, no path (a sub-path is given to docs build --base).'),
         description: nonBlank().describe('Default meta description.'),
         language: z
           .string()

@@ -6,6 +6,8 @@ import { loadParsers } from '../../src/parsers.js';
 import { InputError } from '../../src/errors.js';
 import { ROOT } from '../helpers/content.js';
 
+const ORIGIN = 'expected the origin of the published site, such as https://docs.example.org: "http://" or "https://" and a host, no path (a site under a sub-path such as /project/ is built with docs build --base /project/)';
+
 const FIXTURE = readFileSync(join(ROOT, 'test/fixtures/site/site.config.yaml'), 'utf8');
 
 function problemsOf(source: string): string[] {
@@ -57,7 +59,10 @@ describe('site.config.yaml validation', () => {
     ['an empty navigation', edit(/navigation:[\s\S]*?languages:/, 'navigation: []\nlanguages:'), ['site.config.yaml:13:13 navigation: expected at least 1 item']],
     ['a redirect from a relative path', edit('/old-first/: /guides/first/', 'old-first: /guides/first/'), ['site.config.yaml:59:3 redirects.old-first: bad key: expected a path starting with "/"']],
     ['sections that are not a list', edit(/sections:[\s\S]*?redirects:/, 'sections: guides\nredirects:'), ['site.config.yaml:43:11 sections: expected array, received string "guides"']],
-    ['a canonical url without scheme', edit('url: https://docs.example.org\n', 'url: docs.example.org\n'), ['site.config.yaml:3:8 site.url: expected an absolute URL starting with "http" or "//"']],
+    ['a canonical url without scheme', edit('url: https://docs.example.org\n', 'url: docs.example.org\n'), [`site.config.yaml:3:8 site.url: ${ORIGIN}`]],
+    // A path would be added to the base's (--base) in every canonical link; a sitemap's URLs are absolute.
+    ['a canonical url with a path', edit('url: https://docs.example.org\n', 'url: https://example.github.io/project\n'), [`site.config.yaml:3:8 site.url: ${ORIGIN}`]],
+    ['a canonical url without its scheme', edit('url: https://docs.example.org\n', 'url: //docs.example.org\n'), [`site.config.yaml:3:8 site.url: ${ORIGIN}`]],
   ];
 
   for (const [name, source, expected] of cases) {

@@ -42,6 +42,9 @@ describe('--base that is not a path on the site\'s own host: exit 2, nothing tou
     ['https://evil.example/', hostRule],
     ['/a b/', hostRule],
     ['/docs/../x/', hostRule],
+    // A browser reads %2e%2e as "..": /x/%2e%2e/ is the site's parent.
+    ['/x/%2e%2e/', hostRule],
+    ['/proj%20ect/', hostRule],
     ['/a"onload="x/', hostRule],
     ['--quiet', 'it looks like an option: give the path after --base, such as --base /docs/'],
   ] as const) {
@@ -64,6 +67,10 @@ describe('--base that is not a path on the site\'s own host: exit 2, nothing tou
     const html = readFileSync(join(s.site, 'base-out', 'guides', 'first', 'index.html'), 'utf8');
     expect(html).toMatch(/<link rel="stylesheet" href="\/docs\/v2\/assets\//);
     expect(html).not.toMatch(/(?:href|src)="\/(?!docs\/v2\/)[^"]/);
+    // The host sees the paths with their base: the rule for the hashed assets names them so.
+    const headers = readFileSync(join(s.site, 'base-out', '_headers'), 'utf8');
+    expect(headers).toContain('\n/docs/v2/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n');
+    expect(headers).not.toContain('\n/assets/*');
   });
 });
 
