@@ -2,7 +2,7 @@ import { Layout, NotFound } from '../../templates/Layout.js';
 import { Printable } from '../../templates/Printable.js';
 import type { RenderContext } from '../../templates/types.js';
 import { pageHtmlPieces } from '../content/load.js';
-import { LINK_PLACEHOLDER } from '../content/markdown.js';
+import { fillLinks } from '../content/markdown.js';
 import { mapPieces } from '../content/pieces.js';
 import { ANCHOR_LABEL_ID } from '../content/plugins/headings.js';
 import { uniqueIds } from '../content/slug.js';
@@ -31,7 +31,7 @@ export function bodyHtml(page: SitePage, ui?: RenderContext['theme']['ui']): str
 /** bodyHtml in pieces (see pageHtmlPieces), each filled in as it is taken. */
 export function bodyPieces(page: SitePage, ui?: RenderContext['theme']['ui']): Iterable<string> {
   return mapPieces(pageHtmlPieces(page), (piece) => {
-    const html = piece.replace(LINK_PLACEHOLDER, (_, attr: string, i: string) => `${attr}="${escapeAttr(page.hrefs[Number(i)] ?? '')}"`);
+    const html = fillLinks(piece, page.hrefs, escapeAttr);
     if (!ui) return html;
     return html.replace(DEFAULT_ASIDE, (_, open: string, kind: keyof typeof ASIDE_KEYS, middle: string, close: string) => {
       const word = escapeText(ui[ASIDE_KEYS[kind]]);

@@ -48,7 +48,16 @@ const SCRIPT_URL = /^(?:javascript|vbscript):/;
 /** A URL as a browser's URL parser sees its scheme: without leading spaces and controls, tabs and line breaks, in lower case. */
 const plainUrl = (url: string) => url.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '').toLowerCase();
 
-export const LINK_PLACEHOLDER = /(href|src)="docs-link:(\d+)"/g;
+export const LINK_PLACEHOLDER = /(href|src)="docs-link:(\d+)"|srcset="((?:[^"]*?docs-link:\d+)+[^"]*)"/g;
+
+/** Fills in the placeholders of body HTML (LINK_PLACEHOLDER) with `hrefs`, each escaped by `escape` for an attribute. */
+export function fillLinks(html: string, hrefs: readonly string[], escape: (value: string) => string): string {
+  return html.replace(LINK_PLACEHOLDER, (_, attr: string | undefined, i: string | undefined, srcset: string | undefined) =>
+    srcset !== undefined
+      ? `srcset="${srcset.replace(/docs-link:(\d+)/g, (_m, j: string) => escape(hrefs[Number(j)] ?? ''))}"`
+      : `${attr}="${escape(hrefs[Number(i)] ?? '')}"`,
+  );
+}
 
 export interface RenderedMarkdown {
   /** Body HTML with internal link placeholders (see LINK_PLACEHOLDER). */
@@ -200,6 +209,23 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
       node.properties.src = `docs-link:${links.length}`;
       const start = node.position?.start;
       links.push(start ? { href: src, line: start.line, column: start.column, image: true } : { href: src, image: true });
+    }
+    // The candidates of an image's srcset (in <img> or a <picture>'s <source>): each URL is an image of the site as src is.
+    const srcSet = node.properties.srcSet;
+    if ((node.tagName === 'img' || node.tagName === 'source') && (typeof srcSet === 'string' || Array.isArray(srcSet))) {
+      // (A list of candidates, "url [descriptor]" each; as the sanitiser leaves it, one string of them split by commas.)
+      const candidates = (Array.isArray(srcSet) ? srcSet.map(String) : srcSet.split(',')).map((c) => c.trim()).filter(Boolean);
+      node.properties.srcSet = candidates.map((candidate) => {
+        const [url = '', ...descriptors] = candidate.split(/\s+/);
+        if (SCRIPT_URL.test(plainUrl(url))) {
+          report(ctx, node.position, `image source "${url.slice(0, 40)}" would run script; use the address of an image`);
+          return '';
+        }
+        if (EXTERNAL.test(url) || SCHEME.test(url)) return candidate;
+        const start = node.position?.start;
+        links.push(start ? { href: url, line: start.line, column: start.column, image: true } : { href: url, image: true });
+        return [`docs-link:${links.length - 1}`, ...descriptors].join(' ');
+      }).filter(Boolean).join(', ');
     }
     if (node.tagName === 'a' && typeof href === 'string' && (SCRIPT_URL.test(plainUrl(href)) || /^data:/.test(plainUrl(href)))) {
       report(ctx, node.position, `link to "${href.slice(0, 40)}": javascript:, vbscript: and data: links are not allowed (they run script or hide content); link to a page or an https:// address`);

@@ -142,6 +142,28 @@ describe('images', () => {
       rmSync(join(s.site, 'static'), { recursive: true, force: true });
     }
   });
+
+  it("every candidate of a srcset (a <picture>'s <source>, an <img>) is checked and gets the base path as src does", async () => {
+    put(s, 'static/images/diagram.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>\n');
+    try {
+      const picture = (dark: string) =>
+        `<picture>\n<source media="(prefers-color-scheme: dark)" srcset="${dark} 1x, /images/diagram.svg 2x">\n<img src="/images/diagram.svg" srcset="../images/diagram.svg 2x, https://example.org/x.png 3x" alt="Diagram">\n</picture>\n`;
+      put(s, FIRST, `${first}\n${picture('/images/diagram.svg')}`);
+      const run = await docsIn(s, ['build', '-q', '--base', '/docs/', '--out', 'images-out']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const body = readFileSync(join(s.site, 'images-out', 'guides', 'first', 'index.html'), 'utf8').split('<div class="markdown">')[1]!;
+      expect(body).toContain(
+        '<picture>\n<source media="(prefers-color-scheme: dark)" srcset="/docs/images/diagram.svg 1x, /docs/images/diagram.svg 2x">\n' +
+          '<img src="/docs/images/diagram.svg" srcset="/docs/images/diagram.svg 2x, https://example.org/x.png 3x" alt="Diagram">\n</picture>',
+      );
+      put(s, FIRST, `${first}\n${picture('/images/dark.svg')}`);
+      const image = (src: string) => `shows the image "${src}", which is not a file of static/ (put the image there and write its path from it, such as /images/diagram.png)`;
+      await expectRejected(s, ['check'], [`${FIRST}:${addedLine() + 1}:1 ${image('/images/dark.svg')}`]);
+    } finally {
+      rmSync(join(s.site, 'static'), { recursive: true, force: true });
+    }
+  });
 });
 
 describe('files of static/ that the build writes itself', () => {

@@ -40,6 +40,8 @@ const SCHEMA: Schema = {
   attributes: {
     ...defaultSchema.attributes,
     ...Object.fromEntries(SVG_SHAPES.map((tag) => [tag, SVG_ATTRIBUTES])),
+    // Images for other pixel densities: each candidate is checked and given the base as src is (see collect in markdown.ts).
+    img: [...(defaultSchema.attributes?.img ?? []), 'srcSet', 'width', 'height'],
     '*': [...(defaultSchema.attributes?.['*'] ?? []), 'className'],
   },
   strip: ['script', 'input', 'style', 'template', 'noscript', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext'],
