@@ -114,7 +114,7 @@ export default {
 };
 ${FENCE}
 
-\`diff\` marks added and removed lines:
+\`diff\` shows an edit as \`git diff\` prints it: the first column marks added (\`+\`), removed (\`-\`) and unchanged (a space) lines:
 
 ${FENCE}js title="app.config.js" diff
  export default {

@@ -110,6 +110,12 @@ describe('Markdown pipeline', () => {
     expect(out).not.toMatch(/>[+-]const/);
   });
 
+  it('reads a diff as `git diff` prints it: one column of marks, then the code with its own indentation', async () => {
+    const out = await html('```js diff\n function f() {\n-  return 1;\n+  return 2;\n   const x = 3;\n--mode;\n }\n```\n');
+    const lines = [...out.matchAll(/<span class="line( add| del)?">(.*?)<\/span>(?=<span class="line|<\/code>|\n)/g)].map((m) => `${m[1]?.trim() ?? ''}|${m[2]!.replace(/<[^>]+>/g, '')}`);
+    expect(lines).toEqual(['|function f() {', 'del|  return 1;', 'add|  return 2;', '|  const x = 3;', 'del|-mode;', '|}']);
+  });
+
   it('rejects an unknown language, a bad line range and an unknown fence option', async () => {
     expect(await problems('```jsx-ish\nx\n```\n\n```js {3}\na\nb\n```\n\n```js {a-b}\na\n```\n\n```js wrap\na\n```\n')).toEqual([
       'content/x.md:4:1 unknown code language "jsx-ish"',

@@ -122,8 +122,8 @@ function firstDifference(expected: string, actual: string): string {
 
 /**
  * The "after" side of a block written with the `diff` option, as the site
- * renders it: "+ " lines kept, "- " lines dropped, one leading space removed
- * from context lines.
+ * renders it: the first column of each line is its mark ("+" kept, "-"
+ * dropped, a space for a line that stays), taken out of the code.
  */
 export function diffAfter(code: string): string {
   return diffSide(code, '+');
@@ -137,9 +137,8 @@ export function diffBefore(code: string): string {
 function diffSide(code: string, keep: '+' | '-'): string {
   const out: string[] = [];
   for (const line of code.split('\n')) {
-    const m = /^([+-])( ?)/.exec(line);
-    if (m) {
-      if (m[1] === keep) out.push(line.slice(m[0].length));
+    if (line[0] === '+' || line[0] === '-') {
+      if (line[0] === keep) out.push(line.slice(1));
     } else {
       out.push(line.startsWith(' ') ? line.slice(1) : line);
     }

@@ -10,7 +10,7 @@ import { highlightBlocks, isKnownLanguage, isTokenSource, linesOf, needsHighligh
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
  * (title="app.config.js"), highlighted lines ({2,4-6}) and diff notation
- * (the word `diff` in the meta: lines starting with + or - are added or removed).
+ * (the word `diff` in the meta: the first column of each line is +, - or a space, as `git diff` prints it).
  */
 export interface CodeMeta {
   title?: string;
@@ -59,9 +59,9 @@ export function highlightedCode(value: string, meta: CodeMeta): { code: string; 
   const code = value
     .split('\n')
     .map((line, i) => {
-      const m = /^([+-])( ?)/.exec(line);
-      marks[i] = m ? (m[1] === '+' ? 'add' : 'del') : undefined;
-      return m ? line.slice(m[0].length) : line.startsWith(' ') ? line.slice(1) : line;
+      // As `git diff` prints an edit: one column of marks, then the code with its own indentation.
+      marks[i] = line[0] === '+' ? 'add' : line[0] === '-' ? 'del' : undefined;
+      return /^[+\- ]/.test(line) ? line.slice(1) : line;
     })
     .join('\n');
   return { code, marks };
