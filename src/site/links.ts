@@ -24,7 +24,7 @@ export interface LinkTargets {
 /** What checking a page's links reads of it (a page of the site, or one whose render had problems: see UnbuiltPage). */
 export type LinkingPage = Pick<SitePage, 'url' | 'sourcePath' | 'links' | 'bodyLineOffset' | 'ids' | 'hrefs'>;
 
-export function resolveHref(site: Site, page: LinkingPage, href: string, targets: LinkTargets): { url: string; page?: LinkingPage; hash: string } | string {
+export function resolveHref(site: Site, page: LinkingPage, href: string, targets: LinkTargets): { url: string; page?: LinkingPage; hash: string; query: string } | string {
   const hashAt = href.indexOf('#');
   const rawPath = hashAt < 0 ? href : href.slice(0, hashAt);
   let hash = '';
@@ -33,9 +33,11 @@ export function resolveHref(site: Site, page: LinkingPage, href: string, targets
   } catch {
     return `links to "${href}", whose anchor holds a "%" that starts no escape; write the heading's id as it is (#my-heading), or "%" as %25`;
   }
-  if (rawPath === '') return { url: page.url, page, hash };
+  if (rawPath === '') return { url: page.url, page, hash, query: '' };
   const queryAt = rawPath.indexOf('?');
   const path = queryAt < 0 ? rawPath : rawPath.slice(0, queryAt);
+  // (Kept as written: a page may read it, a tab or a search for instance.)
+  const query = queryAt < 0 ? '' : rawPath.slice(queryAt);
   const candidates: string[] = [];
   if (path.startsWith('/')) candidates.push(path);
   else if (path.endsWith('.md')) candidates.push(mdRoute(page, path));
@@ -46,13 +48,14 @@ export function resolveHref(site: Site, page: LinkingPage, href: string, targets
   for (const candidate of candidates) {
     const normal = candidate.endsWith('/') || posix.extname(candidate) ? candidate : `${candidate}/`;
     const target = site.byUrl.get(normal) ?? (normal.endsWith('/index.html') ? site.byUrl.get(normal.slice(0, -'index.html'.length)) : undefined);
-    if (target) return { url: target.url, page: target, hash };
-    if (targets.files.has(candidate)) return { url: candidate, hash };
+    if (target) return { url: target.url, page: target, hash, query };
+    if (targets.files.has(candidate)) return { url: candidate, hash, query };
     // (A generated page such as a section's printable document, named without its last slash.)
-    if (normal !== candidate && targets.files.has(normal)) return { url: normal, hash };
-    if (targets.unchecked?.has(normal)) return { url: normal, hash };
+    if (normal !== candidate && targets.files.has(normal)) return { url: normal, hash, query };
+    if (targets.unchecked?.has(normal)) return { url: normal, hash, query };
   }
-  return `links to "${rawPath}", which is not a page of this site`;
+  const close = nearest(candidates[0]!.endsWith('/') || posix.extname(candidates[0]!) ? candidates[0]! : `${candidates[0]}/`, site.byUrl.keys(), false);
+  return `links to "${rawPath}", which is not a page of this site${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`;
 }
 
 /** The folder of a page's source as a URL path (/guides for content/guides/caching.md). */
@@ -101,7 +104,8 @@ export function resolveLinks(site: Site, base: string, targets: LinkTargets, pag
         continue;
       }
       const fragment = resolved.hash ? `#${encodeURIComponent(resolved.hash)}` : '';
-      page.hrefs[page.hrefs.length - 1] = resolved.page === page && href.startsWith('#') ? fragment : withBase(base, resolved.url) + fragment;
+      // ("#" alone is the top of the page: it stays "#", where an empty href would load the page again.)
+      page.hrefs[page.hrefs.length - 1] = resolved.page === page && href.startsWith('#') ? fragment || '#' : withBase(base, resolved.url) + resolved.query + fragment;
     }
   }
   return problems;
@@ -135,9 +139,56 @@ export function checkRelated(site: Site, targets: LinkTargets): SourceProblem[] 
   return problems;
 }
 
-function suggest(hash: string, ids: Set<string>): string {
-  const close = [...ids].filter((id) => id.includes(hash) || hash.includes(id)).slice(0, 3);
+function suggest(hash: string, ids: Iterable<string>): string {
+  const close = nearest(hash, ids);
   return close.length ? ` (did you mean ${close.map((c) => `#${c}`).join(', ')}?)` : '';
+}
+
+/**
+ * Near misses of `word` among `candidates`, best first, at most three: the
+ * same but for case; then those a few typing mistakes away (letters left
+ * out, added, swapped or changed: one per four characters); then those that
+ * hold it or that it holds, when neither is twice the other's length (with
+ * `parts`: not for pages, where that would be the folder the page is not in).
+ */
+export function nearest(word: string, candidates: Iterable<string>, parts = true): string[] {
+  const lower = word.toLowerCase();
+  const limit = Math.max(1, Math.floor(word.length / 4));
+  const found: Array<{ candidate: string; rank: number }> = [];
+  for (const candidate of candidates) {
+    if (candidate === word) continue;
+    const other = candidate.toLowerCase();
+    const holds = !parts ? false : other.length >= lower.length ? other.length <= 2 * lower.length && other.includes(lower) : 2 * other.length >= lower.length && lower.includes(other);
+    const rank = other === lower ? 0 : (editDistance(lower, other, limit) ?? (holds ? limit + 1 : undefined));
+    if (rank !== undefined) found.push({ candidate, rank });
+  }
+  return found
+    .sort((a, b) => a.rank - b.rank || (a.candidate < b.candidate ? -1 : 1))
+    .slice(0, 3)
+    .map((f) => f.candidate);
+}
+
+/** The edits (insertions, deletions, changes, swaps of neighbours) from `a` to `b`, when at most `limit`; else undefined. */
+function editDistance(a: string, b: string, limit: number): number | undefined {
+  if (Math.abs(a.length - b.length) > limit) return undefined;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row.push(d);
+      best = Math.min(best, d);
+    }
+    if (best > limit) return undefined;
+    before = previous;
+    previous = row;
+  }
+  const distance = previous[b.length]!;
+  return distance <= limit ? distance : undefined;
 }
 
 export function withBase(base: string, url: string): string {

@@ -251,6 +251,27 @@ describe('links of the config (navigation, footer)', () => {
   });
 });
 
+describe('links as written', () => {
+  it('keep their query, and "#" alone stays the top of the page', async () => {
+    put(s, FIRST, `${first}\n[q](./second.md?tab=npm#setup) [r](/guides/second/?x=1) [top](#)\n`);
+    const run = await docsIn(s, ['build', '-q', '--base', '/docs/', '--out', 'links-out']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const html = readFileSync(join(s.site, 'links-out', 'guides', 'first', 'index.html'), 'utf8');
+    expect(html).toContain('<a href="/docs/guides/second/?tab=npm#setup">q</a> <a href="/docs/guides/second/?x=1">r</a> <a href="#">top</a>');
+  });
+
+  it('a near miss of a page or an anchor (a letter left out, swapped, or in the wrong case) comes with what was meant', async () => {
+    put(s, FIRST, `${first}\n[a](/guides/secnod/) [b](/Guides/Second/) [c](./second.md#stup) [d](#nothing-like-it)\n`);
+    await expectRejected(s, ['check'], [
+      `${FIRST}:${addedLine()}:1 links to "/guides/secnod/", which is not a page of this site (did you mean /guides/second/?)`,
+      `${FIRST}:${addedLine()}:22 links to "/Guides/Second/", which is not a page of this site (did you mean /guides/second/?)`,
+      `${FIRST}:${addedLine()}:43 links to "#stup", but /guides/second/ has no such anchor (did you mean #setup?)`,
+      `${FIRST}:${addedLine()}:65 links to "#nothing-like-it", but /guides/first/ has no such anchor`,
+    ]);
+  });
+});
+
 describe('every problem at once', () => {
 
   it('a page with a problem still has its links checked', async () => {
