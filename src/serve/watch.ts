@@ -1,11 +1,11 @@
-import { join, relative, resolve, sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Change } from './protocol.js';
 
 /*
  * Watches what a build reads and says what kind of change each event is.
- * Folders that do not exist yet (static/) are watched too: chokidar reports
- * them when they appear.
+ * Folders that do not exist yet (static/) are seen when they appear.
  */
 
 export interface WatchPaths {
@@ -53,11 +53,47 @@ export interface SiteWatcher {
   close(): Promise<void>;
 }
 
+/**
+ * Whether `path` is a symbolic link the watcher must not follow: one that
+ * leads out of the site (the build does not read there: a link to /usr
+ * would have the watcher walk, and hold in memory, a whole system), one
+ * whose target holds the link (a loop), or one that leads nowhere.
+ */
+function linkNotFollowed(siteRoot: string, path: string): boolean {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return false;
+  } catch {
+    return false;
+  }
+  try {
+    const target = realpathSync(path);
+    return inside(siteRoot, target) === null || target === realpathSync(dirname(path)) || inside(target, realpathSync(dirname(path))) !== null;
+  } catch {
+    return true;
+  }
+}
+
 export function watchSite(paths: WatchPaths, onChange: (change: Change, file: string) => void, onError: (e: unknown) => void): SiteWatcher {
   const root = resolve(paths.root);
-  const watcher: FSWatcher = watch([join(root, 'content'), resolve(paths.configPath), join(root, 'static'), ...THEME_FOLDERS.map((f) => join(root, f)), resolve(paths.templatesDir)], {
+  const config = resolve(paths.configPath);
+  const realRoot = realpathSync(root);
+  /*
+   * The site's folder itself is watched (its other entries ignored), not only content/, static/ and the
+   * config: a folder or a config file deleted and made again (rm -rf and a checkout, an editor that saves
+   * by renaming) is then seen again, where a watch of the path alone ends with the file it watched.
+   */
+  const wanted = new Set([join(root, 'content'), join(root, 'static'), config, ...THEME_FOLDERS.map((f) => join(root, f))]);
+  const configFolder = dirname(config);
+  const watcher: FSWatcher = watch([root, ...(configFolder === root ? [] : [configFolder]), resolve(paths.templatesDir)], {
     ignoreInitial: true,
-    ignored: (path: string) => IGNORED.test(path),
+    ignored: (file: string) => {
+      if (IGNORED.test(file)) return true;
+      const path = resolve(file);
+      if (dirname(path) === root && !wanted.has(path)) return true;
+      // A config file outside the site's folder: that file alone of its folder (and the site, should that be there too).
+      if (dirname(path) === configFolder && configFolder !== root && path !== config && path !== root) return true;
+      return inside(root, path) !== null && linkNotFollowed(realRoot, path);
+    },
   });
   watcher.on('all', (event, file) => {
     const change = classify(paths, event, file);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -237,6 +237,83 @@ describe('added, renamed and deleted pages', () => {
     fixture.remove('static/more/data.json');
     expect((await removed).ok).toBe(true);
     expect((await get(base, '/more/data.json')).status).toBe(404);
+  });
+});
+
+describe('folders and the config deleted and made again', () => {
+  /** Waits until the preview has built every change, and says whether the last build was good. */
+  const settledOk = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the watcher's events of the last change
+    await preview.settled();
+    return preview.state().ok;
+  };
+
+  it('the config, deleted and written again, is watched still (and so is one saved by renaming, as some editors do)', async () => {
+    const text = fixture.read('site.config.yaml');
+    const failed = nextBuild(preview);
+    fixture.remove('site.config.yaml');
+    expect((await failed).ok).toBe(false);
+    fixture.write('site.config.yaml', text);
+    expect(await settledOk()).toBe(true);
+    fixture.edit('site.config.yaml', 'title: Reference\n', 'title: Reference after the restore\n');
+    expect(await settledOk()).toBe(true);
+    expect((await get(base, '/reference/one/')).text).toContain('Reference after the restore');
+    // Saved by writing a new file and renaming the old one away.
+    fixture.rename('site.config.yaml', 'site.config.yaml~');
+    fixture.write('site.config.yaml', text.replace('title: Reference\n', 'title: Reference renamed\n'));
+    fixture.remove('site.config.yaml~');
+    expect(await settledOk()).toBe(true);
+    fixture.edit('site.config.yaml', 'title: Reference renamed\n', 'title: Reference once more\n');
+    expect(await settledOk()).toBe(true);
+    expect((await get(base, '/reference/one/')).text).toContain('Reference once more');
+    fixture.write('site.config.yaml', text);
+    expect(await settledOk()).toBe(true);
+  });
+
+  it('content/ and static/, deleted and made again, are watched still', async () => {
+    const content = readTree(fixture.path('content'));
+    const failed = nextBuild(preview);
+    rmSync(fixture.path('content'), { recursive: true });
+    expect((await failed).ok).toBe(false);
+    for (const [file, bytes] of content) fixture.write(`content/${file}`, bytes.toString('utf8'));
+    expect(await settledOk()).toBe(true);
+    fixture.edit('content/guides/alpha.md', 'Alpha body text', 'Alpha body text after the restore');
+    expect(await settledOk()).toBe(true);
+    expect((await get(base, '/guides/alpha/')).text).toContain('Alpha body text after the restore');
+
+    rmSync(fixture.path('static'), { recursive: true });
+    expect(await settledOk()).toBe(true);
+    expect((await get(base, '/notes.txt')).status).toBe(404);
+    fixture.write('static/notes.txt', 'Static notes.\n');
+    expect(await settledOk()).toBe(true);
+    fixture.write('static/new.txt', 'New.\n');
+    expect(await settledOk()).toBe(true);
+    expect((await get(base, '/new.txt')).text).toBe('New.\n');
+    fixture.remove('static/new.txt');
+    expect(await settledOk()).toBe(true);
+  });
+
+  it('a symbolic link out of the site or into a loop is not followed by the watcher', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'docs-outside-'));
+    try {
+      writeFileSync(join(outside, 'file.txt'), 'outside\n');
+      symlinkSync(outside, join(outside, 'again'), 'dir'); // a loop inside the target too
+      symlinkSync(outside, fixture.path('static/outside'), 'dir');
+      symlinkSync('.', fixture.path('static/self'), 'dir');
+      expect(await settledOk()).toBe(true);
+      expect(captured.err).not.toContain('Watching failed');
+      // A change out there is none of the site's: nothing is built.
+      let built = false;
+      void nextBuild(preview, 3_000).then(() => (built = true), () => {});
+      writeFileSync(join(outside, 'file.txt'), 'outside, changed\n');
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(built).toBe(false);
+    } finally {
+      rmSync(fixture.path('static/outside'));
+      rmSync(fixture.path('static/self'));
+      rmSync(outside, { recursive: true, force: true });
+      await settledOk();
+    }
   });
 });
 
