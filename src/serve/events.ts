@@ -31,7 +31,7 @@ export class EventHub {
   /** `hashOf` says which document a path serves now (its content hash, or a marker for redirects and misses). */
   constructor(private readonly hashOf: (path: string) => string) {
     this.heartbeat = setInterval(() => {
-      for (const client of this.clients) client.res.write(': ping\n\n');
+      for (const client of this.clients) this.write(client, ': ping\n\n');
     }, HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -47,6 +47,11 @@ export class EventHub {
       'Cache-Control': 'no-store',
       Connection: 'keep-alive',
     });
+    // HEAD asks for the headers alone: a stream that never ends would leave the request waiting.
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
     res.socket?.setNoDelay(true);
     res.write('retry: 1000\n\n');
     const path = url.searchParams.get('path') || '/';
@@ -54,15 +59,15 @@ export class EventHub {
     const client: Client = { res, path, hash: this.hashOf(path) };
     this.clients.add(client);
     req.on('close', () => this.clients.delete(client));
-    send(client, 'state', this.state);
+    this.send(client, 'state', this.state);
     // The document changed between being served and this connection (or the server restarted).
-    if (seen && seen !== client.hash) send(client, 'reload', {});
+    if (seen && seen !== client.hash) this.send(client, 'reload', {});
   }
 
   setState(state: BuildState): void {
     if (JSON.stringify(state) === JSON.stringify(this.state)) return;
     this.state = state;
-    for (const client of this.clients) send(client, 'state', state);
+    for (const client of this.clients) this.send(client, 'state', state);
   }
 
   getState(): BuildState {
@@ -76,7 +81,7 @@ export class EventHub {
       const now = this.hashOf(client.path);
       if (all || now !== client.hash) {
         client.hash = now;
-        send(client, 'reload', {});
+        this.send(client, 'reload', {});
         count++;
       }
     }
@@ -88,8 +93,26 @@ export class EventHub {
     for (const client of this.clients) client.res.end();
     this.clients.clear();
   }
+
+  private send(client: Client, event: string, data: unknown): void {
+    this.write(client, `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /**
+   * Writes to a page's stream, unless the page has not read what it was sent
+   * before: a client that never reads would have every message kept for it
+   * in memory. Such a stream is closed; a browser's page opens it again by
+   * itself (and gets the state then).
+   */
+  private write(client: Client, text: string): void {
+    if (client.res.writableLength > UNREAD_LIMIT) {
+      this.clients.delete(client);
+      client.res.destroy();
+      return;
+    }
+    client.res.write(text);
+  }
 }
 
-function send(client: Client, event: string, data: unknown): void {
-  client.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-}
+/** Bytes a page's stream may hold unread before it is closed (a state with every problem of a broken site fits many times). */
+const UNREAD_LIMIT = 1024 * 1024;

@@ -195,6 +195,11 @@ describe('docs serve answers', () => {
     const post = await get(base, '/guides/alpha/', {}, 'POST');
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET, HEAD');
+    // The reload stream too: its headers, and the end (it used to stay open with nothing sent).
+    const events = await get(base, '/__docs/events?path=/', {}, 'HEAD');
+    expect(events.status).toBe(200);
+    expect(events.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(events.body.length).toBe(0);
   });
 
   describe('refuses every request that tries to leave the output folder', () => {
