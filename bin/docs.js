@@ -111,3 +111,6 @@ if (!cli) {
 }
 const { main } = await import(cli);
 process.exitCode = await main(process.argv);
+// A preview that has stopped (Ctrl+C) ends now: a first build it was running writes nothing the site
+// needs, and its threads would otherwise keep the process alive until they were done.
+if (process.argv[2] === 'serve') process.exit();

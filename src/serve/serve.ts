@@ -96,16 +96,26 @@ export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal)
   if (signal?.aborted) stop();
   else signal?.addEventListener('abort', stop);
 
-  let preview: Preview;
-  try {
-    preview = await startPreview(options, io);
-  } catch (e) {
+  const preview = new PreviewServer(options, io);
+  // A stop while the first build runs ends it there (the build's thread with the server), not once it is done.
+  const starting = preview.start().then(
+    () => undefined,
+    (e: unknown) => ({ failed: e }),
+  );
+  const first = await Promise.race([starting, stopped.then(() => 'stopped' as const)]);
+  if (first === 'stopped') {
+    io.out.write('\nStopping the preview server…\n');
+    await preview.close();
+    return 0;
+  }
+  if (first) {
     stop();
-    if (e instanceof ListenError) {
-      io.err.write(`${e.message}\n`);
+    await preview.close();
+    if (first.failed instanceof ListenError) {
+      io.err.write(`${first.failed.message}\n`);
       return 1;
     }
-    throw e;
+    throw first.failed;
   }
   if (options.open) openBrowser(preview.url, io);
   await stopped;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,24 @@ describe('docs serve on the command line', () => {
     await events.closed;
     expect(run.output()).toContain('Stopping the preview server');
     expect(await portInUse(port)).toBe(false);
+  });
+
+  it('a Ctrl+C during the first build stops it there, with exit code 0 (not once the build is done)', async () => {
+    // A page of 5 MB: its first build takes seconds, and the stop comes as soon as the server listens.
+    const body = Array.from({ length: 80_000 }, (_, i) => `## Section ${i}\n\nText of section ${i}, with *emphasis* and \`code\`.\n`).join('\n');
+    fixture.write('content/guides/huge.md', `---\ntitle: Huge\n---\n\n${body}`);
+    try {
+      const cache = mkdtempSync(join(tmpdir(), 'docs-serve-cache-'));
+      const run = await start(['--port', '0'], { DOCS_CACHE_DIR: cache });
+      run.child.kill('SIGINT');
+      expect(await run.exit).toBe(0);
+      expect(run.output()).toContain('Stopping the preview server');
+      // The build was left, not waited for.
+      expect(run.output()).not.toContain('Ready in');
+      rmSync(cache, { recursive: true, force: true });
+    } finally {
+      fixture.remove('content/guides/huge.md');
+    }
   });
 
   it('stops cleanly on SIGTERM with exit code 0', async () => {
