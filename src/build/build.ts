@@ -208,7 +208,7 @@ function onlyPrefix(root: string, only: string): string {
  * no section lists and no navigation or footer entry links to (it is built,
  * but no menu leads to it), and what static/ holds that is not copied.
  */
-function siteWarnings(site: Site, root: string, configPath: string): SourceProblem[] {
+export function siteWarnings(site: Site, root: string, configPath: string): SourceProblem[] {
   const menus = new Set<string>();
   const addMenu = (entries: ReadonlyArray<{ url: string; children?: ReadonlyArray<{ url: string }> }>) => {
     for (const entry of entries) {

@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
-import { linkTargets, listStatic, pageFile, renderContext, siteFiles, staticCollisions } from '../build/build.js';
+import { linkTargets, listStatic, pageFile, renderContext, siteFiles, siteWarnings, staticCollisions } from '../build/build.js';
 import { joined } from '../build/output.js';
 import { lastUpdated } from '../build/git.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
@@ -14,7 +14,7 @@ import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
 import { loadPage, PageProblems, pageIdOf, type SourcePage, type UnbuiltPage } from '../content/load.js';
 import { scanContent } from '../content/sources.js';
 import { cachePath } from '../content/cache.js';
-import { InputError, type SourceProblem } from '../errors.js';
+import { formatProblem, InputError, type SourceProblem } from '../errors.js';
 import { checkRelated, checkUnbuiltLinks, resolveLinks } from '../site/links.js';
 import { buildSite, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { BuildResult, Change, FileList } from './protocol.js';
@@ -242,7 +242,8 @@ export class SiteBuilder {
     this.output = output;
     this.current = { site, ctx, stalePrintables, searchDirty };
     lap('diff');
-    return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started, stages } };
+    const warnings = siteWarnings(site, this.root, this.options.configPath).map((w) => `${formatProblem(w)} (warning)`);
+    return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started, stages, warnings } };
   }
 
   /** Whether background work is left (printable sections, search index). */

@@ -55,6 +55,8 @@ export interface BuildStats {
   ms: number;
   /** Time per stage (ms): parse, bundle, model, links, render, diff. */
   stages: Record<string, number>;
+  /** What docs build warns of (a page no menu leads to, a link in static/), as its terminal lines say it. */
+  warnings: string[];
 }
 
 export type BuildResult =

@@ -168,6 +168,8 @@ class PreviewServer implements Preview {
   private running = false;
   private closed = false;
   private firstBuild = true;
+  /** The warnings of the last good build, printed when they first came. */
+  private warned = new Set<string>();
   /** A template was edited since the server started (a new worker then compiles the templates from their files). */
   private templatesEdited = false;
   private settledId = -1;
@@ -410,6 +412,9 @@ class PreviewServer implements Preview {
         const pages = `${stats.parsed} file${stats.parsed === 1 ? '' : 's'} parsed, ${stats.rendered} page${stats.rendered === 1 ? '' : 's'} rendered`;
         this.io.out.write(`${wasBroken ? 'Fixed; rebuilt' : 'Rebuilt'}${label} in ${Math.round(stats.ms)} ms: ${pages}, ${changed.length} file${changed.length === 1 ? '' : 's'} changed.\n`);
       }
+      // Warnings as docs build prints them, each once while it holds (not again at every save).
+      for (const warning of stats.warnings) if (!this.warned.has(warning)) this.io.err.write(`${warning}\n`);
+      this.warned = new Set(stats.warnings);
       if (process.env.DOCS_PROFILE) {
         const profile = { ...this.profile, ...stats.stages, apply: performance.now() - applyStarted };
         this.io.out.write(`DOCS_PROFILE ${JSON.stringify(Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n`);

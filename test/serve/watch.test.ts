@@ -386,6 +386,25 @@ describe('template edits', () => {
   });
 });
 
+describe('warnings', () => {
+  it('are printed as docs build prints them, once each while they hold, not again at every save', async () => {
+    const unlisted = 'content/extra.md: this page is in no section of site.config.yaml, nor in the navigation or the footer, so no menu leads to it; list "extra" in a section\'s pages (warning)\n';
+    // The fixture's unlisted page: warned of at the first build, and not again through every rebuild since.
+    expect(captured.err.split(unlisted).length - 1).toBe(1);
+    const link = 'static/linked.txt: a symbolic link in static/ is not copied; copy the file itself into static/ to publish it (warning)\n';
+    symlinkSync(fixture.path('static/notes.txt'), fixture.path('static/linked.txt'));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await preview.settled();
+      expect(captured.err.split(link).length - 1).toBe(1);
+    } finally {
+      rmSync(fixture.path('static/linked.txt'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await preview.settled();
+    }
+  });
+});
+
 describe('after all these edits', () => {
   it('serves exactly what docs build writes from the same sources', async () => {
     // Undo the template edits: docs build renders with the tool's own Layout.
