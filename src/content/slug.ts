@@ -80,10 +80,21 @@ export function rehypeReserveIds() {
     const ctx = file.data.ctx!;
     // A part of a page rendered in parts takes on the ids of the parts before it.
     const reserved: Reserved = { taken: file.data.parts?.taken ?? new Set(CHROME_IDS), slugged: [] };
+    /** Where each id of this tree was first given, to name it when the id comes again. */
+    const given = new Map<string, Element['position']>();
     walk<Element>(tree, 'element', (node) => {
       const id = node.properties.id;
       if (typeof id === 'string') {
         if (isChromeId(id)) report(ctx, node.position, `the id "${id}" is used by the page chrome: choose another`);
+        else if (given.has(id)) {
+          // Written twice, or written as one the page makes itself (a tab panel's, the footnotes' heading: those have no position).
+          const first = given.get(id);
+          const why = 'an id names one element of a page (a link to it would find the first); choose another';
+          if (!node.position && first) report(ctx, first, `the id "${id}" is one the page makes itself too (for a tab or the footnotes): ${why}`);
+          else if (!first) report(ctx, node.position, `the id "${id}" is one the page makes itself (for a tab or the footnotes): ${why}`);
+          else report(ctx, node.position, `the id "${id}" is given on line ${first.start.line + ctx.lineOffset} already: ${why}`);
+        }
+        given.set(id, given.get(id) ?? node.position);
         reserved.taken.add(id);
       } else if (HEADING.test(node.tagName)) reserved.slugged.push(node);
     });

@@ -251,6 +251,22 @@ describe('links of the config (navigation, footer)', () => {
   });
 });
 
+describe('ids given twice on a page', () => {
+  it('by the writer, or as one the page makes itself (a tab panel, the footnotes), are problems at the writer\'s element', async () => {
+    // (The fixture page has a group of tabs above: tabs-1; the one added here is tabs-2.)
+    const raw = '<p id="dup">a</p>\n\n<p id="dup">b</p>\n\n<div id="footnote-label">c</div>\n\n<p id="tabs-2-1-panel">d</p>\n\n<p id="tabs-1-1-panel">e</p>\n\n';
+    const generated = '::::tabs\n:::tab[A]\na\n:::\n:::tab[B]\nb\n:::\n::::\n\nNoted[^1].\n\n[^1]: The note.\n';
+    put(s, FIRST, `${first}\n${raw}${generated}`);
+    const why = 'an id names one element of a page (a link to it would find the first); choose another';
+    await expectRejected(s, ['check'], [
+      `${FIRST}:${addedLine() + 2}:1 the id "dup" is given on line ${addedLine()} already: ${why}`,
+      `${FIRST}:${addedLine() + 4}:1 the id "footnote-label" is one the page makes itself too (for a tab or the footnotes): ${why}`,
+      `${FIRST}:${addedLine() + 6}:1 the id "tabs-2-1-panel" is one the page makes itself too (for a tab or the footnotes): ${why}`,
+      `${FIRST}:${addedLine() + 8}:1 the id "tabs-1-1-panel" is one the page makes itself (for a tab or the footnotes): ${why}`,
+    ]);
+  });
+});
+
 describe('links as written', () => {
   it('keep their query, and "#" alone stays the top of the page', async () => {
     put(s, FIRST, `${first}\n[q](./second.md?tab=npm#setup) [r](/guides/second/?x=1) [top](#)\n`);
