@@ -83,13 +83,17 @@ export const SearchSchema = z
     }),
     z.strictObject({
       provider: z.literal('algolia').describe('The hosted search service.'),
-      appId: nonBlank().describe('Application id of the hosted index.'),
+      appId: z.string().regex(/^[A-Za-z0-9]+$/, 'expected the application id: letters and digits').describe('Application id of the hosted index.'),
       apiKey: z
         .string()
         .min(1)
         .describe('The public, search-only key. It is sent to every reader: never put an admin or write key here.'),
       indexName: nonBlank().describe('Name of the index to query.'),
-      host: externalUrl.optional().describe('Override of the service host (tests point it at a local stub).'),
+      host: z
+        .string()
+        .regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d+)?\/?$/, 'expected the origin of the service, such as https://search.example.org (a scheme and a host, no path)')
+        .optional()
+        .describe('Override of the service host (tests point it at a local stub). It is added to the Content-Security-Policy.'),
     }),
   ])
   .describe('Documentation search behind the header search box.');

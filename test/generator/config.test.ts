@@ -54,6 +54,15 @@ describe('site.config.yaml validation', () => {
     ['a nested child with a bad url', edit('      - title: Guides\n        url: /guides/', '      - title: Guides\n        url: guides'), ['site.config.yaml:18:14 navigation[0].children[0].url: expected a URL starting with "/", "http", "//" or "mailto:"']],
     ['a nested child url of the wrong type', edit('      - title: Guides\n        url: /guides/', '      - title: Guides\n        url: 42'), ['site.config.yaml:18:14 navigation[0].children[0].url: expected string, received number 42']],
     ['an unknown search provider', `${FIXTURE}search:\n  provider: elastic\n`, ['site.config.yaml:67:13 search.provider: expected "local" | "algolia", received string "elastic"']],
+    // Both go into the Content-Security-Policy of _headers and of every page: nothing there may add a directive or a header line.
+    [
+      'a hosted search service whose id or host would write into the policy',
+      `${FIXTURE}search:\n  provider: algolia\n  appId: "abc; object-src *"\n  apiKey: k\n  indexName: i\n  host: "https://h.example; base-uri *\\n/*\\n  X-Evil: yes"\n`,
+      [
+        'site.config.yaml:68:10 search.appId: expected the application id: letters and digits',
+        'site.config.yaml:71:9 search.host: expected the origin of the service, such as https://search.example.org (a scheme and a host, no path)',
+      ],
+    ],
     ['a hosted search provider without its key and index', `${FIXTURE}search:\n  provider: algolia\n  appId: X\n`, ['site.config.yaml:67:3 search.apiKey: missing required field (expected string)', 'site.config.yaml:67:3 search.indexName: missing required field (expected string)']],
     ['a page path written as a file', edit('      - guides/second', '      - /guides/second.md'), ['site.config.yaml:50:9 sections[1].pages[1]: expected a page path such as "guides/tree-shaking" (lowercase, no leading or trailing slash, no .md)']],
     ['an empty navigation', edit(/navigation:[\s\S]*?languages:/, 'navigation: []\nlanguages:'), ['site.config.yaml:13:13 navigation: expected at least 1 item']],

@@ -251,6 +251,21 @@ describe('links of the config (navigation, footer)', () => {
   });
 });
 
+describe('text of the config inside the head script', () => {
+  it('a banner version holding "</script>" or "<!--" stays a string of the script', async () => {
+    put(s, CONFIG, config.replace(/^  version: 2$/m, '  version: "</script><!--<script>alert(1)</script>"'));
+    const run = await docsIn(s, ['build', '-q', '--out', 'script-out']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const html = readFileSync(join(s.site, 'script-out', 'index.html'), 'utf8');
+    const scripts = [...html.matchAll(/<script\b[^>]*>([^]*?)<\/script>/g)];
+    // One inline script, the page's own; every other script is a file.
+    expect(scripts.filter((m) => !/^<script[^>]*\ssrc=/.test(m[0])).map((m) => m[0].slice(0, 20))).toEqual(['<script>(function(){']);
+    expect(scripts[0]![1]).toContain('"\\u003c/script>\\u003c!--\\u003cscript>alert(1)\\u003c/script>"');
+    expect(html).not.toContain('alert(1)</script>');
+  });
+});
+
 describe('ids given twice on a page', () => {
   it('by the writer, or as one the page makes itself (a tab panel, the footnotes), are problems at the writer\'s element', async () => {
     // (The fixture page has a group of tabs above: tabs-1; the one added here is tabs-2.)
