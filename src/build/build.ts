@@ -12,7 +12,7 @@ import { InputError, type SourceProblem } from '../errors.js';
 import { parsersLoadMs, withParsers } from '../parsers.js';
 import { TOOL_ROOT } from '../paths.js';
 import { checkRelated, checkUnbuiltLinks, resolveLinks, type LinkTargets } from '../site/links.js';
-import { buildSite, routeOf, type Site, type SitePage } from '../site/model.js';
+import { buildSite, GENERATED, routeOf, type Site, type SitePage } from '../site/model.js';
 import { createSearchWorker, type SearchWorker } from './search.js';
 import { lastUpdated } from './git.js';
 import { outputKeys } from './keys.js';
@@ -90,12 +90,15 @@ export function staticCollisions(root: string, site: Site, statics = listStatic(
   for (const file of statics) {
     const what = written.get(file) ?? (file.startsWith('/search-index/') ? 'the search index' : undefined);
     if (what) problems.push({ file: `static${file}`, line: 0, column: 0, message: `the build writes ${file.slice(1)} itself (${what}), and this file would replace it; remove or rename it` });
+    // A redirect from the file's own address makes it a folder (of the redirect page).
+    else if (written.get(`${file}/index.html`)?.startsWith('the redirect page')) {
+      problems.push({ file: `static${file}`, line: 0, column: 0, message: `the redirect of ${file} would make this file's address a folder (for its redirect page); remove the file or the redirect` });
+    }
   }
   return problems;
 }
 
-/** Files the build always writes at the root, valid as link targets. */
-export const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers', '/llms.txt', '/llms-full.txt'];
+export { GENERATED };
 
 export function normaliseBase(base = '/'): string {
   let b = base.trim() || '/';

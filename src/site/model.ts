@@ -3,6 +3,7 @@ import type { NavEntry, SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import type { Anchor } from '../content/plugins/headings.js';
 import type { SourceProblem } from '../errors.js';
+import { OUTPUT_MARKER } from '../build/out-guard.js';
 
 /*
  * The Site model: built once per build from the config and the pages. Per
@@ -110,16 +111,29 @@ export function buildSite(
     page.next = list[i + 1];
   }
 
-  // Redirect targets must be real pages; sources must not shadow one, nor name the same page as another (/a and /a/).
+  // Redirect targets must be real pages (and anchors of them); sources must not shadow one, nor name the same page as
+  // another (/a and /a/), nor a file the build writes, nor be a pattern to a static host.
   const redirectPages = new Map<string, string>();
+  const printablePaths = new Set(sections.filter((s) => s.pages.length).map((s) => `${s.url}printable`));
   for (const [from, to] of Object.entries(config.redirects)) {
+    const bare = from.replace(/\/$/, '');
+    if (from.split('/').some((segment) => segment.includes('*') || segment.startsWith(':'))) {
+      problems.push(loaded.problemAt(['redirects', from], `"${from}" is a pattern to static hosts ("*" and a leading ":" stand for any text in _redirects): name one address`));
+    } else if (GENERATED.includes(bare) || bare === `/${OUTPUT_MARKER}` || /^\/(assets|search-index)(\/|$)/.test(bare) || printablePaths.has(bare)) {
+      problems.push(loaded.problemAt(['redirects', from], `the build writes ${bare.slice(1)} itself, and a redirect from "${from}" would replace it; choose another address`));
+    }
     const page = from.endsWith('/') ? from : `${from}/`;
     const other = redirectPages.get(page);
     if (other !== undefined) problems.push(loaded.problemAt(['redirects', from], `"${from}" and "${other}" are the same address to a static host; keep one of the two redirects`));
     else redirectPages.set(page, from);
     const target = to.replace(/[#?].*$/, '');
-    if (!pages.some((p) => p.url === target) && ![...failed].some((id) => routeOf(id) === target)) {
+    const targetPage = pages.find((p) => p.url === target);
+    if (!targetPage && ![...failed].some((id) => routeOf(id) === target)) {
       problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}" is not a page`));
+    }
+    const hash = /#(.*)$/.exec(to)?.[1];
+    if (targetPage && hash && !targetPage.ids.has(safeDecode(hash))) {
+      problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}": ${target} has no such anchor`));
     }
     if (pages.some((p) => p.url === from || p.url === `${from}/`)) {
       problems.push(loaded.problemAt(['redirects', from], `"${from}" is a page; it cannot also be a redirect`));
@@ -182,4 +196,16 @@ export function isNavActive(entry: NavEntry, currentUrl: string): boolean {
   if (entry.url === '/') return currentUrl === '/';
   if (currentUrl.startsWith(entry.url)) return true;
   return (entry.children ?? []).some((child) => isNavActive(child, currentUrl));
+}
+
+/** Files the build always writes at the root, valid as link targets. */
+export const GENERATED = ['/sitemap.xml', '/robots.txt', '/404.html', '/favicon.svg', '/_redirects', '/_headers', '/llms.txt', '/llms-full.txt'];
+
+/** An anchor as written, decoded when it is a valid escape. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

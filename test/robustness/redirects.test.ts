@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redirectPage, redirectsFile } from '../../src/build/files.js';
@@ -90,6 +90,35 @@ describe('redirect paths that are not plain URL paths are refused with their pos
   it('two redirects for one address (/a and /a/): a static host would follow either', async () => {
     withRedirects(['  /a: /guides/first/', '  /a/: /guides/second/']);
     await expectRejected(s, ['build'], ['site.config.yaml:61:8 redirects./a/: "/a/" and "/a" are the same address to a static host; keep one of the two redirects']);
+  });
+});
+
+describe('redirects that would replace what the build writes, or stand for many addresses', () => {
+  it('a source that names a file the build writes (_headers, 404.html, the assets, a printable document) or that is a pattern of _redirects', async () => {
+    withRedirects(['  /_headers: /guides/first/', '  /404.html: /guides/first/', '  /assets/x: /guides/first/', '  /guides/printable/: /guides/first/', '  "/*": /guides/first/', '  /old/:id: /guides/first/']);
+    const writes = (path: string, from = `/${path}`) => `the build writes ${path} itself, and a redirect from "${from}" would replace it; choose another address`;
+    await expectRejected(s, ['check'], [
+      `site.config.yaml:60:14 redirects./_headers: ${writes('_headers')}`,
+      `site.config.yaml:61:14 redirects./404.html: ${writes('404.html')}`,
+      `site.config.yaml:62:14 redirects./assets/x: ${writes('assets/x')}`,
+      `site.config.yaml:63:23 redirects./guides/printable/: ${writes('guides/printable', '/guides/printable/')}`,
+      'site.config.yaml:64:9 redirects./*: "/*" is a pattern to static hosts ("*" and a leading ":" stand for any text in _redirects): name one address',
+      'site.config.yaml:65:13 redirects./old/:id: "/old/:id" is a pattern to static hosts ("*" and a leading ":" stand for any text in _redirects): name one address',
+    ]);
+  });
+
+  it('a source that is the address of a file of static/, and a target whose anchor the page does not have', async () => {
+    mkdirSync(join(s.site, 'static'), { recursive: true });
+    writeFileSync(join(s.site, 'static', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
+    try {
+      withRedirects(['  /logo.svg: /guides/first/', '  /anchor/: /guides/first/#no-such-heading']);
+      await expectRejected(s, ['check'], [
+        'site.config.yaml:61:13 redirects./anchor/: redirect target "/guides/first/#no-such-heading": /guides/first/ has no such anchor',
+        'static/logo.svg: the redirect of /logo.svg would make this file\'s address a folder (for its redirect page); remove the file or the redirect',
+      ]);
+    } finally {
+      rmSync(join(s.site, 'static'), { recursive: true });
+    }
   });
 });
 
