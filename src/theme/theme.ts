@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import * as React from 'react';
@@ -99,7 +99,7 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
   const problems: SourceProblem[] = contrastProblems(themeColors(configured), configured).map((p) =>
     loaded.problemAt(configured[p.key] ? ['theme', 'colors', p.key] : ['theme', 'colors'], p.message),
   );
-  const check = (path: readonly PropertyKey[], file: string | undefined) => {
+  const check = (path: readonly PropertyKey[], file: string | undefined, image = false) => {
     if (!file) return;
     const full = resolve(root, file);
     let ok = false;
@@ -108,10 +108,19 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
     } catch {
       ok = false;
     }
-    if (!ok) problems.push(loaded.problemAt(path, `there is no file ${file} in the site folder`));
+    if (!ok) return problems.push(loaded.problemAt(path, `there is no file ${file} in the site folder`));
+    // Read through a symbolic link, a file outside the site would be published (the stylesheets and components
+    // are built into the site); and static/ does not copy links, so a logo behind one would be missing.
+    const link = lstatSync(full).isSymbolicLink();
+    if (!inside(realpathSync(root), realpathSync(full))) problems.push(loaded.problemAt(path, `${file} is a symbolic link to a file outside the site folder; copy the file into the site`));
+    else if (image && link) problems.push(loaded.problemAt(path, `${file} is a symbolic link, and links in static/ are not copied; put the file itself there`));
+    else if (image) {
+      const bad = imageProblem(full);
+      if (bad) problems.push(loaded.problemAt(path, `${file} ${bad}`));
+    }
   };
-  check(['theme', 'logo', 'src'], config.theme.logo?.src);
-  check(['theme', 'favicon'], config.theme.favicon);
+  check(['theme', 'logo', 'src'], config.theme.logo?.src, true);
+  check(['theme', 'favicon'], config.theme.favicon, true);
   config.theme.css.forEach((file, i) => check(['theme', 'css', i], file));
   for (const name of COMPONENT_NAMES) check(['components', name], config.components[name]);
   if (config.theme.home === 'landing' && config.sections.some((s) => s.url === '' && s.pages.length)) {
@@ -197,6 +206,25 @@ export function loadComponents(root: string, config: SiteConfig): { components: 
   return { components, key: key.digest('hex').slice(0, 16), logoRatio };
 }
 
+/** Whether `dir` holds `path` (both real paths), or is it. */
+const inside = (dir: string, path: string) => {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep));
+};
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** What is wrong with a logo or favicon file, as the end of a sentence that starts with its name; undefined when nothing. */
+function imageProblem(path: string): string | undefined {
+  const bytes = readFileSync(path);
+  if (extname(path).toLowerCase() === '.png') {
+    return bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE) && bytes.subarray(12, 16).toString('latin1') === 'IHDR'
+      ? undefined
+      : 'is not a PNG image (it does not start with the PNG signature and header)';
+  }
+  return /<svg\b/.test(bytes.toString('utf8')) ? undefined : 'is not an SVG image (it has no <svg> element)';
+}
+
 /** Width over height of an SVG (width and height, or viewBox) or PNG file; 1 when it does not say. */
 export function imageRatio(path: string): number {
   let bytes: Buffer;
@@ -208,6 +236,7 @@ export function imageRatio(path: string): number {
   let w = 0;
   let h = 0;
   if (bytes.subarray(1, 4).toString('latin1') === 'PNG') {
+    if (bytes.length < 24) return 1;
     w = bytes.readUInt32BE(16);
     h = bytes.readUInt32BE(20);
   } else {
@@ -217,7 +246,7 @@ export function imageRatio(path: string): number {
     w = parseFloat(attr('width') ?? '') || box?.[2] || 0;
     h = parseFloat(attr('height') ?? '') || box?.[3] || 0;
   }
-  return w > 0 && h > 0 ? Math.round((w / h) * 1000) / 1000 : 1;
+  return w > 0 && h > 0 && Number.isFinite(w / h) ? Math.round((w / h) * 1000) / 1000 : 1;
 }
 
 const toolRequire = createRequire(import.meta.url);
@@ -251,6 +280,14 @@ function compileComponent(root: string, entry: string, name: ComponentName): Com
       })),
     );
   }
+  // Every file the component is made of is the site's own: through a link or an import, a file outside would be published.
+  const realRoot = realpathSync(root);
+  const outside = Object.keys(result.metafile.inputs).filter((file) => !inside(realRoot, realpathSync(resolve(root, file))));
+  if (outside.length) {
+    throw new InputError([
+      { file: display(entry), line: 1, column: 1, message: `component ${name}: ${outside.map((f) => realpathSync(resolve(root, f))).join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the site folder; a component may import react and the site's own files only` },
+    ]);
+  }
   const code = result.outputFiles[0]!.text;
   // The React the pages are rendered with (one copy, so that hooks work in a component too).
   const modules: Record<string, unknown> = { react: React, 'react/jsx-runtime': jsxRuntime };
@@ -259,16 +296,52 @@ function compileComponent(root: string, entry: string, name: ComponentName): Com
     if (id in modules) return modules[id];
     throw new Error(`component ${name} (${display(entry)}) imports "${id}": a component may import react and the site's own files only`);
   };
-  new Function('module', 'exports', 'require', code)(mod, mod.exports, requireShim);
+  try {
+    new Function('module', 'exports', 'require', code)(mod, mod.exports, requireShim);
+  } catch (e) {
+    // What the file does when it is loaded (a throw at its top level, an import of a Node module) is the file's.
+    const message = e instanceof Error ? e.message : String(e);
+    throw new InputError([{ file: display(entry), line: 1, column: 1, message: message.startsWith('component ') ? message : `component ${name}: it failed while loading: ${message}` }]);
+  }
   const component = (mod.exports[name] ?? mod.exports.default) as ComponentType<any> | undefined;
   if (typeof component !== 'function') {
     throw new InputError([{ file: display(entry), line: 1, column: 1, message: `component ${name}: the file exports no function named ${name} (or default)` }]);
   }
-  const inputs = Object.keys(result.metafile.inputs).map((file): [string, string] => {
+  return { inputs: inputsOf(root, result), component: guarded(component, name, display(entry)) };
+}
+
+/**
+ * A component of the site that reports its failure as a problem of its file:
+ * what it throws, or a promise (an async component, which server rendering
+ * cannot wait for), is the writer's to fix, not a bug of the tool. (A class
+ * component is left as it is: it cannot be called as a function.)
+ */
+function guarded(component: ComponentType<any>, name: ComponentName, file: string): ComponentType<any> {
+  if ((component as { prototype?: { isReactComponent?: unknown } }).prototype?.isReactComponent) return component;
+  const render = component as (props: unknown) => React.ReactNode;
+  const fail = (message: string) => new InputError([{ file, line: 1, column: 1, message: `component ${name}: ${message}` }]);
+  const Guarded = (props: unknown) => {
+    let out: React.ReactNode;
+    try {
+      out = render(props);
+    } catch (e) {
+      if (e instanceof InputError) throw e;
+      throw fail(`it failed while rendering: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (out && typeof (out as { then?: unknown }).then === 'function') {
+      throw fail('it returned a promise (an async function?): a component returns its markup at once');
+    }
+    return out;
+  };
+  Guarded.displayName = name;
+  return Guarded;
+}
+
+function inputsOf(root: string, result: import('esbuild').BuildResult<{ write: false; metafile: true }>): Array<[string, string]> {
+  return Object.keys(result.metafile.inputs).map((file): [string, string] => {
     const path = resolve(root, file);
     return [path, hashOf(path)];
   });
-  return { inputs, component };
 }
 
 /** Whether the site folder has a favicon.svg of its own in static/ (then the built-in one is not written). */

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -126,6 +126,40 @@ describe('theme files and components', () => {
     const { code, err } = await runDocs(['build', '--root', dir, '--quiet']);
     expect(code).not.toBe(0);
     expect(err).toMatch(/node:fs/);
+  });
+
+  it('a component that throws, returns a promise or imports a file outside the site is a problem of its file, not a bug of the tool', async () => {
+    const dir = themedCopy();
+    const outside = temp('docs-outside-');
+    writeFileSync(join(outside, 'secret.txt'), 'OUTSIDE-SECRET\n');
+    const cases: Array<[string, string]> = [
+      ['export function Footer() { throw new Error("boom from footer"); }\n', 'component Footer: it failed while rendering: boom from footer'],
+      ['export async function Footer() { return null; }\n', 'component Footer: it returned a promise (an async function?): a component returns its markup at once'],
+      [
+        `import text from ${JSON.stringify(relative(join(dir, 'components'), join(outside, 'secret.txt')))};\nexport function Footer() { return <footer>{text}</footer>; }\n`,
+        `component Footer: ${realpathSync(join(outside, 'secret.txt'))} is outside the site folder; a component may import react and the site's own files only`,
+      ],
+    ];
+    for (const [source, message] of cases) {
+      writeFileSync(join(dir, 'components/Footer.tsx'), source);
+      const { code, err } = await runDocs(['build', '--root', dir, '--quiet']);
+      expect(err).toBe(`components/Footer.tsx:1:1 ${message}\n1 problem found; the previous output was left untouched.\n`);
+      expect(code).toBe(1);
+    }
+  });
+
+  it('a stylesheet or logo behind a symbolic link out of the site, and a logo that is no image, are problems at their keys', async () => {
+    const dir = themedCopy();
+    const outside = temp('docs-outside-');
+    writeFileSync(join(outside, 'passwd.css'), 'body { --secret: "OUTSIDE" }\n');
+    rmSync(join(dir, 'theme/extra.css'));
+    symlinkSync(join(outside, 'passwd.css'), join(dir, 'theme/extra.css'));
+    writeFileSync(join(dir, 'static/brand.svg'), 'not an image\n');
+    const { code, err } = await runDocs(['build', '--root', dir, '--quiet']);
+    expect(code).toBe(1);
+    expect(err).toMatch(/site\.config\.yaml:\d+:\d+ theme\.css\[0\]: theme\/extra\.css is a symbolic link to a file outside the site folder; copy the file into the site\n/);
+    expect(err).toMatch(/site\.config\.yaml:\d+:\d+ theme\.logo\.src: static\/brand\.svg is not an SVG image \(it has no <svg> element\)\n/);
+    expect(err).not.toContain('a bug in docs');
   });
 
   it('rebuilds the preview when a file in theme/ or components/ changes', () => {
