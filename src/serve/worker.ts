@@ -1,4 +1,5 @@
-import { systemErrorMessage } from '../errors.js';
+import { InputError, systemErrorMessage } from '../errors.js';
+import { failed } from './builder-parts.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SECURITY_HEADERS } from '../build/build.js';
 import { SiteBuilder } from './builder.js';
@@ -58,7 +59,8 @@ port.on('message', (message: ToWorker) => {
     try {
       post({ type: 'result', id: message.id, result: await builder.build(message.change) });
     } catch (e) {
-      post({ type: 'result', id: message.id, result: { ok: false, unexpected: describe(e) } });
+      // A problem of the site's own files found while rendering (a component that throws) is shown as a problem.
+      post({ type: 'result', id: message.id, result: e instanceof InputError ? failed(e.problems) : { ok: false, unexpected: describe(e) } });
     }
     lastId = message.id;
     pending--;

@@ -9,6 +9,7 @@ import { SOCIAL_ICON_NAMES } from '../../src/theme/social-icons.js';
 import { classify } from '../../src/serve/watch.js';
 import { ROOT } from '../helpers/content.js';
 import { editFile, runDocs } from '../helpers/site.js';
+import { serveProblems } from '../robustness/harness.js';
 
 /* Theming from the config: the tool holds nothing of webpack, contrast and file checks, `docs init`. */
 
@@ -146,6 +147,10 @@ describe('theme files and components', () => {
       expect(err).toBe(`components/Footer.tsx:1:1 ${message}\n1 problem found; the previous output was left untouched.\n`);
       expect(code).toBe(1);
     }
+    // The preview shows it as a problem too (it was an unexpected error there).
+    writeFileSync(join(dir, 'components/Footer.tsx'), cases[0]![0]);
+    const out = await serveProblems({ dir, site: dir, cache: temp('docs-cache-'), remove: () => {} });
+    expect(out).toContain(`components/Footer.tsx:1:1 ${cases[0]![1]}\n1 problem found; the site is served once they are fixed.\n`);
   });
 
   it('a stylesheet or logo behind a symbolic link out of the site, and a logo that is no image, are problems at their keys', async () => {
