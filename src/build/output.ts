@@ -8,6 +8,8 @@ import { tempFolderPrefix } from './output-lock.js';
 
 /** Most bytes of file contents waiting to be written before `ready` makes the caller wait. */
 const MAX_IN_FLIGHT = 32 * 1024 * 1024;
+/** Files written at once: well under the smallest usual limit of open files (1,024), which a build shares with its threads. */
+const MAX_OPEN = 128;
 
 /** What the last build wrote: per file, the key it was made from and its size; and when the build ended. */
 interface Manifest {
@@ -76,6 +78,9 @@ export class OutputWriter {
   /** Folders made or being made, so that each is made once. */
   private readonly folders = new Map<string, Promise<unknown>>();
   private inFlight = 0;
+  /** Files being written now (at most MAX_OPEN), and the writes waiting for one of those places. */
+  private open = 0;
+  private readonly queued: Array<() => void> = [];
   /** Bytes (characters) of the writes in flight, and the callers waiting for them to come down. */
   private inFlightSize = 0;
   private waiting: Array<() => void> = [];
@@ -167,7 +172,11 @@ export class OutputWriter {
       length = contents.length;
     }
     this.inFlightSize += length;
-    made.then(() => writeFile(file, data)).then(
+    this.slot()
+      .then(() => made)
+      .then(() => writeFile(file, data))
+      .finally(() => this.release())
+      .then(
       () => this.done(length),
       (e: unknown) => {
         // A disk-full error names no file: the message should.
@@ -176,6 +185,21 @@ export class OutputWriter {
         this.done(length);
       },
     );
+  }
+
+  /** Waits for one of the MAX_OPEN files that may be open at once (thousands of small files would take every file handle). */
+  private slot(): Promise<void> {
+    if (this.open < MAX_OPEN) {
+      this.open++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => this.queued.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.queued.shift();
+    if (next) next();
+    else this.open--;
   }
 
   /** Adds a file that another writer (a worker thread) puts at join(temp, relPath) before `commit`. */

@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { redirectPage, redirectsFile } from '../../src/build/files.js';
 import type { Site } from '../../src/site/model.js';
-import { docsIn, expectNoStack, expectRejected, goodBuild, scratchSite, type Scratch } from './harness.js';
+import { docsIn, expectNoStack, expectRejected, goodBuild, ROOT, scratchSite, type Scratch } from './harness.js';
 
 /*
  * Redirects (F4, F5; report rows #44, #45 and the XSS probes #207, #208,
@@ -119,6 +120,21 @@ describe('redirects that would replace what the build writes, or stand for many 
     } finally {
       rmSync(join(s.site, 'static'), { recursive: true });
     }
+  });
+});
+
+describe('many redirects', () => {
+  it('1,500 of them build under a limit of 256 open files (the build used to open a file for each at once: EMFILE)', async () => {
+    withRedirects(Array.from({ length: 1500 }, (_, i) => `  /old/p${i}/: /guides/first/`));
+    const run = spawnSync('bash', ['-c', `ulimit -n 256 && exec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin/docs.js'))} build -q --out many-out`], {
+      cwd: s.site,
+      env: { ...process.env, DOCS_CACHE_DIR: s.cache },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(readFileSync(join(s.site, 'many-out', 'old', 'p1499', 'index.html'), 'utf8')).toContain('/guides/first/');
   });
 });
 
