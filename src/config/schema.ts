@@ -12,7 +12,9 @@ import { UI_EN, type UiKey } from '../theme/ui.js';
 
 const siteUrl = z
   .string()
-  .regex(/^(\/|https?:\/\/|\/\/|mailto:)/, 'expected a URL starting with "/", "http", "//" or "mailto:"');
+  .regex(/^(\/|https?:\/\/|\/\/|mailto:)/, 'expected a URL starting with "/", "http", "//" or "mailto:"')
+  // A browser reads "\" as "/": /\\evil.example is the host evil.example.
+  .regex(/^[^\\\s]*$/, 'expected a URL without spaces or backslashes (a browser reads "\\" as "/", so /\\host leads to another site)');
 
 const externalUrl = z.string().regex(/^(https?:)?\/\//, 'expected an absolute URL starting with "http" or "//"');
 

@@ -52,6 +52,11 @@ describe('site.config.yaml validation', () => {
     ['a missing required field', edit('  description: A small site used by the generator tests.\n', ''), ['site.config.yaml:2:3 site.description: missing required field (expected string)']],
     ['a page listed twice', edit('      - guides/second', '      - guides/second\n      - guides/first'), ['site.config.yaml:51:9 sections[1].pages[2]: page "guides/first" is listed twice (first at sections[1].pages[0])']],
     ['a nested child with a bad url', edit('      - title: Guides\n        url: /guides/', '      - title: Guides\n        url: guides'), ['site.config.yaml:18:14 navigation[0].children[0].url: expected a URL starting with "/", "http", "//" or "mailto:"']],
+    [
+      'a url with a backslash, which a browser reads as a slash (/\\host is another site)',
+      edit('      - title: Guides\n        url: /guides/', '      - title: Guides\n        url: "/\\\\evil.example"'),
+      ['site.config.yaml:18:14 navigation[0].children[0].url: expected a URL without spaces or backslashes (a browser reads "\\" as "/", so /\\host leads to another site)'],
+    ],
     ['a nested child url of the wrong type', edit('      - title: Guides\n        url: /guides/', '      - title: Guides\n        url: 42'), ['site.config.yaml:18:14 navigation[0].children[0].url: expected string, received number 42']],
     ['an unknown search provider', `${FIXTURE}search:\n  provider: elastic\n`, ['site.config.yaml:67:13 search.provider: expected "local" | "algolia", received string "elastic"']],
     // Both go into the Content-Security-Policy of _headers and of every page: nothing there may add a directive or a header line.
