@@ -30,7 +30,7 @@ export function llmsTxt(site: Site, base: string): string {
     lines.push(`## ${section.title}`, '');
     for (const page of section.pages) {
       const description = page.frontmatter.description ? `: ${page.frontmatter.description}` : '';
-      lines.push(`- [${page.title}](${absolute(site, base, page.url)})${description}`);
+      lines.push(`- [${linkText(page.title)}](${absolute(site, base, page.url)})${description}`);
     }
     lines.push('');
   }
@@ -58,4 +58,9 @@ export function* llmsFullTxt(site: Site, base: string, markdownOf: (page: SitePa
       yield '\n';
     }
   }
+}
+
+/** A title as the text of a Markdown link: brackets and backslashes escaped, so that it cannot end the link and start another. */
+function linkText(title: string): string {
+  return title.replace(/[\\[\]]/g, (c) => `\\${c}`);
 }

@@ -205,6 +205,17 @@ describe('files of static/ that the build writes itself', () => {
 });
 
 describe('titles and names of only spaces', () => {
+  it('a title or description over several lines is one line everywhere; a title cannot add a link to llms.txt', async () => {
+    put(s, FIRST, first.replace(/^title: .*$/m, 'title: |\n  Line one\n  Line two](https://evil.example/) [x').replace(/^description: .*$/m, 'description: >-\n  First half,\n\n  ## Injected heading'));
+    const run = await docsIn(s, ['build', '-q', '--out', 'lines-out']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const html = readFileSync(join(s.site, 'lines-out', 'guides', 'first', 'index.html'), 'utf8');
+    expect(html).toContain('<title>Line one Line two](https://evil.example/) [x | fixture</title>');
+    const llms = readFileSync(join(s.site, 'lines-out', 'llms.txt'), 'utf8');
+    expect(llms).toContain('- [Line one Line two\\](https://evil.example/) \\[x](https://docs.example.org/guides/first/): First half, ## Injected heading\n');
+  });
+
 
   it('a site title of spaces and a language that is no language tag are problems with their positions', async () => {
     put(s, CONFIG, config.replace(/^  title: fixture$/m, '  title: "   "\n  language: ""'));
