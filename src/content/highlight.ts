@@ -16,8 +16,12 @@ const LANGS = [
   'javascript', 'typescript', 'jsx', 'tsx', 'json', 'jsonc', 'json5', 'bash', 'shellsession',
   'css', 'scss', 'sass', 'less', 'html', 'xml', 'yaml', 'markdown', 'diff', 'ini', 'dockerfile',
   'vue', 'svelte', 'handlebars', 'pug', 'toml', 'sql', 'graphql', 'coffeescript', 'rust', 'wasm',
-  'nginx',
+  'nginx', 'python', 'go', 'java', 'c', 'cpp', 'csharp', 'php', 'ruby', 'kotlin', 'swift', 'powershell',
+  'lua', 'scala', 'mermaid',
 ] as const;
+
+/** The names a writer may put after a fence, for messages: the languages' ids, then `text`. */
+export const LANGUAGE_NAMES = [...LANGS, 'text'].join(', ');
 const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', '']);
 const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
 

@@ -7,7 +7,7 @@ import { unified } from 'unified';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Highlighter } from 'shiki';
 import { splitFrontmatter } from '../../src/content/frontmatter-schema.js';
-import { highlightTokens, loadHighlighter } from '../../src/content/highlight.js';
+import { highlightTokens, LANGUAGE_NAMES, loadHighlighter } from '../../src/content/highlight.js';
 import { HighlightThread } from '../../src/content/highlight-thread.js';
 import { listContentFiles, pageIdOf } from '../../src/content/load.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
@@ -116,9 +116,15 @@ describe('Markdown pipeline', () => {
     expect(lines).toEqual(['|function f() {', 'del|  return 1;', 'add|  return 2;', '|  const x = 3;', 'del|-mode;', '|}']);
   });
 
+  it('colours the languages writers of other projects use too (Python, Go, Java, C, C++, C#, PHP, Ruby, Kotlin, Swift, PowerShell…), by their aliases too', async () => {
+    const langs = ['python', 'py', 'go', 'java', 'c', 'cpp', 'c++', 'csharp', 'cs', 'php', 'ruby', 'rb', 'kotlin', 'swift', 'powershell', 'ps1', 'lua', 'scala', 'mermaid'];
+    expect(await problems(langs.map((lang) => `\`\`\`${lang}\nx = 1\n\`\`\`\n`).join('\n'))).toEqual([]);
+    expect(LANGUAGE_NAMES).toMatch(/^javascript, typescript, .*, python, go, java, .*, text$/);
+  });
+
   it('rejects an unknown language, a bad line range and an unknown fence option', async () => {
     expect(await problems('```jsx-ish\nx\n```\n\n```js {3}\na\nb\n```\n\n```js {a-b}\na\n```\n\n```js wrap\na\n```\n')).toEqual([
-      'content/x.md:4:1 unknown code language "jsx-ish"',
+      `content/x.md:4:1 unknown code language "jsx-ish": use one of ${LANGUAGE_NAMES} (text for anything without syntax to colour)`,
       'content/x.md:8:1 bad line range "{3}": the block has 2 lines',
       'content/x.md:13:1 bad line range "{a-b}": expected numbers and ranges such as {2,4-6}',
       'content/x.md:17:1 unknown code block option "wrap" (expected title="…", {line ranges} or diff)',

@@ -5,7 +5,7 @@ import type { Parent } from 'unist';
 import { walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
-import { highlightBlocks, isKnownLanguage, isTokenSource, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
+import { highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, isTokenSource, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
@@ -171,7 +171,7 @@ export function remarkCodeBlocks() {
     walk<Code>(tree, 'code', (node, index, parent) => {
       const lang = (node.lang ?? 'text').toLowerCase();
       if (!isKnownLanguage(lang)) {
-        report(ctx, node.position, `unknown code language "${node.lang}"`);
+        report(ctx, node.position, `unknown code language "${node.lang}": use one of ${LANGUAGE_NAMES} (text for anything without syntax to colour)`);
         return;
       }
       const meta = parseCodeMeta(node.meta, node.value.split('\n').length);
