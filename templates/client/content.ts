@@ -55,6 +55,28 @@ function selectTab(tab: HTMLElement, focus: boolean): void {
   if (focus) tab.focus();
 }
 
+/**
+ * The element the address's #anchor names, shown when it is in a tab that is
+ * not: its tab (and the tabs around that) selected, then scrolled to (the
+ * browser could not scroll to it while it was hidden).
+ */
+function revealTarget(): void {
+  let target: HTMLElement | null = null;
+  try {
+    target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  } catch {
+    return;
+  }
+  let hidden = false;
+  for (let panel = target?.closest<HTMLElement>('[role="tabpanel"]'); panel; panel = panel.parentElement?.closest<HTMLElement>('[role="tabpanel"]')) {
+    if (!panel.classList.contains('inactive')) continue;
+    const tab = document.querySelector<HTMLElement>(`[role="tab"][aria-controls="${CSS.escape(panel.id)}"]`);
+    if (tab) selectTab(tab, false);
+    hidden = true;
+  }
+  if (hidden) target!.scrollIntoView();
+}
+
 /** Tabs (ARIA tabs pattern); the chosen label is remembered across pages. */
 export function initTabs(): void {
   const stored = storageGet(TAB_KEY);
@@ -63,6 +85,8 @@ export function initTabs(): void {
       if (tab.dataset.label === stored) selectTab(tab, false);
     }
   }
+  revealTarget();
+  window.addEventListener('hashchange', revealTarget);
   document.addEventListener('click', (e) => {
     const tab = (e.target as Element).closest<HTMLElement>('[role="tab"]');
     if (!tab) return;

@@ -135,6 +135,20 @@ describe.runIf(hasChromium)('behaviour in the browser', () => {
     expect(await second.locator('[role="tabpanel"]:visible').textContent()).toContain('pnpm add second');
   });
 
+  it('an address whose anchor is in a tab that is not shown selects that tab (on load and on a change of the anchor)', async () => {
+    const page = await open('/guides/first/');
+    const pnpmPanel = await page.locator('.tabs').first().locator('[role="tabpanel"]').nth(1).getAttribute('id');
+    const npmPanel = await page.locator('.tabs').first().locator('[role="tabpanel"]').nth(0).getAttribute('id');
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`${site.server.url}/guides/first/#${pnpmPanel}`);
+    const tabs = page.locator('.tabs').first();
+    expect(await tabs.getByRole('tab', { name: 'pnpm' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator(`#${pnpmPanel}`).isVisible()).toBe(true);
+    await page.evaluate((id) => (location.hash = `#${id}`), npmPanel);
+    await expect.poll(() => tabs.getByRole('tab', { name: 'npm', exact: true }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator(`#${pnpmPanel}`).isVisible()).toBe(false);
+  });
+
   it('shows every tab panel, labelled, when JavaScript is off', async () => {
     const context = await browser.newContext({ ...DESKTOP, javaScriptEnabled: false });
     const page = await open('/guides/first/', DESKTOP, context);
