@@ -231,6 +231,18 @@ describe('titles and names of only spaces', () => {
   });
 });
 
+describe('raw HTML that is never closed', () => {
+  it('an element whose end tag never comes, or a comment without "-->", is a problem at its opening; closed ones and left-out </td> are not', async () => {
+    const fine = '<details><summary>More</summary>\n\nInside.\n\n</details>\n\nPress <kbd>Ctrl</kbd>, then<br> go on.\n\n<table><tr><td>cell</table>\n\n';
+    put(s, FIRST, `${first}\n${fine}<div class="note">\n\n## Swallowed\n\n<!-- a note to self\n\n## Hidden\n`);
+    const at = addedLine() + fine.split('\n').length - 1;
+    await expectRejected(s, ['check'], [
+      `${FIRST}:${at}:1 <div> is opened here and never closed: add </div> where it ends (the rest of the page is inside it until then)`,
+      `${FIRST}:${at + 4}:1 this HTML comment is never closed with "-->": it hides the rest of the page`,
+    ]);
+  });
+});
+
 describe('a directive block that is never closed', () => {
   it('is a problem at its opening line; closed ones (in a list item, in a quote, nested) are not', async () => {
     const closed = '- item\n\n  :::tip\n  inside\n  :::\n\n> :::warning\n> quoted\n> :::\n\n::::tabs\n:::tab[npm]\na\n:::\n:::tab[yarn]\nb\n:::\n::::\n';

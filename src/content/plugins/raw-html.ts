@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Element, ElementContent, Nodes, Root } from 'hast';
+import type { Html, Root as MdastRoot } from 'mdast';
+import { report } from '../context.js';
 import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import rehypeRaw from 'rehype-raw';
 import type { VFile } from 'vfile';
@@ -87,4 +89,56 @@ function clean(node: Nodes): ElementContent[] {
   if (node.type === 'text') return [node];
   // Comments, doctypes and anything raw that the parse left.
   return [];
+}
+
+/** Elements that have no end tag, and those whose end tag HTML lets a writer leave out (the parser closes them). */
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const END_OPTIONAL = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot', 'option', 'optgroup', 'colgroup', 'caption', 'rb', 'rt', 'rp', 'rtc']);
+
+/**
+ * The mdast plugin that finds raw HTML a writer opened and never closed: an
+ * element (a <div>, a <details>, a <table>…) whose end tag is nowhere after
+ * it, or a comment without its "-->". Either takes in the rest of the page
+ * (headings end up in a table cell, or vanish in the comment) where the
+ * writer sees nothing wrong; each is a problem at its opening tag. End tags
+ * that HTML lets a writer leave out (</p>, </li>, </td>…) are not asked for.
+ */
+export function remarkRawHtmlClosed() {
+  return (tree: MdastRoot, file: VFile): void => {
+    if (!holds(tree, 'html')) return;
+    const ctx = file.data.ctx!;
+    const open: Array<{ tag: string; line: number; column: number }> = [];
+    walk<Html>(tree, 'html', (node) => {
+      const start = node.position?.start;
+      if (!start) return;
+      const at = (offset: number) => {
+        const before = node.value.slice(0, offset);
+        const lines = before.split('\n');
+        return lines.length === 1 ? { line: start.line, column: start.column + offset } : { line: start.line + lines.length - 1, column: lines.at(-1)!.length + 1 };
+      };
+      for (const m of node.value.matchAll(/<!--[^]*?(?:-->|$)|<(\/?)([A-Za-z][\w-]*)(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?(\/?)>/g)) {
+        if (m[0].startsWith('<!--')) {
+          if (!m[0].endsWith('-->')) {
+            const { line, column } = at(m.index);
+            report(ctx, { start: { line, column }, end: { line, column } }, 'this HTML comment is never closed with "-->": it hides the rest of the page');
+          }
+          continue;
+        }
+        const tag = m[2]!.toLowerCase();
+        if (VOID.has(tag) || m[3]) continue;
+        if (!m[1]) {
+          open.push({ tag, ...at(m.index) });
+          continue;
+        }
+        // An end tag closes the last element of its name, and whatever was left open inside it.
+        const i = open.map((o) => o.tag).lastIndexOf(tag);
+        if (i >= 0) open.splice(i);
+      }
+    });
+    for (const element of open) {
+      if (END_OPTIONAL.has(element.tag)) continue;
+      const { line, column } = element;
+      report(ctx, { start: { line, column }, end: { line, column } }, `<${element.tag}> is opened here and never closed: add </${element.tag}> where it ends (the rest of the page is inside it until then)`);
+    }
+  };
 }
