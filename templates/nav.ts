@@ -54,7 +54,9 @@ export function createNavCache(site: Site, link: (url: string) => string, ui: Ui
       html += `<ul class="sidebar-anchors" id="${listId}">`;
       for (const anchor of anchors) {
         const target = anchorHref(page.url, anchor.id, currentUrl ?? '');
-        html += `<li><a href="${esc(target.startsWith('#') ? target : link(target))}">${esc(anchor.title)}</a></li>`;
+        // (The footnotes' heading is the Markdown stage's English word: shown in the site's language.)
+        const title = anchor.id === 'footnote-label' ? ui.footnotes : anchor.title;
+        html += `<li><a href="${esc(target.startsWith('#') ? target : link(target))}">${esc(title)}</a></li>`;
       }
       html += '</ul>';
     } else html += '</div>';

@@ -8,6 +8,7 @@ import { ANCHOR_LABEL_ID } from '../content/plugins/headings.js';
 import { uniqueIds } from '../content/slug.js';
 import type { SidebarSection, Site, SitePage } from '../site/model.js';
 import { renderDocument, renderDocumentPieces, withRawNav } from './document.js';
+import { format } from '../theme/ui.js';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
@@ -19,8 +20,10 @@ const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
  */
 
 /** An aside whose title the writer did not give (see asideNode): its label and title, in the interface's words. */
-const DEFAULT_ASIDE = /(<div class="aside aside-(note|tip|warning|danger)" role="note" aria-label=")[^"\n]*("><p class="aside-title" data-aside-default="\2">)[^<\n]*(<\/p>)/g;
-const ASIDE_KEYS = { note: 'asideNote', tip: 'asideTip', warning: 'asideWarning', danger: 'asideDanger' } as const;
+const DEFAULT_ASIDE = /(<div class="aside aside-(?:note|tip|warning|danger)" role="note" aria-label=")[^"\n]*("><p class="aside-title" data-aside-default="(note|tip|warning|danger|important|caution)">)[^<\n]*(<\/p>)/g;
+const ASIDE_KEYS = { note: 'asideNote', tip: 'asideTip', warning: 'asideWarning', danger: 'asideDanger', important: 'asideImportant', caution: 'asideCaution' } as const;
+/** The footnotes' heading and their links back, as the Markdown stage writes them (in English). */
+const FOOTNOTE_WORDS = /(<h2 class="sr-only" id="footnote-label">)Footnotes(<\/h2>)|( data-footnote-backref="" aria-label=")Back to reference ([^"\s]+)(")/g;
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 /** The page body with its internal links filled in, and default aside titles in the site's language. */
@@ -33,10 +36,14 @@ export function bodyPieces(page: SitePage, ui?: RenderContext['theme']['ui']): I
   return mapPieces(pageHtmlPieces(page), (piece) => {
     const html = fillLinks(piece, page.hrefs, escapeAttr);
     if (!ui) return html;
-    return html.replace(DEFAULT_ASIDE, (_, open: string, kind: keyof typeof ASIDE_KEYS, middle: string, close: string) => {
-      const word = escapeText(ui[ASIDE_KEYS[kind]]);
-      return `${open}${word}${middle}${word}${close}`;
-    });
+    return html
+      .replace(DEFAULT_ASIDE, (_, open: string, middle: string, kind: keyof typeof ASIDE_KEYS, close: string) => {
+        const word = escapeText(ui[ASIDE_KEYS[kind]]);
+        return `${open}${word}${middle}${word}${close}`;
+      })
+      .replace(FOOTNOTE_WORDS, (_, h2: string | undefined, h2End: string, back: string, n: string, quote: string) =>
+        h2 !== undefined ? `${h2}${escapeText(ui.footnotes)}${h2End}` : `${back}${escapeText(format(ui.footnoteBack, { n }))}${quote}`,
+      );
   });
 }
 

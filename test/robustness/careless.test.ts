@@ -289,6 +289,22 @@ describe('text of the config inside the head script', () => {
   });
 });
 
+describe('a site in another language', () => {
+  it('gets the words of alerts and footnotes in its language too (they were English)', async () => {
+    put(s, CONFIG, config.replace(/^  title: fixture$/m, '  title: fixture\n  language: zh'));
+    put(s, FIRST, `${first}\n> [!IMPORTANT]\n> Read this.\n\n> [!CAUTION]\n> Mind this.\n\nA claim[^1].\n\n[^1]: Its source.\n`);
+    const run = await docsIn(s, ['build', '-q', '--out', 'zh-out']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const html = readFileSync(join(s.site, 'zh-out', 'guides', 'first', 'index.html'), 'utf8');
+    expect(html).toContain('<div class="aside aside-note" role="note" aria-label="重要"><p class="aside-title" data-aside-default="important">重要</p>');
+    expect(html).toContain('<div class="aside aside-danger" role="note" aria-label="小心"><p class="aside-title" data-aside-default="caution">小心</p>');
+    expect(html).toContain('<h2 class="sr-only" id="footnote-label">脚注</h2>');
+    expect(html).toContain('aria-label="返回引用 1"');
+    expect(html).not.toMatch(/>Important<|>Caution<|>Footnotes<|Back to reference/);
+  });
+});
+
 describe('ids given twice on a page', () => {
   it('by the writer, or as one the page makes itself (a tab panel, the footnotes), are problems at the writer\'s element', async () => {
     // (The fixture page has a group of tabs above: tabs-1; the one added here is tabs-2.)

@@ -38,7 +38,7 @@ export function remarkDirectives() {
       }
       if (node.type === 'blockquote') {
         const kind = alertKind(node as Blockquote);
-        if (kind) parent.children[index] = asideNode(kind.kind, kind.title, (node as Blockquote).children, node) as never;
+        if (kind) parent.children[index] = asideNode(kind.kind, undefined, (node as Blockquote).children, node, kind.word) as never;
         return;
       }
       if (node.type !== 'containerDirective' && node.type !== 'leafDirective') return;
@@ -96,7 +96,7 @@ function plainText(node: RootContent | Paragraph): string {
   return '';
 }
 
-function alertKind(node: Blockquote): { kind: AsideKind; title?: string } | undefined {
+function alertKind(node: Blockquote): { kind: AsideKind; word?: 'important' | 'caution' } | undefined {
   const first = node.children[0];
   if (first?.type !== 'paragraph') return undefined;
   const text = first.children[0];
@@ -106,12 +106,16 @@ function alertKind(node: Blockquote): { kind: AsideKind; title?: string } | unde
   text.value = text.value.slice(m[0].length);
   if (!text.value) first.children.shift();
   if (!first.children.length) node.children.shift();
-  const title = m[1] === 'IMPORTANT' ? 'Important' : m[1] === 'CAUTION' ? 'Caution' : undefined;
-  return { kind: ALERTS[m[1]!]!, title };
+  // IMPORTANT and CAUTION look like a note and a danger, under their own words.
+  const word = m[1] === 'IMPORTANT' ? 'important' : m[1] === 'CAUTION' ? 'caution' : undefined;
+  return { kind: ALERTS[m[1]!]!, word };
 }
 
-function asideNode(kind: AsideKind, title: string | undefined, children: RootContent[], at: { position?: unknown }) {
-  const label = title || ASIDE_KINDS[kind];
+/** The titles an aside gets when the writer gives none, by the word's key (see DEFAULT_ASIDE in render.tsx), in English. */
+const DEFAULT_TITLES = { ...ASIDE_KINDS, important: 'Important', caution: 'Caution' } as const;
+
+function asideNode(kind: AsideKind, title: string | undefined, children: RootContent[], at: { position?: unknown }, word: keyof typeof DEFAULT_TITLES = kind) {
+  const label = title || DEFAULT_TITLES[word];
   return {
     type: 'aside',
     position: at.position,
@@ -123,7 +127,7 @@ function asideNode(kind: AsideKind, title: string | undefined, children: RootCon
       {
         type: 'paragraph',
         // A title the writer did not give is the interface's word, put in the site's language when the page is written.
-        data: { hProperties: title ? { className: ['aside-title'] } : { className: ['aside-title'], dataAsideDefault: kind } },
+        data: { hProperties: title ? { className: ['aside-title'] } : { className: ['aside-title'], dataAsideDefault: word } },
         children: [{ type: 'text', value: label } as Text],
       },
       ...children,
