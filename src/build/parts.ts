@@ -8,7 +8,7 @@ import type { RenderContext } from '../../templates/types.js';
 import type { SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import { withBase } from '../site/links.js';
-import { routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
+import { hasContributors, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { bundleClient, bundleCss, contentHash, type Asset, type ClientAsset } from './assets.js';
 import { searchTerms, type SearchInput } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
@@ -149,7 +149,6 @@ export function listStatic(dir: string): string[] {
 }
 
 /** Whether a page lists contributors (their avatars are images from GitHub). */
-const hasContributors = (site: Site) => site.pages.some((p) => p.frontmatter.contributors.length > 0);
 
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 

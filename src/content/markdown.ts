@@ -204,8 +204,8 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
     if (node.tagName === 'img' && typeof src === 'string' && SCRIPT_URL.test(plainUrl(src))) {
       report(ctx, node.position, `image source "${src.slice(0, 40)}" would run script; use the address of an image`);
       node.properties.src = '';
-    } else if (node.tagName === 'img' && typeof src === 'string' && src !== '' && !EXTERNAL.test(src) && !SCHEME.test(src)) {
-      // An image of the site: checked and given the base path as a link is.
+    } else if (node.tagName === 'img' && typeof src === 'string' && src !== '' && (EXTERNAL.test(src) || !SCHEME.test(src))) {
+      // An image of the site: checked and given the base path as a link is (one from another host: checked against the policy).
       node.properties.src = `docs-link:${links.length}`;
       const start = node.position?.start;
       links.push(start ? { href: src, line: start.line, column: start.column, image: true } : { href: src, image: true });
@@ -221,7 +221,7 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
           report(ctx, node.position, `image source "${url.slice(0, 40)}" would run script; use the address of an image`);
           return '';
         }
-        if (EXTERNAL.test(url) || SCHEME.test(url)) return candidate;
+        if (SCHEME.test(url) && !EXTERNAL.test(url)) return candidate;
         const start = node.position?.start;
         links.push(start ? { href: url, line: start.line, column: start.column, image: true } : { href: url, image: true });
         return [`docs-link:${links.length - 1}`, ...descriptors].join(' ');

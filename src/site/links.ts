@@ -2,7 +2,8 @@ import { posix } from 'node:path';
 import type { SourceProblem } from '../errors.js';
 import { EXTERNAL, SCHEME } from './link-kinds.js';
 import type { UnbuiltPage } from '../content/load.js';
-import { routeOf, type Site, type SitePage } from './model.js';
+import { hasContributors, routeOf, type Site, type SitePage } from './model.js';
+import { cspSources } from '../theme/theme.js';
 
 /*
  * Internal links are checked against the pages and the ids actually present in
@@ -88,12 +89,21 @@ function mdRoute(page: LinkingPage, path: string): string {
  */
 export function resolveLinks(site: Site, base: string, targets: LinkTargets, pages: Iterable<LinkingPage> = site.pages): SourceProblem[] {
   const problems: SourceProblem[] = [];
+  const imageSources = cspSources(site.config, hasContributors(site)).img;
   for (const page of pages) {
     page.hrefs = [];
     for (const link of page.links) {
       const { href } = link;
       page.hrefs.push(href);
       const at = { file: page.sourcePath, line: (link.line ?? 1) + page.bodyLineOffset, column: link.column ?? 1 };
+      if (EXTERNAL.test(href)) {
+        // An image from another host shows only where the Content-Security-Policy lets it load.
+        const origin = imageOrigin(href);
+        if (link.image && !imageSources.some((source) => sourceAllows(source, href))) {
+          problems.push({ ...at, message: `shows the image "${href}", which the Content-Security-Policy does not let load (pages load images from the site and from csp.img); add ${origin} to csp.img in the config` });
+        }
+        continue;
+      }
       const resolved = resolveHref(site, page, href, targets);
       if (typeof resolved === 'string') {
         problems.push({ ...at, message: link.image ? `shows the image "${href}", which is not a file of static/ (put the image there and write its path from it, such as /images/diagram.png)` : resolved });
@@ -194,4 +204,33 @@ function editDistance(a: string, b: string, limit: number): number | undefined {
 export function withBase(base: string, url: string): string {
   if (EXTERNAL.test(url) || SCHEME.test(url)) return url;
   return base === '/' ? url : base.replace(/\/$/, '') + url;
+}
+
+/** The origin of an image's URL (a URL without a scheme is read as https, as the published site is). */
+function imageOrigin(url: string): string {
+  try {
+    return new URL(url, 'https://site.invalid/').origin;
+  } catch {
+    return url;
+  }
+}
+
+/** Whether a source of the policy (https://host, https://*.host, with a port or a path) lets `url` load. */
+function sourceAllows(source: string, url: string): boolean {
+  let target: URL;
+  let allowed: URL;
+  try {
+    target = new URL(url, 'https://site.invalid/');
+    allowed = new URL(source.replace('://*.', '://wildcard.'));
+  } catch {
+    return false;
+  }
+  // http: lets https: load too (CSP reads a secure scheme as allowed where the insecure one is).
+  if (!(target.protocol === allowed.protocol || (allowed.protocol === 'http:' && target.protocol === 'https:'))) return false;
+  const wildcard = source.includes('://*.');
+  const host = wildcard ? allowed.hostname.slice('wildcard'.length) : allowed.hostname;
+  if (wildcard ? !target.hostname.endsWith(host) : target.hostname !== host) return false;
+  if (allowed.port !== target.port) return false;
+  const path = allowed.pathname;
+  return path === '/' || (path.endsWith('/') ? target.pathname.startsWith(path) : target.pathname === path);
 }

@@ -209,3 +209,6 @@ function safeDecode(text: string): string {
     return text;
   }
 }
+
+/** Whether a page of the site lists contributors (their avatars come from GitHub's hosts). */
+export const hasContributors = (site: Pick<Site, 'pages'>) => site.pages.some((p) => p.frontmatter.contributors.length > 0);

@@ -128,6 +128,7 @@ describe('headings with nothing to slug (only emoji or punctuation)', () => {
 describe('images', () => {
   it('an image of static/ is checked like a link and gets the base path; a missing one is a problem with its position', async () => {
     put(s, 'static/images/diagram.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>\n');
+    put(s, CONFIG, `${config.trimEnd()}\ncsp:\n  img: [https://example.org]\n`);
     try {
       put(s, FIRST, `${first}\n![Diagram](/images/diagram.svg) ![Relative](../images/diagram.svg) ![Remote](https://example.org/x.png) ![Inline](data:image/gif;base64,R0lGODlhAQABAAAAACw=)\n`);
       const run = await docsIn(s, ['build', '-q', '--base', '/docs/', '--out', 'images-out']);
@@ -145,6 +146,7 @@ describe('images', () => {
 
   it("every candidate of a srcset (a <picture>'s <source>, an <img>) is checked and gets the base path as src does", async () => {
     put(s, 'static/images/diagram.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>\n');
+    put(s, CONFIG, `${config.trimEnd()}\ncsp:\n  img: [https://example.org]\n`);
     try {
       const picture = (dark: string) =>
         `<picture>\n<source media="(prefers-color-scheme: dark)" srcset="${dark} 1x, /images/diagram.svg 2x">\n<img src="/images/diagram.svg" srcset="../images/diagram.svg 2x, https://example.org/x.png 3x" alt="Diagram">\n</picture>\n`;
@@ -163,6 +165,20 @@ describe('images', () => {
     } finally {
       rmSync(join(s.site, 'static'), { recursive: true, force: true });
     }
+  });
+});
+
+describe('images from other hosts', () => {
+  it('show only where the Content-Security-Policy lets them load: one it does not is a problem naming what to add to csp.img', async () => {
+    put(s, CONFIG, `${config.trimEnd()}\ncsp:\n  img: [https://img.example.org, https://*.cdn.example.com, https://static.example.net/pictures/]\n`);
+    const allowed = '![a](https://img.example.org/a.png) ![b](//img.example.org/b.png) ![c](https://eu.cdn.example.com/c.png) ![d](https://static.example.net/pictures/d.png)';
+    put(s, FIRST, `${first}\n${allowed}\n\n![e](https://elsewhere.example/e.png) ![f](https://static.example.net/other/f.png)\n`);
+    const refused = (url: string, origin: string) =>
+      `shows the image "${url}", which the Content-Security-Policy does not let load (pages load images from the site and from csp.img); add ${origin} to csp.img in the config`;
+    await expectRejected(s, ['check'], [
+      `${FIRST}:${addedLine() + 2}:1 ${refused('https://elsewhere.example/e.png', 'https://elsewhere.example')}`,
+      `${FIRST}:${addedLine() + 2}:39 ${refused('https://static.example.net/other/f.png', 'https://static.example.net')}`,
+    ]);
   });
 });
 
