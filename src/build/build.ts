@@ -387,7 +387,7 @@ async function writeSite(
     });
   try {
     const assets = await timed('assets', () => bundleAssets(templatesDir));
-    assets.css = await withThemeCss(assets.css, themeStylesheet(root, site.config));
+    assets.css = await withThemeCss(assets.css, themeStylesheet(root, site.config, base));
     const { ctx, files: assetFiles } = renderContext(site, base, assets, timed('git', () => lastUpdated(root, 'content')), loadComponents(root, site.config));
     for (const [path, contents] of assetFiles) write(path, contents);
     const keys = outputKeys(ctx);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { extname, join, relative, resolve, sep } from 'node:path';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import * as React from 'react';
 import type { ComponentType } from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';
@@ -121,8 +121,13 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
   };
   check(['theme', 'logo', 'src'], config.theme.logo?.src, true);
   check(['theme', 'favicon'], config.theme.favicon, true);
-  config.theme.css.forEach((file, i) => check(['theme', 'css', i], file));
   for (const name of COMPONENT_NAMES) check(['components', name], config.components[name]);
+  // The files the site's stylesheets name (of those that are there to read).
+  config.theme.css.forEach((file, i) => {
+    const count = problems.length;
+    check(['theme', 'css', i], file);
+    if (problems.length === count) problems.push(...cssUrls(root, file, readFileSync(resolve(root, file), 'utf8')).problems);
+  });
   if (config.theme.home === 'landing' && config.sections.some((s) => s.url === '' && s.pages.length)) {
     const s = config.sections.findIndex((section) => section.url === '');
     problems.push(loaded.problemAt(['sections', s, 'pages'], 'with theme.home: landing the home page has no sidebar, so its section cannot list pages: move them to another section'));
@@ -130,10 +135,48 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
   return problems;
 }
 
-/** The colour block and the site's own stylesheets, appended to the built-in stylesheet. */
-export function themeStylesheet(root: string, config: SiteConfig): string {
-  const own = config.theme.css.map((file) => `/* ${file} */\n` + readFileSync(resolve(root, file), 'utf8'));
+/** The colour block and the site's own stylesheets, appended to the built-in stylesheet (their urls given the base path). */
+export function themeStylesheet(root: string, config: SiteConfig, base = '/'): string {
+  const own = config.theme.css.map((file) => `/* ${file} */\n` + cssUrls(root, file, readFileSync(resolve(root, file), 'utf8'), base).css);
   return [colorStylesheet(themeColors(config.theme.colors)), ...own].join('\n');
+}
+
+/**
+ * The url()s of a stylesheet of the site, which is published inside the
+ * built stylesheet (in /assets/): each must name a file of static/, written
+ * from static/ (/images/x.png) or relative to the stylesheet's own file
+ * (../static/images/x.png), and is written as its published path with the
+ * base path. Other hosts and data: are left as they are. Returns the
+ * stylesheet so written, and the problems of the url()s that name nothing
+ * published (with their line and column in the file).
+ */
+export function cssUrls(root: string, file: string, css: string, base = '/'): { css: string; problems: SourceProblem[] } {
+  const problems: SourceProblem[] = [];
+  const staticDir = join(root, 'static');
+  const out = css.replace(/url\(\s*(["']?)([^"')\s]*)\1\s*\)/g, (whole, quote: string, url: string, offset: number) => {
+    if (url === '' || /^([a-z][a-z0-9+.-]*:|\/\/|#)/i.test(url)) return whole;
+    const [path = '', rest = ''] = /^([^?#]*)(.*)$/.exec(url)!.slice(1);
+    const target = path.startsWith('/') ? join(staticDir, path) : resolve(dirname(resolve(root, file)), path);
+    const published = relative(staticDir, target);
+    let ok = !published.startsWith('..') && !published.startsWith(sep) && published !== '';
+    try {
+      ok &&= statSync(target).isFile();
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      const before = css.slice(0, offset).split('\n');
+      problems.push({
+        file,
+        line: before.length,
+        column: before.at(-1)!.length + 1,
+        message: `url(${url}) names no file of static/ (the stylesheet is published in /assets/: put the file in static/ and write its path from there, such as url(/images/background.png))`,
+      });
+      return whole;
+    }
+    return `url(${quote}${base}${published.split(sep).join('/')}${rest}${quote})`;
+  });
+  return { css: out, problems };
 }
 
 /** Extra sources of each CSP directive: the configured ones, the badge's image host, contributors' avatars. */

@@ -167,6 +167,27 @@ describe('theme files and components', () => {
     expect(err).not.toContain('a bug in docs');
   });
 
+  it("a stylesheet's url()s name files of static/: given the base path when built under one, a problem with their line and column when they name nothing published", async () => {
+    const dir = themedCopy();
+    const css = join(dir, 'theme/extra.css');
+    writeFileSync(css, `${readFileSync(css, 'utf8')}\n.a { background: url(/brand.svg); }\n.b { background: url("../static/brand.svg?v=2"); }\n.c { background: url(https://cdn.example.org/x.png) url(data:image/gif;base64,R0lGOD) }\n`);
+    const built = await runDocs(['build', '--root', dir, '--quiet', '--base', '/project/']);
+    expect(built.err).toBe('');
+    expect(built.code).toBe(0);
+    const assets = join(dir, 'dist', 'assets');
+    const out = readdirSync(assets).filter((f) => f.endsWith('.css')).map((f) => readFileSync(join(assets, f), 'utf8')).join('\n');
+    expect(out).toContain('url(/project/brand.svg)');
+    expect(out).toContain('url(/project/brand.svg?v=2)');
+    expect(out).toContain('url(https://cdn.example.org/x.png)');
+    const lines = readFileSync(css, 'utf8').split('\n').length;
+    writeFileSync(css, `${readFileSync(css, 'utf8')}.d { background: url(/missing.png); }\n`);
+    const failed = await runDocs(['build', '--root', dir, '--quiet']);
+    expect(failed.err).toBe(
+      `theme/extra.css:${lines}:18 url(/missing.png) names no file of static/ (the stylesheet is published in /assets/: put the file in static/ and write its path from there, such as url(/images/background.png))\n1 problem found; the previous output was left untouched.\n`,
+    );
+    expect(failed.code).toBe(1);
+  });
+
   it('rebuilds the preview when a file in theme/ or components/ changes', () => {
     const paths = { root: '/site', configPath: '/site/site.config.yaml', templatesDir: '/tool/templates' };
     expect(classify(paths, 'change', '/site/theme/site.css')).toEqual({ files: true });
