@@ -54,7 +54,7 @@ export function* llmsFullTxt(site: Site, base: string, markdownOf: (page: SitePa
     for (const page of section.pages) {
       yield `${first ? '' : '\n---\n\n'}# ${page.title}\n\nSource: ${absolute(site, base, page.url)}\n\n`;
       first = false;
-      yield* linePieces(markdownOf(page).trim());
+      yield* absoluteLinks(linePieces(markdownOf(page).trim()), linkTargetsOf(site, base, page));
       yield '\n';
     }
   }
@@ -63,4 +63,54 @@ export function* llmsFullTxt(site: Site, base: string, markdownOf: (page: SitePa
 /** A title as the text of a Markdown link: brackets and backslashes escaped, so that it cannot end the link and start another. */
 function linkText(title: string): string {
   return title.replace(/[\\[\]]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The links and images of a page as written, each with the absolute URL it
+ * leads to (the pages' links are checked and resolved by then: see
+ * resolveLinks). A reader of llms-full.txt has no page to resolve
+ * `../guide/` or `#install` from.
+ */
+function linkTargetsOf(site: Site, base: string, page: SitePage): Map<string, string> {
+  const origin = site.config.site.url.replace(/\/$/, '');
+  const targets = new Map<string, string>();
+  page.links.forEach((link, i) => {
+    const final = page.hrefs[i];
+    if (final === undefined || targets.has(link.href)) return;
+    if (final.startsWith('#')) targets.set(link.href, absolute(site, base, page.url) + (final === '#' ? '' : final));
+    else if (final.startsWith('/')) targets.set(link.href, origin + final);
+  });
+  return targets;
+}
+
+/**
+ * Markdown with the destinations of its inline links and images and of its
+ * link definitions written as absolute URLs (those of `targets`); code
+ * blocks are left as they are. Pieces end at line breaks (see linePieces).
+ */
+function* absoluteLinks(pieces: Iterable<string>, targets: Map<string, string>): Generator<string> {
+  if (!targets.size) return yield* pieces;
+  let fence: string | undefined;
+  const swap = (dest: string) => targets.get(dest) ?? dest;
+  for (const piece of pieces) {
+    const lines = piece.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (fence) {
+        if (open && open[1]![0] === fence[0] && open[1]!.length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined;
+        continue;
+      }
+      if (open) {
+        fence = open[1];
+        continue;
+      }
+      lines[i] = line
+        .replace(/(\]\(\s*)(<[^>\n]*>|[^\s)]+)/g, (all, lead: string, dest: string) =>
+          dest.startsWith('<') ? `${lead}<${swap(dest.slice(1, -1))}>` : `${lead}${swap(dest)}`,
+        )
+        .replace(/^( {0,3}\[[^\]]+\]:\s*)(\S+)/, (all, lead: string, dest: string) => `${lead}${swap(dest)}`);
+    }
+    yield lines.join('\n');
+  }
 }

@@ -347,6 +347,18 @@ describe('links as written', () => {
     expect(html).toContain('<a href="/docs/guides/second/?tab=npm#setup">q</a> <a href="/docs/guides/second/?x=1">r</a> <a href="#">top</a>');
   });
 
+  it('are absolute URLs in llms-full.txt (a reader there has no page to resolve them from); code blocks stay as written', async () => {
+    put(s, FIRST, `${first}\n[q](./second.md#setup), [top](#), [r][ref] and [s](</guides/second/>).\n\n[ref]: ../second/\n\n\`\`\`md\n[kept](./second.md)\n\`\`\`\n`);
+    const run = await docsIn(s, ['build', '-q', '--base', '/docs/', '--out', 'llms-out']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const full = readFileSync(join(s.site, 'llms-out', 'llms-full.txt'), 'utf8');
+    expect(full).toContain(
+      '[q](https://docs.example.org/docs/guides/second/#setup), [top](https://docs.example.org/docs/guides/first/), [r][ref] and [s](<https://docs.example.org/docs/guides/second/>).\n\n' +
+        '[ref]: https://docs.example.org/docs/guides/second/\n\n```md\n[kept](./second.md)\n```\n',
+    );
+  });
+
   it('a near miss of a page or an anchor (a letter left out, swapped, or in the wrong case) comes with what was meant', async () => {
     put(s, FIRST, `${first}\n[a](/guides/secnod/) [b](/Guides/Second/) [c](./second.md#stup) [d](#nothing-like-it)\n`);
     await expectRejected(s, ['check'], [
