@@ -45,8 +45,9 @@ function describeIssue(issue: Issue, located: LocatedYaml): string {
       }
       const alternatives = issue.errors.map((list) => list.find((e) => e.path.length === 0));
       if (alternatives.every((e) => e?.code === 'invalid_type')) {
-        const expected = alternatives.map((e) => (e as { expected: string }).expected);
-        return `expected ${[...new Set(expected)].join(' | ')}, received ${received}`;
+        const expected = [...new Set(alternatives.map((e) => (e as { expected: string }).expected))].join(' | ');
+        if (valueAt(located, issue.path) === undefined) return `missing required field (expected ${expected})`;
+        return `expected ${expected}, received ${received}`;
       }
       const messages = new Set(issue.errors.flat().map((e) => e.message.replace(/^Invalid input: /, '')));
       return [...messages].join(', or ');

@@ -16,7 +16,8 @@ export function parseLocatedYaml(
   lineOffset = 0,
 ): { located: LocatedYaml; problems: SourceProblem[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // Merge keys (<<: *defaults) are read as YAML 1.1 has them, as most writers expect.
+  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
   const located = { doc, lineCounter, lineOffset, file };
   // After the first syntax error the parser's later errors are mostly echoes of it,
   // so only the first one is reported; the writer fixes it and sees the next.
@@ -26,7 +27,10 @@ export function parseLocatedYaml(
       file,
       line: line + lineOffset,
       column: col,
-      message: `YAML ${e.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${firstLine(e.message)}`,
+      message:
+        e.code === 'MULTIPLE_DOCS'
+          ? 'a second YAML document starts here ("---"): the file holds one; remove the line, or join the two'
+          : `YAML ${e.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${firstLine(e.message)}`,
     };
   });
   return { located, problems };

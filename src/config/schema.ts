@@ -175,7 +175,14 @@ export const SocialLinkSchema = z
 
 const UiSchema = z
   .strictObject(
-    Object.fromEntries((Object.keys(UI_EN) as UiKey[]).map((key) => [key, nonBlank().optional().describe(`Default (English): ${UI_EN[key]}`)])) as Record<
+    Object.fromEntries(
+      (Object.keys(UI_EN) as UiKey[]).map((key) => [
+        key,
+        (key === 'months' ? nonBlank().regex(/^\s*\S+(\s+\S+){11}\s*$/, 'expected the names of the twelve months, in order, separated by spaces') : nonBlank())
+          .optional()
+          .describe(`Default (English): ${UI_EN[key]}`),
+      ]),
+    ) as Record<
       UiKey,
       z.ZodOptional<z.ZodString>
     >,
@@ -250,7 +257,10 @@ export const SiteConfigSchema = z
       .describe('Page parts replaced by the site\'s own components (compiled with esbuild, rendered at build time only).'),
     badge: z
       .strictObject({
-        package: nonBlank().describe('npm package whose version the badge shows.'),
+        package: z
+          .string()
+          .regex(/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/, 'expected an npm package name, such as webpack or @scope/name')
+          .describe('npm package whose version the badge shows.'),
         label: nonBlank().optional().describe('Badge label; defaults to the package name.'),
         link: externalUrl.describe('Where the badge links (the release page).'),
       })

@@ -172,7 +172,8 @@ export function uiStrings(language: string, overrides: Partial<Record<UiKey, str
 
 /** A string with its {placeholders} filled. */
 export function format(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (all, name: string) => (name in values ? String(values[name]) : all));
+  // (Own keys only: "{toString}" is text, not the object's method.)
+  return text.replace(/\{(\w+)\}/g, (all, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : all));
 }
 
 /** The strings the client script needs (it reads them from <body data-ui>). */

@@ -38,6 +38,12 @@ describe('site.config.yaml validation', () => {
     expect(config.banner!.version).toBe('2');
   });
 
+  it('reads merge keys (<<: *defaults) as YAML 1.1 has them', () => {
+    expect(problemsOf(edit('banner:\n  text: Support the project.\n', 'x-banner: &banner\n  text: Support the project.\nbanner:\n  <<: *banner\n').replace(/^x-banner:.*\n.*\n/m, (m) => m))).toEqual([
+      'site.config.yaml:7:1 x-banner: unknown key "x-banner"',
+    ]);
+  });
+
   it('accepts the real site config', () => {
     const real = readFileSync(join(ROOT, 'site.config.yaml'), 'utf8');
     expect(problemsOf(real)).toEqual([]);
@@ -47,6 +53,10 @@ describe('site.config.yaml validation', () => {
     ['a YAML syntax error', edit('  title: fixture\n', '  title: [fixture\n'), ['site.config.yaml:3:3 YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]']],
     ['a tab used for indentation', edit('  title: fixture\n', '\ttitle: fixture\n'), ['site.config.yaml:2:1 YAML syntax error: Tabs are not allowed as indentation']],
     ['a duplicated key', edit('  title: fixture\n', '  title: fixture\n  title: again\n'), ['site.config.yaml:3:3 YAML syntax error: Map keys must be unique']],
+    ['a banner without its version', edit('  version: 2\n', ''), ['site.config.yaml:8:3 banner.version: missing required field (expected string | number)']],
+    ['months that are not twelve', `${FIXTURE}ui:\n  months: "a b"\n`, ['site.config.yaml:67:11 ui.months: expected the names of the twelve months, in order, separated by spaces']],
+    ['a badge package that is no npm name', edit('  package: example', '  package: ../../x'), ['site.config.yaml:34:12 badge.package: expected an npm package name, such as webpack or @scope/name']],
+    ['a second YAML document', `${FIXTURE}---\nsite: {}\n`, ['site.config.yaml:66:1 a second YAML document starts here ("---"): the file holds one; remove the line, or join the two']],
     ['a wrong type', edit('  version: 2', '  version: [2]'), ['site.config.yaml:12:12 banner.version: expected string | number, received a list']],
     ['an unknown key (a typo)', edit('  title: fixture\n', '  title: fixture\n  langauge: en\n'), ['site.config.yaml:3:3 site.langauge: unknown key "langauge"']],
     ['a missing required field', edit('  description: A small site used by the generator tests.\n', ''), ['site.config.yaml:2:3 site.description: missing required field (expected string)']],

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contrastProblems, contrastRatio, COLOR_DEFAULTS, themeColors } from '../../src/theme/colors.js';
-import { UI_EN, UI_ZH, uiStrings } from '../../src/theme/ui.js';
+import { format, UI_EN, UI_ZH, uiStrings } from '../../src/theme/ui.js';
 import { COMPONENT_NAMES, SiteConfigSchema, ThemeSchema, CspSchema } from '../../src/config/schema.js';
 import { SOCIAL_ICON_NAMES } from '../../src/theme/social-icons.js';
 import { classify } from '../../src/serve/watch.js';
@@ -72,6 +72,10 @@ describe('the tool is neutral', () => {
 });
 
 describe('interface strings', () => {
+  it('fill their own placeholders only: "{toString}" stays text (it showed the source of a function)', () => {
+    expect(format('{day} {toString} {constructor}', { day: 3 })).toBe('3 {toString} {constructor}');
+  });
+
   it('have a Chinese string for every English one, and a site may replace single strings', () => {
     expect(Object.keys(UI_ZH).sort()).toEqual(Object.keys(UI_EN).sort());
     for (const value of Object.values(UI_ZH)) expect(value.trim()).not.toBe('');
