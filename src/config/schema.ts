@@ -259,7 +259,7 @@ export const SiteConfigSchema = z
       .strictObject({
         package: z
           .string()
-          .regex(/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/, 'expected an npm package name, such as webpack or @scope/name')
+          .regex(/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/, 'expected an npm package name, such as react or @scope/name')
           .describe('npm package whose version the badge shows.'),
         label: nonBlank().optional().describe('Badge label; defaults to the package name.'),
         link: externalUrl.describe('Where the badge links (the release page).'),
