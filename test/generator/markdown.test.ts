@@ -134,6 +134,11 @@ describe('Markdown pipeline', () => {
   it('parses fence meta', () => {
     expect(parseCodeMeta('title="a b.js" {1,3-4} diff', 5)).toEqual({ title: 'a b.js', lines: new Set([1, 3, 4]), diff: true });
     expect(parseCodeMeta('', 1)).toEqual({ lines: new Set(), diff: false });
+    // Careless options: a title without its closing quote (it showed the quote), an empty title, an option twice.
+    expect(parseCodeMeta('title="unterminated', 1)).toBe('the title "unterminated has no closing quote');
+    expect(parseCodeMeta('title=""', 1)).toBe('the title is empty: give the file name, such as title="app.config.js", or leave the option out');
+    expect(parseCodeMeta('title=a.js title=b.js', 1)).toBe('two titles: give one');
+    expect(parseCodeMeta('diff diff', 1)).toBe('diff is given twice');
   });
 
   it('renders asides from directives and from GitHub alerts', async () => {

@@ -24,7 +24,10 @@ export function parseCodeMeta(meta: string | null | undefined, lineCount: number
   const title = /\btitle=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(rest);
   if (title) {
     result.title = title[1] ?? title[2] ?? title[3];
+    if (/^["']/.test(result.title!)) return `the title ${result.title} has no closing quote`;
+    if (!result.title!.trim()) return 'the title is empty: give the file name, such as title="app.config.js", or leave the option out';
     rest = rest.replace(title[0], ' ');
+    if (/\btitle=/.test(rest)) return 'two titles: give one';
   }
   const range = /\{([^}]*)\}/.exec(rest);
   if (range) {
@@ -41,6 +44,7 @@ export function parseCodeMeta(meta: string | null | undefined, lineCount: number
     }
   }
   for (const word of rest.split(/\s+/).filter(Boolean)) {
+    if (word === 'diff' && result.diff) return 'diff is given twice';
     if (word === 'diff') result.diff = true;
     else return `unknown code block option "${word}" (expected title="…", {line ranges} or diff)`;
   }
