@@ -14,7 +14,7 @@ import type { PageContext } from './context.js';
 import type { HighlighterSource, TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
-import { rehypeSafeRawHtml, remarkRawHtmlClosed } from './plugins/raw-html.js';
+import { rehypeSafeRawHtml, remarkFootnotesDefined, remarkRawHtmlClosed } from './plugins/raw-html.js';
 import { report, type PartsState } from './context.js';
 import { nestingProblem } from './nesting.js';
 import { cutPoints, PartReader, partTexts, type Cut } from './split-parse.js';
@@ -91,7 +91,7 @@ export interface BodySink {
 
 // The plugin list, in order, as one declarative pipeline. Parsing (mdast-parse.ts) and the mdast
 // stage are shared; the hast stage runs per page with that page's collectors.
-const mdastTransforms = unified().use(remarkDirectives).use(remarkCodeBlocks).use(remarkRawHtmlClosed);
+const mdastTransforms = unified().use(remarkDirectives).use(remarkCodeBlocks).use(remarkRawHtmlClosed).use(remarkFootnotesDefined);
 
 export interface RenderOptions {
   file: string;

@@ -247,6 +247,16 @@ describe('titles and names of only spaces', () => {
   });
 });
 
+describe('careless footnotes and tabs', () => {
+  it('a footnote with no definition, and two tabs of one label, are problems at their places', async () => {
+    put(s, FIRST, `${first}\nA claim[^source] and a note[^1].\n\n[^1]: The note.\n\n::::tabs\n:::tab[npm]\na\n:::\n:::tab[npm]\nb\n:::\n::::\n`);
+    await expectRejected(s, ['check'], [
+      `${FIRST}:${addedLine()}:8 the footnote [^source] has no definition: add a line "[^source]: …" below (the reference shows as text until then)`,
+      `${FIRST}:${addedLine() + 8}:1 two tabs of this block are labelled "npm": give each its own label`,
+    ]);
+  });
+});
+
 describe('raw HTML that is never closed', () => {
   it('an element whose end tag never comes, or a comment without "-->", is a problem at its opening; closed ones and left-out </td> are not', async () => {
     const fine = '<details><summary>More</summary>\n\nInside.\n\n</details>\n\nPress <kbd>Ctrl</kbd>, then<br> go on.\n\n<table><tr><td>cell</table>\n\n';

@@ -142,6 +142,8 @@ function tabsNode(directive: ContainerDirective, ctx: Parameters<typeof report>[
     if (child.type === 'containerDirective' && child.name === 'tab') {
       const { label, body } = splitLabel(child);
       if (!label) report(ctx, child.position, 'a :::tab needs a label, as in :::tab[npm]');
+      // The label names the tab, and the reader's choice is remembered by it: two tabs of one label cannot be told apart.
+      else if (tabs.some((tab) => tab.label === label)) report(ctx, child.position, `two tabs of this block are labelled "${label}": give each its own label`);
       tabs.push({ label: label ?? `Tab ${tabs.length + 1}`, body });
     } else {
       report(ctx, child.position, 'a ::::tabs block may only contain :::tab[Label] blocks');

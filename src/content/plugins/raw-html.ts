@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Element, ElementContent, Nodes, Root } from 'hast';
-import type { Html, Root as MdastRoot } from 'mdast';
+import type { FootnoteDefinition, Html, Root as MdastRoot, Text } from 'mdast';
 import { report } from '../context.js';
 import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import rehypeRaw from 'rehype-raw';
@@ -140,5 +140,31 @@ export function remarkRawHtmlClosed() {
       const { line, column } = element;
       report(ctx, { start: { line, column }, end: { line, column } }, `<${element.tag}> is opened here and never closed: add </${element.tag}> where it ends (the rest of the page is inside it until then)`);
     }
+  };
+}
+
+/**
+ * The mdast plugin that finds a footnote reference with no definition:
+ * `[^note]` without a `[^note]: …` line stays as text on the page, where
+ * the writer meant a footnote. A problem at the reference.
+ */
+export function remarkFootnotesDefined() {
+  return (tree: MdastRoot, file: VFile): void => {
+    if (!holds(tree, 'text')) return;
+    const defined = new Set<string>();
+    walk<FootnoteDefinition>(tree, 'footnoteDefinition', (node) => {
+      defined.add(node.identifier.toLowerCase());
+    });
+    const ctx = file.data.ctx!;
+    walk<Text>(tree, 'text', (node) => {
+      if (!node.value.includes('[^')) return;
+      for (const m of node.value.matchAll(/\[\^([^\]\s]+)\]/g)) {
+        if (defined.has(m[1]!.toLowerCase())) continue;
+        const start = node.position?.start;
+        const before = node.value.slice(0, m.index).split('\n');
+        const at = start && { line: start.line + before.length - 1, column: before.length === 1 ? start.column + m.index : before.at(-1)!.length + 1 };
+        report(ctx, at && { start: at, end: at }, `the footnote [^${m[1]}] has no definition: add a line "[^${m[1]}]: …" below (the reference shows as text until then)`);
+      }
+    });
   };
 }
