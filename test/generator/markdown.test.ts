@@ -110,6 +110,11 @@ describe('Markdown pipeline', () => {
     expect(out).not.toMatch(/>[+-]const/);
   });
 
+  it("keeps the Markdown of an aside's own title (emphasis, code, links); its plain text labels the aside", async () => {
+    const out = await html(':::tip[Use **this** and `that`]\nBody.\n:::\n');
+    expect(out).toContain('<div class="aside aside-tip" role="note" aria-label="Use this and that"><p class="aside-title">Use <strong>this</strong> and <code>that</code></p>');
+  });
+
   it('reads a diff as `git diff` prints it: one column of marks, then the code with its own indentation', async () => {
     const out = await html('```js diff\n function f() {\n-  return 1;\n+  return 2;\n   const x = 3;\n--mode;\n }\n```\n');
     const lines = [...out.matchAll(/<span class="line( add| del)?">(.*?)<\/span>(?=<span class="line|<\/code>|\n)/g)].map((m) => `${m[1]?.trim() ?? ''}|${m[2]!.replace(/<[^>]+>/g, '')}`);

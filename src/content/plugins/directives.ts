@@ -45,8 +45,8 @@ export function remarkDirectives() {
       const directive = node as ContainerDirective | LeafDirective;
       if (directive.type === 'containerDirective') checkClosed(directive, source, ctx);
       if (directive.type === 'containerDirective' && directive.name in ASIDE_KINDS) {
-        const { label, body } = splitLabel(directive);
-        parent.children[index] = asideNode(directive.name as AsideKind, label, body as BlockContent[], directive) as never;
+        const { label, labelNodes, body } = splitLabel(directive);
+        parent.children[index] = asideNode(directive.name as AsideKind, label, body as BlockContent[], directive, undefined, labelNodes) as never;
         return;
       }
       if (directive.type === 'containerDirective' && directive.name === 'tabs') {
@@ -82,10 +82,10 @@ function sourceOf(node: TextDirective, source: string): string {
   return start !== undefined && end !== undefined ? source.slice(start, end) : `:${node.name}`;
 }
 
-function splitLabel(directive: ContainerDirective): { label?: string; body: RootContent[] } {
+function splitLabel(directive: ContainerDirective): { label?: string; labelNodes?: RootContent[]; body: RootContent[] } {
   const [first, ...rest] = directive.children;
   if (first?.type === 'paragraph' && first.data && (first.data as { directiveLabel?: boolean }).directiveLabel) {
-    return { label: plainText(first), body: rest };
+    return { label: plainText(first), labelNodes: first.children, body: rest };
   }
   return { body: directive.children };
 }
@@ -114,7 +114,11 @@ function alertKind(node: Blockquote): { kind: AsideKind; word?: 'important' | 'c
 /** The titles an aside gets when the writer gives none, by the word's key (see DEFAULT_ASIDE in render.tsx), in English. */
 const DEFAULT_TITLES = { ...ASIDE_KINDS, important: 'Important', caution: 'Caution' } as const;
 
-function asideNode(kind: AsideKind, title: string | undefined, children: RootContent[], at: { position?: unknown }, word: keyof typeof DEFAULT_TITLES = kind) {
+/**
+ * An aside. A title the writer gave keeps its Markdown (`:::tip[Use **this**]`: emphasis, code, links) in
+ * `titleNodes`; its plain text labels the aside for assistive technology.
+ */
+function asideNode(kind: AsideKind, title: string | undefined, children: RootContent[], at: { position?: unknown }, word: keyof typeof DEFAULT_TITLES = kind, titleNodes?: RootContent[]) {
   const label = title || DEFAULT_TITLES[word];
   return {
     type: 'aside',
@@ -128,7 +132,7 @@ function asideNode(kind: AsideKind, title: string | undefined, children: RootCon
         type: 'paragraph',
         // A title the writer did not give is the interface's word, put in the site's language when the page is written.
         data: { hProperties: title ? { className: ['aside-title'] } : { className: ['aside-title'], dataAsideDefault: word } },
-        children: [{ type: 'text', value: label } as Text],
+        children: title && titleNodes?.length ? titleNodes : [{ type: 'text', value: label } as Text],
       },
       ...children,
     ],
