@@ -270,6 +270,13 @@ describe('raw HTML that is never closed', () => {
 });
 
 describe('a directive block that is never closed', () => {
+  it('inside a block of as many colons, the message says to give the outer block more', async () => {
+    put(s, FIRST, `${first}\n:::note\nOuter.\n:::tip\nInner.\n:::\nMore.\n:::\n`);
+    await expectRejected(s, ['check'], [
+      `${FIRST}:${addedLine() + 2}:1 the :::tip block opened here is never closed, so it takes in the rest of the page: add a line of ::: where it ends (it is inside the :::note block of line ${addedLine()}, which has as many colons, so that a line of ::: cannot close the inner block alone: give the outer block more colons, ::::note … ::::)`,
+    ]);
+  });
+
   it('is a problem at its opening line; closed ones (in a list item, in a quote, nested) are not', async () => {
     const closed = '- item\n\n  :::tip\n  inside\n  :::\n\n> :::warning\n> quoted\n> :::\n\n::::tabs\n:::tab[npm]\na\n:::\n:::tab[yarn]\nb\n:::\n::::\n';
     put(s, FIRST, `${first}\n${closed}`);

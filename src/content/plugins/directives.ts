@@ -43,7 +43,7 @@ export function remarkDirectives() {
       }
       if (node.type !== 'containerDirective' && node.type !== 'leafDirective') return;
       const directive = node as ContainerDirective | LeafDirective;
-      if (directive.type === 'containerDirective') checkClosed(directive, source, ctx);
+      if (directive.type === 'containerDirective') checkClosed(directive, source, ctx, parent);
       if (directive.type === 'containerDirective' && directive.name in ASIDE_KINDS) {
         const { label, labelNodes, body } = splitLabel(directive);
         parent.children[index] = asideNode(directive.name as AsideKind, label, body as BlockContent[], directive, undefined, labelNodes) as never;
@@ -211,12 +211,20 @@ function tabsNode(directive: ContainerDirective, ctx: Parameters<typeof report>[
  * list item or quote that holds it), taking in every heading after it: a
  * problem at its opening line. Closed, its last line is its closing fence.
  */
-function checkClosed(directive: ContainerDirective, source: string, ctx: PageContext): void {
+function checkClosed(directive: ContainerDirective, source: string, ctx: PageContext, parent?: Parent): void {
   const start = directive.position?.start.offset;
   const end = directive.position?.end.offset;
   if (start === undefined || end === undefined) return;
   const lastLine = source.slice(source.lastIndexOf('\n', end - 1) + 1, end);
   if (/^[ \t>]*:{3,}[ \t]*$/.test(lastLine) && directive.position!.end.line > directive.position!.start.line) return;
   const fence = /^:{3,}/.exec(source.slice(start, start + 100))?.[0] ?? ':::';
-  report(ctx, directive.position, `the ${fence}${directive.name} block opened here is never closed, so it takes in the rest of the page: add a line of ${fence} where it ends`);
+  // Inside a block of as many colons, a line of them closes that outer block first: more colons on the outer one tell them apart.
+  const outer = parent?.type === 'containerDirective' ? (parent as ContainerDirective) : undefined;
+  const outerStart = outer?.position?.start.offset;
+  const outerFence = outerStart === undefined ? undefined : /^:{3,}/.exec(source.slice(outerStart, outerStart + 100))?.[0];
+  const nested =
+    outer && outerFence && outerFence.length <= fence.length
+      ? ` (it is inside the ${outerFence}${outer.name} block of line ${outer.position!.start.line + ctx.lineOffset}, which has as many colons, so that a line of ${fence} cannot close the inner block alone: give the outer block more colons, ${':'.repeat(fence.length + 1)}${outer.name} … ${':'.repeat(fence.length + 1)})`
+      : '';
+  report(ctx, directive.position, `the ${fence}${directive.name} block opened here is never closed, so it takes in the rest of the page: add a line of ${fence} where it ends${nested}`);
 }
