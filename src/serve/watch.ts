@@ -67,7 +67,8 @@ function linkNotFollowed(siteRoot: string, path: string): boolean {
   }
   try {
     const target = realpathSync(path);
-    return inside(siteRoot, target) === null || target === realpathSync(dirname(path)) || inside(target, realpathSync(dirname(path))) !== null;
+    const folder = realpathSync(dirname(path));
+    return inside(siteRoot, target) === null || target === folder || inside(target, folder) !== null;
   } catch {
     return true;
   }
