@@ -196,6 +196,12 @@ async function toHast(mdast: MdastRoot, vfile: VFile, anchors: Anchor[], heading
 
 /** Collects the ids and internal links of a rendered tree (links become placeholders), and refuses URLs that run script. */
 function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawLink[]): void {
+  /** Records a link (or an image) of the site at its element's place; its placeholder (see LINK_PLACEHOLDER). */
+  const placeholder = (href: string, node: Element, image: boolean): string => {
+    const start = node.position?.start;
+    links.push({ href, ...(start && { line: start.line, column: start.column }), ...(image && { image: true as const }) });
+    return `docs-link:${links.length - 1}`;
+  };
   walk<Element>(hast, 'element', (node) => {
     const id = node.properties.id;
     if (typeof id === 'string') ids.add(id);
@@ -206,9 +212,7 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
       node.properties.src = '';
     } else if (node.tagName === 'img' && typeof src === 'string' && src !== '' && (EXTERNAL.test(src) || !SCHEME.test(src))) {
       // An image of the site: checked and given the base path as a link is (one from another host: checked against the policy).
-      node.properties.src = `docs-link:${links.length}`;
-      const start = node.position?.start;
-      links.push(start ? { href: src, line: start.line, column: start.column, image: true } : { href: src, image: true });
+      node.properties.src = placeholder(src, node, true);
     }
     // The candidates of an image's srcset (in <img> or a <picture>'s <source>): each URL is an image of the site as src is.
     const srcSet = node.properties.srcSet;
@@ -222,9 +226,7 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
           return '';
         }
         if (SCHEME.test(url) && !EXTERNAL.test(url)) return candidate;
-        const start = node.position?.start;
-        links.push(start ? { href: url, line: start.line, column: start.column, image: true } : { href: url, image: true });
-        return [`docs-link:${links.length - 1}`, ...descriptors].join(' ');
+        return [placeholder(url, node, true), ...descriptors].join(' ');
       }).filter(Boolean).join(', ');
     }
     if (node.tagName === 'a' && typeof href === 'string' && (SCRIPT_URL.test(plainUrl(href)) || /^data:/.test(plainUrl(href)))) {
@@ -236,9 +238,7 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
         node.properties.target = '_blank';
         node.properties.rel = ['noopener', 'noreferrer'];
       } else if (!SCHEME.test(href)) {
-        node.properties.href = `docs-link:${links.length}`;
-        const start = node.position?.start;
-        links.push(start ? { href, line: start.line, column: start.column } : { href });
+        node.properties.href = placeholder(href, node, false);
       }
     }
   });

@@ -98,9 +98,8 @@ export function resolveLinks(site: Site, base: string, targets: LinkTargets, pag
       const at = { file: page.sourcePath, line: (link.line ?? 1) + page.bodyLineOffset, column: link.column ?? 1 };
       if (EXTERNAL.test(href)) {
         // An image from another host shows only where the Content-Security-Policy lets it load.
-        const origin = imageOrigin(href);
         if (link.image && !imageSources.some((source) => sourceAllows(source, href))) {
-          problems.push({ ...at, message: `shows the image "${href}", which the Content-Security-Policy does not let load (pages load images from the site and from csp.img); add ${origin} to csp.img in the config` });
+          problems.push({ ...at, message: `shows the image "${href}", which the Content-Security-Policy does not let load (pages load images from the site and from csp.img); add ${imageOrigin(href)} to csp.img in the config` });
         }
         continue;
       }
