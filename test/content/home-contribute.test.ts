@@ -130,6 +130,31 @@ describe('home page: the first bundle', () => {
     }
   });
 
+  it('fails as the page says when npm init left "type": "commonjs" in package.json', async () => {
+    // npm 11's `npm init -y` writes this line; the page tells the reader to delete it.
+    expect(page.body).toContain('`npm pkg delete type`');
+    const quoted = "'import' and 'export' may appear only with 'sourceType: module'";
+    expect(page.body).toContain(quoted);
+    expect(page.body).toContain("File was parsed as module type 'javascript/dynamic'");
+    const files = {
+      'package.json': JSON.stringify({ name: 'first-bundle', version: '1.0.0', type: 'commonjs' }),
+      ...pageFiles(page, 'src/greet.js', 'src/index.js'),
+    };
+    const dir = scratchDir('hc-home-commonjs');
+    scratch.push(dir);
+    writeFiles(dir, files);
+    const config = evaluateConfig(block(page, 'webpack.config.js').code, dir) as Configuration;
+    const stats = await new Promise<Stats>((resolve, reject) =>
+      webpack({ ...config, context: dir, infrastructureLogging: { level: 'error' } }, (err, result) =>
+        err ? reject(err) : resolve(result!),
+      ),
+    );
+    const errors = (stats.toJson({ all: false, errors: true }).errors ?? []).map((e) => e.message);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(quoted);
+    expect(errors[0]).toContain("File was parsed as module type 'javascript/dynamic'");
+  });
+
   it('shows the output of the installed webpack version', () => {
     const session = page.blocks.find((b) => b.lang === 'shellsession');
     expect(session?.code).toContain('$ npx webpack');
