@@ -33,7 +33,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a) ?? []).map(([, k, v]) => [k, v ?? '1']));
 const sizes = (args.sizes ?? '1000').split(',').filter(Boolean).map(Number);
 const runs = Number(args.runs ?? 3);
-const corpusScript = resolve(root, args.corpus ?? '../shared/bench/make-corpus.mjs');
+const corpusScript = resolve(root, args.corpus ?? 'scripts/make-corpus.mjs');
 const work = join(root, '.bench');
 const cacheDir = join(work, 'layers-cache');
 /** The layers: kinds of the cache (folders of node_modules/.cache/docs), and three that are not kinds. */

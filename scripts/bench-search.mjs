@@ -124,7 +124,7 @@ const corpusWords = ['configuration', 'chunk', 'resolver', 'plugin', 'cache', 'r
 for (const n of sizes) {
   const siteRoot = join(work, `search-corpus-${n}`);
   rmSync(siteRoot, { recursive: true, force: true });
-  spawnSync(process.execPath, [resolve(root, '../shared/bench/make-corpus.mjs'), join(siteRoot, 'content'), String(n)]);
+  spawnSync(process.execPath, [join(root, 'scripts/make-corpus.mjs'), join(siteRoot, 'content'), String(n)]);
   writeBenchConfig(siteRoot);
   rows.push(await measure(`corpus-${n}`, siteRoot, corpusWords));
   rmSync(siteRoot, { recursive: true, force: true });

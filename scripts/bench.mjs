@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Build benchmark: npm run bench [-- --sizes=100,1000,10000 --runs=3 --no-real --no-shapes]
 //
-// For each size, writes the deterministic synthetic corpus (../shared/bench/make-corpus.mjs)
+// For each size, writes the deterministic synthetic corpus (scripts/make-corpus.mjs)
 // with a generated site.config.yaml, then times `docs build` as a separate process:
 //   cold  - no caches (cache folder removed, fresh output folder)
 //   warm  - the same build again, with caches and the previous output
@@ -21,7 +21,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? '1']));
 const sizes = (args.sizes ?? '100,1000,10000').split(',').map(Number);
 const runs = Number(args.runs ?? 3);
-const corpusScript = resolve(root, args.corpus ?? '../shared/bench/make-corpus.mjs');
+const corpusScript = resolve(root, args.corpus ?? 'scripts/make-corpus.mjs');
 const work = join(root, '.bench');
 // A cache of the benchmark's own, so that nothing else touches it between runs.
 const cacheDir = join(root, '.bench', 'cache');
