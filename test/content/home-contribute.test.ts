@@ -433,6 +433,18 @@ describe('organization page', () => {
     expect(body).toContain('](https://github.com/webpack/governance)');
     expect(body).not.toMatch(/no separate membership or voting body/i);
   });
+
+  it('claims nothing that webpack/governance does not contain', () => {
+    // The governance repository holds AI_POLICY, CHARTER, MEMBER_EXPECTATIONS, MODERATION_POLICY, README and
+    // WORKING_GROUPS: no funding policy, and no CPC representative elected by the project.
+    expect(body).not.toMatch(/funding polic(y|ies) in the governance repository/i);
+    expect(body).not.toMatch(/representative on the OpenJS Foundation/i);
+    // README: "Each year, the TSC elects a chair to run the meetings."
+    expect(body).toContain('Once a year the TSC chooses a chair to run its meetings.');
+    // CHARTER §3: new voting members by meeting consensus with five members present; regular ↔ voting by a vote.
+    expect(body).not.toMatch(/standard TSC motion adds voting members/);
+    expect(body).toMatch(/at least five members attend/);
+  });
 });
 
 describe('facts the home-level pages state', () => {
