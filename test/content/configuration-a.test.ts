@@ -672,7 +672,20 @@ describe('configuration pages of writer A: facts checked against the installed w
 
   test('resolve: extension order and conditions follow experiments.html and experiments.typescript as described', () => {
     const esm = (config: Configuration) => resolvedOptions(config).resolve.byDependency!.esm!;
-    expect(esm({}).extensions).toEqual(['.js', '.json', '.wasm', '.html', '.css']);
+    // The table shows the defaults with TypeScript support off; a rule for .ts files keeps "auto" off on any Node.js.
+    const tsRule: Configuration = { module: { rules: [{ test: /\.ts$/, loader: 'ts-loader' }] } };
+    expect(esm(tsRule).extensions).toEqual(['.js', '.json', '.wasm', '.html', '.css']);
+    expect(resolvedOptions(tsRule).resolve.tsconfig).toBeFalsy();
+    // Without such a rule, "auto" turns the TypeScript defaults on wherever Node.js can strip types.
+    const hasStrip = typeof (require('node:module') as { stripTypeScriptTypes?: unknown }).stripTypeScriptTypes === 'function';
+    expect(esm({}).extensions![0]).toBe(hasStrip ? '.ts' : '.js');
+    expect(resolvedOptions({}).resolve.tsconfig === true).toBe(hasStrip);
+    expect(resolvedOptions({ experiments: { typescript: true } }).resolve.extensionAlias).toEqual({
+      '.js': ['.js', '.ts'],
+      '.cjs': ['.cjs', '.cts'],
+      '.mjs': ['.mjs', '.mts'],
+    });
+    expect(resolvedOptions({ ...tsRule, experiments: { futureDefaults: true } }).resolve.tsconfig).toBe(true);
     expect(esm({ experiments: { html: true } }).extensions![0]).toBe('.html');
     expect(esm({ experiments: { typescript: true } }).extensions).toEqual(['.ts', '.js', '.json', '.wasm', '.html', '.css']);
     expect(esm({ experiments: { typescript: true } }).conditionNames![0]).toBe('typescript');
@@ -680,6 +693,7 @@ describe('configuration pages of writer A: facts checked against the installed w
     const text = readPage('configuration/resolve').body;
     expect(text).toContain("the `import` list starts `['.html', '.ts', '.js', …]`");
     expect(text).toContain("the condition `'typescript'` is added in front of the others");
+    expect(text).toContain('has `module.stripTypeScriptTypes()` (22.13, 23.2 and later) and no rule in `module.rules` handles `.ts`, `.mts` or `.cts` files');
   });
 
   test('resolve: byDependency lists every category webpack fills in by default', () => {
