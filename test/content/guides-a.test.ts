@@ -490,24 +490,30 @@ describe('guides (writer A): the projects build and do what the pages say', () =
     }
   });
 
-  it('development: source maps point at print.js and the typo from the page really throws', async () => {
+  it('development: the converter works, and the error the page provokes is mapped to convert.js line 3', async () => {
     const dir = copyFixture('development');
     try {
       const build = await buildProject(dir);
       const map = decodeInlineSourceMap(build.read('main.js'));
-      const printIndex = map.sources.findIndex((s) => s.endsWith('src/print.js'));
-      expect(printIndex).toBeGreaterThanOrEqual(0);
-      expect(map.sourcesContent?.[printIndex]).toContain("console.log('printMe was called from print.js');");
+      const convertIndex = map.sources.findIndex((s) => s.endsWith('src/convert.js'));
+      expect(convertIndex).toBeGreaterThanOrEqual(0);
+      const convert = map.sourcesContent?.[convertIndex] ?? '';
+      // The page sends the reader to convert.js:3, the throw statement.
+      expect(convert.split('\n')[2]).toContain('throw new RangeError(');
+      expect(readPage('guides/development').body).toContain('`convert.js:3`');
 
-      const typo = onlyBlock('guides/development', (b) => b.code.includes('cosnole'), 'the typo diff');
-      expect(normalizeText(diffBefore(typo.code))).toBe(normalizeText(readFileSync(join(dir, 'src/print.js'), 'utf8')));
-      writeFileSync(join(dir, 'src/print.js'), diffAfter(typo.code));
-      const broken = await buildProject(dir);
-      const browser = fakeBrowser(broken.outputPath);
+      const browser = fakeBrowser(build.outputPath);
       browser.runScript('main.js');
-      const button = elements(browser.document.body, 'button')[0]!;
-      expect(button.textContent).toBe('Click me and check the console');
-      expect(() => button.click()).toThrow(/cosnole is not defined/);
+      const field = elements(browser.document.body, 'input')[0]!;
+      const output = elements(browser.document.body, 'output')[0]!;
+      expect(field.type).toBe('number');
+      expect(output.textContent).toBe(' = 68.0 °F');
+      field.value = '-40';
+      field.dispatchEvent({ type: 'input', target: field });
+      expect(output.textContent).toBe(' = -40.0 °F');
+      field.value = '-300';
+      expect(() => field.dispatchEvent({ type: 'input', target: field })).toThrow('-300 °C is below absolute zero');
+      expect(readPage('guides/development').body).toContain('`Uncaught RangeError: -300 °C is below absolute zero`');
     } finally {
       removeDir(dir);
     }
@@ -551,17 +557,19 @@ describe('guides (writer A): the projects build and do what the pages say', () =
           builds.push(readFileSync(join(dir, 'dist', 'main.js'), 'utf8'));
           if (builds.length === 1) {
             setTimeout(() => {
-              writeFileSync(join(dir, 'src/print.js'), "export default function printMe() {\n  console.log('changed while watching');\n}\n");
+              const index = join(dir, 'src/index.js');
+              writeFileSync(index, readFileSync(index, 'utf8').replace('toFixed(1)', 'toFixed(2)'));
             }, 200);
-          } else if (builds.at(-1)!.includes('changed while watching')) {
+          } else if (builds.at(-1)!.includes('toFixed(2)')) {
             clearTimeout(timer);
             watching.close(() => resolve());
           }
         })!;
       });
-      expect(builds[0]).toContain('printMe was called from print.js');
-      expect(builds.at(-1)).toContain('changed while watching');
-      expect(builds.at(-1)).not.toContain('printMe was called from print.js');
+      expect(builds[0]).toContain('toFixed(1)');
+      expect(builds.at(-1)).toContain('toFixed(2)');
+      expect(builds.at(-1)).not.toContain('toFixed(1)');
+      expect(readPage('guides/development').body).toContain('change `toFixed(1)` to `toFixed(2)`');
     } finally {
       removeDir(dir);
     }
@@ -572,10 +580,10 @@ describe('guides (writer A): the projects build and do what the pages say', () =
     const server = await startDevServer(dir, (await loadConfig(dir)) as Configuration);
     try {
       const html = await server.fetchText('/');
-      expect(html).toContain('<title>Development</title>');
+      expect(html).toContain('<title>Temperature converter</title>');
       expect(scriptSources(html)).toEqual(['main.js']);
       const bundle = await server.fetchText('/main.js');
-      expect(bundle).toContain('printMe was called from print.js');
+      expect(bundle).toContain('is below absolute zero');
       expect(bundle).toContain('sourceMappingURL=data:application/json');
       expect(bundle).toContain('webpack-dev-server');
       expect(existsSync(join(dir, 'dist'))).toBe(false);
@@ -584,6 +592,11 @@ describe('guides (writer A): the projects build and do what the pages say', () =
       const assets = server.firstBuild.toJson({ all: false, assets: true }).assets!.map((a) => a.name);
       expectShownOutput(shown[0], assets, server.firstBuild);
       expect(shown[0]!.block.code).toContain('[webpack-dev-server] Project is running at:');
+      // The sizes the page gives: main.js in KiB (rounded as webpack prints it) and index.html in bytes.
+      const sizes = server.firstBuild.toJson({ all: false, assets: true }).assets!;
+      const kib = (name: string) => Math.round(sizes.find((a) => a.name === name)!.size / 1024);
+      expect(shown[0]!.block.code).toContain(`asset main.js ${kib('main.js')} KiB`);
+      expect(shown[0]!.block.code).toContain(`asset index.html ${sizes.find((a) => a.name === 'index.html')!.size} bytes`);
     } finally {
       await server.stop();
       removeDir(dir);
@@ -983,7 +996,7 @@ const READING: Record<string, ReadingOptions> = {
     notFollowed: ["loader: 'url-loader'"],
   },
   'output-management': {},
-  development: { tried: ['cosnole'] },
+  development: {},
   // The command shows the `env` the function receives; the project's files follow later.
   'environment-variables': { notFollowed: ['npx webpack --env production --env apiUrl='] },
   typescript: { tried: ["quantity: '2'"] },
