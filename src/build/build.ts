@@ -78,6 +78,9 @@ export function linkTargets(root: string, site: Site, failed: Iterable<string>, 
  * _headers): each is a problem. (static/favicon.svg is the site's favicon,
  * written instead of the built-in one.)
  */
+/** The names of the hashed files the build writes into assets/ (see assets.ts): a file of static/ by such a name could replace one. */
+const BUILT_ASSET = /^\/assets\/(?:main|search|style|terms)\.[0-9a-f]{10}\.(?:js|css|json)$/;
+
 export function staticCollisions(root: string, site: Site, statics = listStatic(join(root, 'static'))): SourceProblem[] {
   const written = new Map<string, string>();
   for (const page of site.pages) written.set('/' + pageFile(page).split(sep).join('/'), `the page built from ${page.sourcePath}`);
@@ -88,7 +91,9 @@ export function staticCollisions(root: string, site: Site, statics = listStatic(
   written.set(`/${OUTPUT_MARKER}`, 'the mark of its output folder');
   const problems: SourceProblem[] = [];
   for (const file of statics) {
-    const what = written.get(file) ?? (file.startsWith('/search-index/') ? 'the search index' : undefined);
+    const what =
+      written.get(file) ??
+      (file.startsWith('/search-index/') ? 'the search index' : BUILT_ASSET.test(file) ? 'the name of its script, stylesheet or search files' : undefined);
     if (what) problems.push({ file: `static${file}`, line: 0, column: 0, message: `the build writes ${file.slice(1)} itself (${what}), and this file would replace it; remove or rename it` });
     // A redirect from the file's own address makes it a folder (of the redirect page).
     else if (written.get(`${file}/index.html`)?.startsWith('the redirect page')) {

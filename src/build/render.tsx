@@ -10,7 +10,7 @@ import type { SidebarSection, Site, SitePage } from '../site/model.js';
 import { renderDocument, renderDocumentPieces, withRawNav } from './document.js';
 import { format } from '../theme/ui.js';
 
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /*
  * The body's HTML is filled in piece by piece (pieces that end at line
@@ -23,7 +23,12 @@ const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
 const DEFAULT_ASIDE = /(<div class="aside aside-(?:note|tip|warning|danger)" role="note" aria-label=")[^"\n]*("><p class="aside-title" data-aside-default="(note|tip|warning|danger|important|caution)">)[^<\n]*(<\/p>)/g;
 const ASIDE_KEYS = { note: 'asideNote', tip: 'asideTip', warning: 'asideWarning', danger: 'asideDanger', important: 'asideImportant', caution: 'asideCaution' } as const;
 /** The footnotes' heading and their links back, as the Markdown stage writes them (in English). */
-const FOOTNOTE_WORDS = /(<h2 class="sr-only" id="footnote-label">)Footnotes(<\/h2>)|( data-footnote-backref="" aria-label=")Back to reference ([^"\s]+)(")/g;
+/*
+ * Each starts at a tag, and text never holds a "<" (the serialiser escapes it), so none matches what a
+ * writer typed; nor the writer's raw HTML, which cannot carry the footnotes' markers or their heading's
+ * id (see raw-html.ts and slug.ts) or data-aside-default.
+ */
+const FOOTNOTE_WORDS = /(<h2 class="sr-only" id="footnote-label">)Footnotes(<\/h2>)|(<a href="[^"<>]*" data-footnote-backref="" aria-label=")Back to reference ([^"\s]+)(")/g;
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 /** The page body with its internal links filled in, and default aside titles in the site's language. */
@@ -80,11 +85,20 @@ export function renderPrintablePieces(ctx: RenderContext, site: Site, section: S
   });
 }
 
-/** A page body (or a piece of one) with headings one level down and ids (and links to them) prefixed. */
+/**
+ * A tag as the serialiser writes it: a name, then attributes, each value in double quotes (which
+ * it never holds: a quote is escaped). Text between tags holds no "<", so matching from the start
+ * of the HTML finds the tags and nothing a writer typed; a "<" inside a value is taken with its tag.
+ */
+const TAG = /<\/?[a-zA-Z][^\s/>]*(?:\s+[^\s"'>/=]+(?:="[^"]*")?)*\s*\/?>/g;
+
+/** A page body (or a piece of one) with headings one level down and ids (and links to them) prefixed: in its tags only. */
 export function chapterHtml(html: string, prefix: string): string {
-  return html
-    .replace(/<(\/?)h([2-5])([ >])/g, (_, slash: string, level: string, after: string) => `<${slash}h${Number(level) + 1}${after}`)
-    .replace(/ id="([^"\n]+)"/g, (_, id: string) => ` id="${prefix}--${id}"`)
-    .replace(/ href="#([^"\n]+)"/g, (_, id: string) => ` href="#${prefix}--${id}"`)
-    .replace(/ aria-labelledby="([^"\n]+)"/g, (_, ids: string) => ` aria-labelledby="${ids.split(' ').map((id) => (id === ANCHOR_LABEL_ID ? id : `${prefix}--${id}`)).join(' ')}"`);
+  return html.replace(TAG, (tag) =>
+    tag
+      .replace(/^<(\/?)h([2-5])(?=[\s/>])/, (_, slash: string, level: string) => `<${slash}h${Number(level) + 1}`)
+      .replace(/ id="([^"]+)"/, (_, id: string) => ` id="${prefix}--${id}"`)
+      .replace(/ href="#([^"]+)"/, (_, id: string) => ` href="#${prefix}--${id}"`)
+      .replace(/ aria-labelledby="([^"]+)"/, (_, ids: string) => ` aria-labelledby="${ids.split(' ').map((id) => (id === ANCHOR_LABEL_ID ? id : `${prefix}--${id}`)).join(' ')}"`),
+  );
 }

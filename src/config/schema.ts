@@ -111,6 +111,12 @@ const REDIRECT_SOURCE = new RegExp(`^${PATH}$`);
 const REDIRECT_TARGET = new RegExp(String.raw`^${PATH}(?:\?(?:${PATH_CHAR}|[/?])*)?(?:#(?:${PATH_CHAR}|[/?])*)?$`);
 const REDIRECT_RULE =
   'expected a plain URL path: letters, digits and - . _ ~ ! $ & ( ) * + , ; = : @ %XX between slashes, no spaces, quotes, angle brackets, "." or ".." segments';
+/*
+ * Escapes that a browser or a static host decodes into what the rule above refuses: "." (so
+ * "%2e%2e" is a ".." segment), "/" and "\" (a segment that is two), and control characters.
+ */
+const ENCODED_SEPARATOR = /%(?:2[eEfF]|5[cC]|[01][0-9A-Fa-f]|7[fF])/;
+const ENCODED_RULE = 'write "." and "/" as themselves: %2E, %2F, %5C and escaped control characters (%00 to %1F, %7F) are read as dots, separators or controls';
 
 /* Files of the site named in the config: paths relative to the site root, inside it. */
 const sitePath = z
@@ -189,9 +195,13 @@ const UiSchema = z
   )
   .describe('Interface strings that replace the built-in English or Chinese ones (chosen by site.language); {name} placeholders are filled in.');
 
+// A path may not hold "," or ";": in a policy a comma starts a second policy and a semicolon a new directive.
 const cspSource = z
   .string()
-  .regex(/^((https|wss?|http):\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d+)?(\/[A-Za-z0-9\-._~%!$&()*+,=:@/]*)?|data:|blob:)$/, 'expected a source such as https://img.example.com, https://*.example.com or data:');
+  .regex(
+    /^((https|wss?|http):\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d+)?(\/[A-Za-z0-9\-._~%!$&()*+=:@/]*)?|data:|blob:)$/,
+    'expected a source such as https://img.example.com, https://*.example.com or data: (a path may not hold spaces, commas or semicolons)',
+  );
 const cspList = (what: string) => z.array(cspSource).default([]).describe(`Sources ${what}, added to the policy.`);
 export const CspSchema = z
   .strictObject({
@@ -283,8 +293,16 @@ export const SiteConfigSchema = z
     sections: z.array(SectionSchema).min(1).describe('Sidebar sections in menu order.'),
     redirects: z
       .record(
-        z.string().regex(/^\//, 'expected a path starting with "/"').regex(REDIRECT_SOURCE, REDIRECT_RULE),
-        z.string().regex(/^\//, 'expected a path starting with "/"').regex(REDIRECT_TARGET, REDIRECT_RULE),
+        z
+          .string()
+          .regex(/^\//, 'expected a path starting with "/"')
+          .regex(REDIRECT_SOURCE, REDIRECT_RULE)
+          .refine((path) => !ENCODED_SEPARATOR.test(path), ENCODED_RULE),
+        z
+          .string()
+          .regex(/^\//, 'expected a path starting with "/"')
+          .regex(REDIRECT_TARGET, REDIRECT_RULE)
+          .refine((path) => !ENCODED_SEPARATOR.test(path.replace(/[?#].*$/s, '')), ENCODED_RULE),
       )
       .default({})
       .describe('Old path → new path; each old path gets a small page that forwards readers.'),

@@ -38,26 +38,37 @@ export interface RawLink {
 }
 
 /**
- * Internal links are written into the body HTML as `href="docs-link:N"` (images as `src="docs-link:N"`)
- * placeholders and filled in once every page's ids are known, so that pages
- * are kept as strings, not trees, between the two passes (memory stays
- * proportional to the output, not to the syntax trees of every page).
+ * Internal links are written into the body HTML as placeholders, `href="&#0;docs-link:N&#0;"`
+ * (images as `src=…`, and inside `srcset`), and filled in once every page's ids are known, so that
+ * pages are kept as strings, not trees, between the two passes (memory stays proportional to the
+ * output, not to the syntax trees of every page). A placeholder is the link's number between two
+ * NUL characters, which the serialiser writes as `&#0;` in an attribute. No writer can make
+ * that: Markdown and HTML parsing turn NUL into U+FFFD, collect() does the same to anything left
+ * (see noNul), and a typed `&#0;` is text, serialised as `&amp;#0;`. So the fill cannot touch
+ * a writer's text, whatever it holds.
  */
 /** URLs that run script when followed; tested on the URL as browsers read it (see plainUrl). */
 const SCRIPT_URL = /^(?:javascript|vbscript):/;
 /** A URL as a browser's URL parser sees its scheme: without leading spaces and controls, tabs and line breaks, in lower case. */
 const plainUrl = (url: string) => url.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '').toLowerCase();
 
-export const LINK_PLACEHOLDER = /(href|src)="docs-link:(\d+)"|srcset="((?:[^"]*?docs-link:\d+)+[^"]*)"/g;
+/** A link's placeholder as collect() puts it into the tree (NUL is what no writer's text keeps). */
+const placeholderOf = (n: number) => `\u0000docs-link:${n}\u0000`;
+/** A placeholder as the serialiser writes it in an attribute. */
+const SERIALISED = /&#x?0;docs-link:(\d+)&#x?0;/g;
+export const LINK_PLACEHOLDER = / (href|src)="&#x?0;docs-link:(\d+)&#x?0;"| srcset="([^"]*?&#x?0;docs-link:\d+&#x?0;[^"]*)"/g;
 
 /** Fills in the placeholders of body HTML (LINK_PLACEHOLDER) with `hrefs`, each escaped by `escape` for an attribute. */
 export function fillLinks(html: string, hrefs: readonly string[], escape: (value: string) => string): string {
   return html.replace(LINK_PLACEHOLDER, (_, attr: string | undefined, i: string | undefined, srcset: string | undefined) =>
     srcset !== undefined
-      ? `srcset="${srcset.replace(/docs-link:(\d+)/g, (_m, j: string) => escape(hrefs[Number(j)] ?? ''))}"`
-      : `${attr}="${escape(hrefs[Number(i)] ?? '')}"`,
+      ? ` srcset="${srcset.replace(SERIALISED, (_m, j: string) => escape(hrefs[Number(j)] ?? ''))}"`
+      : ` ${attr}="${escape(hrefs[Number(i)] ?? '')}"`,
   );
 }
+
+/** Text without NUL: each becomes U+FFFD, as HTML parsing does (a NUL is what marks the build's own placeholders). */
+const noNul = (value: string) => (value.includes('\u0000') ? value.replace(/\u0000/g, '\uFFFD') : value);
 
 export interface RenderedMarkdown {
   /** Body HTML with internal link placeholders (see LINK_PLACEHOLDER). */
@@ -200,8 +211,18 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
   const placeholder = (href: string, node: Element, image: boolean): string => {
     const start = node.position?.start;
     links.push({ href, ...(start && { line: start.line, column: start.column }), ...(image && { image: true as const }) });
-    return `docs-link:${links.length - 1}`;
+    return placeholderOf(links.length - 1);
   };
+  // No NUL of the writer's reaches the HTML, where it would read as a placeholder's mark.
+  walk<Node & { value: string }>(hast, 'text', (node) => {
+    node.value = noNul(node.value);
+  });
+  walk<Element>(hast, 'element', (node) => {
+    for (const [key, value] of Object.entries(node.properties)) {
+      if (typeof value === 'string') node.properties[key] = noNul(value);
+      else if (Array.isArray(value)) node.properties[key] = value.map((v) => (typeof v === 'string' ? noNul(v) : v));
+    }
+  });
   walk<Element>(hast, 'element', (node) => {
     const id = node.properties.id;
     if (typeof id === 'string') ids.add(id);

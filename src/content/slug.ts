@@ -39,6 +39,9 @@ const NUMBERED_CHROME_ID = /^(?:sidebar-anchors|search-result)-\d+$/;
 
 const chromeIds = new Set(CHROME_IDS);
 
+/** The id of the footnotes' heading (remark-rehype's). */
+const FOOTNOTE_LABEL_ID = 'footnote-label';
+
 /**
  * The ids tabs take (see tabsNode in plugins/directives.ts), whichever tabs a page has: a heading
  * never takes one, so that its id does not depend on the tabs further down the page (which a
@@ -82,6 +85,7 @@ export function rehypeReserveIds() {
     const reserved: Reserved = { taken: file.data.parts?.taken ?? new Set(CHROME_IDS), slugged: [] };
     /** Where each id of this tree was first given, to name it when the id comes again. */
     const given = new Map<string, Element['position']>();
+    let pipelineFootnotes = false;
     walk<Element>(tree, 'element', (node) => {
       const id = node.properties.id;
       if (typeof id === 'string') {
@@ -94,10 +98,15 @@ export function rehypeReserveIds() {
           else if (!first) report(ctx, node.position, `the id "${id}" is one the page makes itself (for a tab or the footnotes): ${why}`);
           else report(ctx, node.position, `the id "${id}" is given on line ${first.start.line + ctx.lineOffset} already: ${why}`);
         }
+        if (id === FOOTNOTE_LABEL_ID && !node.position) pipelineFootnotes = true;
         given.set(id, given.get(id) ?? node.position);
         reserved.taken.add(id);
       } else if (HEADING.test(node.tagName)) reserved.slugged.push(node);
     });
+    // The build writes the footnotes' heading in the site's language by its id, so a writer's element with that id
+    // would be taken for it, even on a page without footnotes (where the check above has nothing to compare it with).
+    const footnoteLabel = given.get(FOOTNOTE_LABEL_ID);
+    if (footnoteLabel && !pipelineFootnotes) report(ctx, footnoteLabel, `the id "${FOOTNOTE_LABEL_ID}" is the footnotes' heading's: choose another`);
     walk<Node & { value: string }>(tree, 'raw', (node) => {
       for (const m of node.value.matchAll(RAW_ID)) {
         if (isChromeId(m[1]!)) report(ctx, node.position, `the id "${m[1]}" is used by the page chrome: choose another`);

@@ -122,6 +122,9 @@ export function buildSite(
     } else if (GENERATED.includes(bare) || bare === `/${OUTPUT_MARKER}` || /^\/(assets|search-index)(\/|$)/.test(bare) || printablePaths.has(bare)) {
       problems.push(loaded.problemAt(['redirects', from], `the build writes ${bare.slice(1)} itself, and a redirect from "${from}" would replace it; choose another address`));
     }
+    // A page's own file (/index.html, /guides/first/index.html), or a path under it, which would have to be a folder.
+    const fileOf = pages.find((p) => bare === `${p.url}index.html` || bare.startsWith(`${p.url}index.html/`));
+    if (fileOf) problems.push(loaded.problemAt(['redirects', from], `the build writes ${fileOf.url.slice(1)}index.html itself (the page ${fileOf.url}), and a redirect from "${from}" would replace it; redirect from ${fileOf.url} or another address`));
     const page = from.endsWith('/') ? from : `${from}/`;
     const other = redirectPages.get(page);
     if (other !== undefined) problems.push(loaded.problemAt(['redirects', from], `"${from}" and "${other}" are the same address to a static host; keep one of the two redirects`));

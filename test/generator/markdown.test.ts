@@ -81,8 +81,8 @@ describe('Markdown pipeline', () => {
 
   it('gives h2 and h3 a self-link', async () => {
     const out = await html('## Install\n\n### Options\n\n#### Deep\n');
-    expect(out).toContain('<div class="heading"><h2 id="install">Install</h2><a class="anchor" href="docs-link:0" aria-labelledby="section-titled install">#</a></div>');
-    expect(out).toContain('<h3 id="options">Options</h3><a class="anchor" href="docs-link:1" aria-labelledby="section-titled options"');
+    expect(out).toContain('<div class="heading"><h2 id="install">Install</h2><a class="anchor" href="&#0;docs-link:0&#0;" aria-labelledby="section-titled install">#</a></div>');
+    expect(out).toContain('<h3 id="options">Options</h3><a class="anchor" href="&#0;docs-link:1&#0;" aria-labelledby="section-titled options"');
     expect(out).toContain('<h4 id="deep">Deep</h4>');
     expect(out).not.toContain('href="#deep"');
   });
@@ -184,7 +184,7 @@ describe('Markdown pipeline', () => {
       ['#c', 2, 28],
     ]);
     // Internal links wait for their final href; external ones open in a new tab at once.
-    expect(html).toBe('<p>See <a href="docs-link:0">a</a> and\n<a href="https://b.example" target="_blank" rel="noopener noreferrer">b</a> and <a href="docs-link:1">c</a>.</p>');
+    expect(html).toBe('<p>See <a href="&#0;docs-link:0&#0;">a</a> and\n<a href="https://b.example" target="_blank" rel="noopener noreferrer">b</a> and <a href="&#0;docs-link:1&#0;">c</a>.</p>');
   });
 });
 

@@ -182,10 +182,32 @@ describe('images from other hosts', () => {
   });
 });
 
+describe('csp sources that would change the policy itself', () => {
+  it('X4 a comma (a second policy) or a semicolon (a new directive) in a source is refused at its place', async () => {
+    const base = config.trimEnd();
+    const at = base.split('\n').length + 3;
+    put(s, CONFIG, `${base}\ncsp:\n  img:\n    - https://a.example/,script-src\n    - "https://b.example/x;script-src 'unsafe-inline'"\n    - https://c.example/images/\n`);
+    const rule = 'expected a source such as https://img.example.com, https://*.example.com or data: (a path may not hold spaces, commas or semicolons)';
+    await expectRejected(s, ['build'], [`${CONFIG}:${at}:7 csp.img[0]: ${rule}`, `${CONFIG}:${at + 1}:7 csp.img[1]: ${rule}`]);
+  });
+});
+
 describe('files of static/ that the build writes itself', () => {
   it('are problems naming each (a page, _headers, the search index…), in build, check and serve alike; static/favicon.svg is the favicon', async () => {
-    const files = ['index.html', 'guides/first/index.html', 'guides/printable/index.html', 'old-first/index.html', '_headers', 'sitemap.xml', '404.html', 'search-index/meta.json'];
-    for (const file of [...files, 'favicon.svg', 'images/fine.png']) put(s, `static/${file}`, 'x\n');
+    const files = [
+      'index.html',
+      'guides/first/index.html',
+      'guides/printable/index.html',
+      'old-first/index.html',
+      '_headers',
+      'sitemap.xml',
+      '404.html',
+      'search-index/meta.json',
+      // (P4: the names of the built script and stylesheet, whatever their hash: a file by one of them replaced the site's script.)
+      'assets/main.cdb3ed46a7.js',
+      'assets/style.0123456789.css',
+    ];
+    for (const file of [...files, 'favicon.svg', 'images/fine.png', 'assets/photo.png']) put(s, `static/${file}`, 'x\n');
     try {
       const why: Record<string, string> = {
         'index.html': 'the page built from content/index.md',
@@ -196,6 +218,8 @@ describe('files of static/ that the build writes itself', () => {
         'sitemap.xml': 'a file it generates',
         '404.html': 'the page built from content/404.md',
         'search-index/meta.json': 'the search index',
+        'assets/main.cdb3ed46a7.js': 'the name of its script, stylesheet or search files',
+        'assets/style.0123456789.css': 'the name of its script, stylesheet or search files',
       };
       const problems = files
         .map((file) => `static/${file}: the build writes ${file} itself (${why[file]}), and this file would replace it; remove or rename it`)

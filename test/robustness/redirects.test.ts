@@ -108,6 +108,33 @@ describe('redirects that would replace what the build writes, or stand for many 
     ]);
   });
 
+  it('X6 escaped dots, slashes, backslashes and control characters, which hosts decode into what the rule refuses', async () => {
+    withRedirects(['  /%2e%2e/guides/first/: /guides/first/', '  /a%2Fb/: /guides/first/', '  /c%5Cd/: /guides/first/', '  /nul%00/: /guides/first/', '  /line%0a/: /guides/first/', '  /fine/: /guides/%2E%2E/first/', '  /query/: /guides/first/?q=%2e']);
+    const encoded =
+      'write "." and "/" as themselves: %2E, %2F, %5C and escaped control characters (%00 to %1F, %7F) are read as dots, separators or controls';
+    await expectRejected(s, ['check'], [
+      `site.config.yaml:60:3 redirects./%2e%2e/guides/first/: bad key: ${encoded}`,
+      `site.config.yaml:61:3 redirects./a%2Fb/: bad key: ${encoded}`,
+      `site.config.yaml:62:3 redirects./c%5Cd/: bad key: ${encoded}`,
+      `site.config.yaml:63:3 redirects./nul%00/: bad key: ${encoded}`,
+      `site.config.yaml:64:3 redirects./line%0a/: bad key: ${encoded}`,
+      `site.config.yaml:65:11 redirects./fine/: ${encoded}`,
+    ]);
+  });
+
+  it('P5 a source that is a page\'s own file (/index.html) or under it: refused by check as by build, never a file-system error', async () => {
+    withRedirects(['  /index.html: /guides/second/', '  /guides/first/index.html: /guides/second/', '  /guides/first/index.html/x/: /guides/second/']);
+    const own = (file: string, page: string, from: string) =>
+      `the build writes ${file} itself (the page ${page}), and a redirect from "${from}" would replace it; redirect from ${page} or another address`;
+    const problems = [
+      `site.config.yaml:60:16 redirects./index.html: ${own('index.html', '/', '/index.html')}`,
+      `site.config.yaml:61:29 redirects./guides/first/index.html: ${own('guides/first/index.html', '/guides/first/', '/guides/first/index.html')}`,
+      `site.config.yaml:62:32 redirects./guides/first/index.html/x/: ${own('guides/first/index.html', '/guides/first/', '/guides/first/index.html/x/')}`,
+    ];
+    await expectRejected(s, ['check'], problems);
+    await expectRejected(s, ['build'], problems);
+  });
+
   it('a source that is the address of a file of static/, and a target whose anchor the page does not have', async () => {
     mkdirSync(join(s.site, 'static'), { recursive: true });
     writeFileSync(join(s.site, 'static', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');

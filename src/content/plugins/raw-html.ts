@@ -32,19 +32,35 @@ const SVG_ATTRIBUTES = [
   'role', 'ariaLabel', 'ariaHidden', 'focusable',
 ];
 
+/*
+ * Attributes of GitHub's schema that only the pipeline's own markup may carry: the footnotes'
+ * markers and the heading class they use (the build puts the interface's words into that markup),
+ * so a writer's copy of it is not taken for the build's.
+ */
+const PIPELINE_ONLY = new Set(['dataFootnoteBackref', 'dataFootnoteRef', 'dataFootnotes']);
+type AttributeList = NonNullable<Schema['attributes']>[string];
+const withoutPipelineOnly = (list: AttributeList = []): AttributeList =>
+  list.filter((entry) => !PIPELINE_ONLY.has(typeof entry === 'string' ? entry : entry[0]) && !(Array.isArray(entry) && entry[0] === 'className' && entry.includes('data-footnote-backref')));
+
 const SCHEMA: Schema = {
   ...defaultSchema,
+  // Ids are kept as written, so that #anchors to them work.
   clobber: [],
   clobberPrefix: '',
   // Checked element by element here, so the ancestry rules (a <td> only inside a <table>) cannot apply.
   ancestors: {},
   tagNames: [...(defaultSchema.tagNames ?? []), ...SVG_SHAPES],
   attributes: {
-    ...defaultSchema.attributes,
+    ...Object.fromEntries(Object.entries(defaultSchema.attributes ?? {}).map(([tag, list]) => [tag, withoutPipelineOnly(list)])),
     ...Object.fromEntries(SVG_SHAPES.map((tag) => [tag, SVG_ATTRIBUTES])),
+    // A heading's classes are the writer's own (sr-only is the footnotes' heading).
+    h2: [],
+    // `name` only on links (old-style anchors, <a name="x">): on an <img> it would shadow a property
+    // of `document` (name="querySelector"), which the page's script and the preview's reload use.
+    a: [...withoutPipelineOnly(defaultSchema.attributes?.a), 'name'],
     // Images for other pixel densities: each candidate is checked and given the base as src is (see collect in markdown.ts).
     img: [...(defaultSchema.attributes?.img ?? []), 'srcSet', 'width', 'height'],
-    '*': [...(defaultSchema.attributes?.['*'] ?? []), 'className'],
+    '*': [...(defaultSchema.attributes?.['*'] ?? []).filter((name) => name !== 'name'), 'className'],
   },
   strip: ['script', 'input', 'style', 'template', 'noscript', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext'],
 };
