@@ -282,7 +282,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const lock = await lockOutput(target, options.onWait);
   const stop = interruptions(lock);
   try {
-    return await buildLocked(options);
+    // (An --out that is a symbolic link: the build writes into the folder it leads to.)
+    return await buildLocked(target === outputFolder(options) ? options : { ...options, out: target });
   } finally {
     stop();
     lock.release();

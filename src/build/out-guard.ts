@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 
@@ -11,13 +11,12 @@ export class UsageError extends Error {
 }
 
 /**
- * A file every build writes into its output folder. A folder that holds it
- * (or, for output written before it existed, every file of OUTPUT_SIGNATURE)
- * is ours to replace; any other non-empty folder is refused.
+ * A file every build writes into its output folder. A folder that holds it is
+ * ours to replace; any other non-empty folder is refused, whatever else it
+ * holds (a hand-made site has a 404.html, a sitemap.xml and a _headers too).
  */
 export const OUTPUT_MARKER = '.docs-output';
 export const OUTPUT_MARKER_TEXT = 'Written by `docs build`. Each build replaces everything in this folder.\n';
-const OUTPUT_SIGNATURE = ['404.html', 'sitemap.xml', 'robots.txt', '_headers', '_redirects', 'llms.txt'];
 
 /** The path with every existing part resolved through symbolic links (the rest appended as written). */
 function real(path: string): string {
@@ -95,19 +94,20 @@ export function checkOutputFolder(outDir: string, sources: { root: string; confi
     return out; // Nothing there yet.
   }
   if (!st.isDirectory()) refuse('this is a file, not a folder');
-  if (!looksLikeOutput(realOut)) {
-    refuse('this folder is not empty and does not hold the output of a build (it has no ' + OUTPUT_MARKER + ' file)');
+  if (!isOutput(realOut)) {
+    refuse(`this folder is not empty and has no ${OUTPUT_MARKER} file, the mark every build leaves in its output (if its files may go, empty it yourself)`);
   }
-  return out;
+  // A symbolic link (a deploy folder linked into the project): the build replaces the folder it leads to, and the link stays.
+  return lstatSync(out).isSymbolicLink() ? realOut : out;
 }
 
-function looksLikeOutput(dir: string): boolean {
+/** Whether a folder is empty or marked as a build's output. */
+function isOutput(dir: string): boolean {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return false;
   }
-  if (names.length === 0 || names.includes(OUTPUT_MARKER)) return true;
-  return OUTPUT_SIGNATURE.every((name) => names.includes(name));
+  return names.length === 0 || names.includes(OUTPUT_MARKER);
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsIn, expectNoStack, goodBuild, leftovers, notCache, put, scratchSite, treeHash, type Scratch } from './harness.js';
@@ -26,6 +26,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => s?.remove());
+
+const NOT_OUTPUT = 'this folder is not empty and has no .docs-output file, the mark every build leaves in its output (if its files may go, empty it yourself)';
 
 const refusal = (value: string, why: string) =>
   `--out ${value}: ${why}. Nothing was written or deleted; choose another output folder (the default is dist/).\n`;
@@ -67,7 +69,16 @@ describe('--out that would replace what the writer wrote is refused with exit 2 
   });
   it('a file that is not a source', () => expectRefused('NOTES.txt', 'this is a file, not a folder'));
   it('a non-empty folder that is not the output of a build', () =>
-    expectRefused('other', 'this folder is not empty and does not hold the output of a build (it has no .docs-output file)'));
+    expectRefused('other', NOT_OUTPUT));
+  it('P3 a folder with every file name a build writes at its top (a hand-made site) but no .docs-output mark: its .git and sources stay', async () => {
+    mkdirSync(join(s.site, 'handmade', '.git'), { recursive: true });
+    mkdirSync(join(s.site, 'handmade', 'src'));
+    writeFileSync(join(s.site, 'handmade', 'src', 'main.c'), 'int main(void) { return 0; }\n');
+    writeFileSync(join(s.site, 'handmade', '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    for (const name of ['404.html', 'sitemap.xml', 'robots.txt', '_headers', '_redirects', 'llms.txt', 'index.html']) writeFileSync(join(s.site, 'handmade', name), 'mine\n');
+    await expectRefused('handmade', NOT_OUTPUT);
+    for (const name of ['.git/HEAD', 'src/main.c', '404.html', 'robots.txt']) expect(existsSync(join(s.site, 'handmade', name))).toBe(true);
+  });
   it('the home folder', () => expectRefused(join(s.dir, 'home'), 'this is your home folder', [], { HOME: join(s.dir, 'home') }));
   it('#41 the root of the file system (/)', async () => {
     const rootBefore = readdirSync('/').sort();
@@ -85,14 +96,18 @@ describe('--out that is safe to replace is used', () => {
     expect(existsSync(join(s.site, 'empty', '.docs-output'))).toBe(true);
     expect(existsSync(join(s.site, 'empty', 'guides', 'first', 'index.html'))).toBe(true);
   });
-  it('a folder written by an older build (its signature files, no marker)', async () => {
-    mkdirSync(join(s.site, 'older'));
-    for (const name of ['404.html', 'sitemap.xml', 'robots.txt', '_headers', '_redirects', 'llms.txt']) writeFileSync(join(s.site, 'older', name), 'old\n');
-    const run = await docsIn(s, ['build', '-q', '--out', 'older']);
-    expectNoStack(run);
-    expect(run.code).toBe(0);
-    expect(readFileSync(join(s.site, 'older', 'robots.txt'), 'utf8')).toContain('Sitemap: https://docs.example.org/sitemap.xml');
-    expect(existsSync(join(s.site, 'older', '.docs-output'))).toBe(true);
+  it('P6 a symbolic link to a deploy folder: the folder it leads to gets the output, and the link stays a link', async () => {
+    mkdirSync(join(s.dir, 'deploy'));
+    symlinkSync(join(s.dir, 'deploy'), join(s.site, 'www-link'));
+    for (let i = 0; i < 2; i++) {
+      const run = await docsIn(s, ['build', '-q', '--out', 'www-link']);
+      expectNoStack(run);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(lstatSync(join(s.site, 'www-link')).isSymbolicLink()).toBe(true);
+      expect(existsSync(join(s.dir, 'deploy', 'guides', 'first', 'index.html'))).toBe(true);
+      expect(existsSync(join(s.dir, 'deploy', '.docs-output'))).toBe(true);
+    }
   });
   it('a folder inside folders that do not exist yet: they are made, readable by a web server', async () => {
     const run = await docsIn(s, ['build', '-q', '--out', 'public/site/v1']);
