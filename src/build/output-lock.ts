@@ -1,4 +1,6 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processAlive } from '../pids.js';
@@ -18,70 +20,210 @@ export function tempFolderPrefix(target: string): string {
   return `.${basename(target)}-build-`;
 }
 
-function holder(file: string): number | undefined {
+/** What a lock file says of the build that holds it. */
+interface Holder {
+  pid: number;
+  /** The machine's name, for messages. */
+  host?: string;
+  /** The kernel's boot id (Linux): the same on a machine and in its containers, new at each boot. */
+  boot?: string;
+  /** When the process started (ms since the epoch, from the kernel), to tell it from a later process given the same id. */
+  started?: number;
+}
+
+/** Reads a lock: "docs-lock" JSON, or an older lock's bare process id; undefined for anything else (an empty or torn file). */
+function readHolder(file: string): Holder | undefined {
+  let text: string;
   try {
-    const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
+  if (/^\d+\s*$/.test(text)) {
+    const pid = Number.parseInt(text, 10);
+    return pid > 0 ? { pid } : undefined;
+  }
+  try {
+    const lock = JSON.parse(text) as Partial<Holder> & { docsLock?: number };
+    return lock.docsLock === 1 && Number.isInteger(lock.pid) && lock.pid! > 0 ? (lock as Holder) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let bootId: string | undefined | null = null;
+/** The kernel's boot id, where the system has one (Linux). */
+function machineBoot(): string | undefined {
+  if (bootId === null) {
+    try {
+      bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+    } catch {
+      bootId = undefined;
+    }
+  }
+  return bootId;
+}
+
+let bootTimeMs: number | undefined | null = null;
+/**
+ * When a process started, in ms since the epoch, where the system tells (Linux: /proc), to within
+ * a hundredth of a second; undefined where it does not or the process is gone.
+ */
+export function processStarted(pid: number): number | undefined {
+  try {
+    if (bootTimeMs === null) bootTimeMs = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]) * 1000 || undefined;
+    if (bootTimeMs === undefined) return undefined;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (which may hold spaces and parentheses); the start time is the 22nd field, in clock ticks.
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return Number.isFinite(ticks) ? bootTimeMs + ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file name of the program a process runs, where the system tells (Linux: /proc). */
+function processProgram(pid: number): string | undefined {
+  try {
+    const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+    return argv0 ? basename(argv0) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Output folders this process holds the lock of. */
+const heldHere = new Set<string>();
+
+/**
+ * Whether the build that wrote this lock may still be running: false when it is certainly gone (its
+ * process ended, the machine restarted, or its id now names a process that started after it).
+ */
+function mayBeRunning(lock: Holder, lockWritten: number): boolean {
+  const boot = machineBoot();
+  if (lock.boot !== undefined && boot !== undefined && lock.boot !== boot) {
+    // Another boot of this machine (the build died with it), or another machine, which cannot be asked.
+    return lock.host !== hostname();
+  }
+  // (In a container a build's id is often 1, as this one's may be: it is not this build, which holds no lock for the folder.)
+  if (lock.pid === process.pid) return false;
+  if (!processAlive(lock.pid)) return false;
+  // A build is a Node.js process: an id that now names another program (the system's init as process 1, say) is not one.
+  const program = processProgram(lock.pid);
+  if (program !== undefined && !/node/i.test(program)) return false;
+  const started = processStarted(lock.pid);
+  if (started === undefined) return true;
+  // A process that started after the lock was written did not write it (an id used again); nor one whose start is not the lock's.
+  if (lock.started !== undefined) return Math.abs(started - lock.started) < 1000;
+  return started <= lockWritten + 1000;
 }
 
 export interface OutputLock {
   release(): void;
 }
 
+/** Puts the lock written to `temp` in place at `file`, unless a lock is there: whether it did. */
+function takeLock(temp: string, file: string, contents: string): boolean {
+  try {
+    linkSync(temp, file);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return false;
+    // A file system without hard links: the lock is made exclusively in place (a build that reads it while it is written takes it for torn).
+    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].includes(code)) throw e;
+  }
+  try {
+    writeFileSync(file, contents, { mode: 0o644, flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+}
+
+/** Adds the file's path to a system error without one (a write), so that its message can name it. */
+function withPath(e: unknown, path: string): unknown {
+  if (e && typeof e === 'object' && 'code' in e && !('path' in e)) Object.assign(e, { path });
+  return e;
+}
+
 /**
- * Takes the lock of an output folder: a file holding this process's PID,
- * made exclusively. While another live process holds it, waits (telling
- * `onWait` once); a lock left by a process that is gone is taken over.
- * Then removes the temporary folders that interrupted builds into the same
- * folder left behind: no other build into it can be running.
+ * Takes the lock of an output folder: a file naming this process (id, machine, boot and start time),
+ * written whole beside it and then linked into place, so that no build ever reads half a lock.
+ * While a build that may still be running holds it, waits (telling `onWait` once); a lock whose
+ * build is certainly gone, or that is no lock (empty, torn, an empty folder), is taken over at once.
+ * Then removes the temporary folders that interrupted builds into the same folder left behind: no
+ * other build into it can be running.
  */
 export async function lockOutput(target: string, onWait?: (pid: number) => void): Promise<OutputLock> {
   const file = lockPath(target);
+  if (heldHere.has(file)) throw new Error(`this process already builds into ${target}`);
   // An output folder may be named inside folders that do not exist yet (--out build/site): they are made, as the output is.
   mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
+  const mine = JSON.stringify({ docsLock: 1, pid: process.pid, host: hostname(), boot: machineBoot(), started: processStarted(process.pid) }) + '\n';
   const started = Date.now();
   let told = false;
   for (;;) {
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    let taken = false;
     try {
-      const fd = openSync(file, 'wx', 0o644);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    const pid = holder(file);
-    if (pid === process.pid) throw new Error(`this process already builds into ${target}`);
-    if (pid === undefined || !processAlive(pid)) {
-      // Left by a build that was killed (or is being written this instant: then the other process's
-      // exclusive create of a fresh file decides who goes first).
-      if (pid !== undefined || Date.now() - started > 2000) {
-        try {
-          unlinkSync(file);
-        } catch {
-          // Another build took it over first.
-        }
-        continue;
+      try {
+        writeFileSync(temp, mine, { mode: 0o644, flag: 'wx' });
+      } catch (e) {
+        throw withPath(e, temp);
       }
-    } else if (!told) {
+      taken = takeLock(temp, file, mine);
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    if (taken) break;
+    let written: number;
+    let folder: boolean;
+    try {
+      const st = statSync(file);
+      written = st.mtimeMs;
+      folder = st.isDirectory();
+    } catch {
+      continue; // Gone meanwhile: try again.
+    }
+    if (folder) {
+      try {
+        rmdirSync(file);
+        continue;
+      } catch {
+        throw new UsageError(`${file} is a folder with files in it, where a build keeps its lock; move it away and build again`);
+      }
+    }
+    const lock = readHolder(file);
+    if (!lock || !mayBeRunning(lock, written)) {
+      // Left by a build that is gone, or not a lock at all: taken over (an exclusive link decides between two builds that both see it).
+      try {
+        unlinkSync(file);
+      } catch {
+        // Another build took it over first.
+      }
+      continue;
+    }
+    if (!told) {
       told = true;
-      onWait?.(pid);
+      onWait?.(lock.pid);
     }
     if (Date.now() - started > WAIT_LIMIT_MS) {
-      throw new UsageError(`another build (process ${pid}) has been writing ${target} for over ${WAIT_LIMIT_MS / 60_000} minutes; stop it or remove ${file}`);
+      const where = lock.host && lock.host !== hostname() ? ` on ${lock.host}` : '';
+      throw new UsageError(`another build (process ${lock.pid}${where}) has been writing ${target} for over ${WAIT_LIMIT_MS / 60_000} minutes; stop it or remove ${file}`);
     }
     await sleep(POLL_MS);
   }
+  heldHere.add(file);
   removeLeftovers(target);
   let released = false;
   return {
     release() {
       if (released) return;
       released = true;
-      if (holder(file) === process.pid) rmSync(file, { force: true });
+      heldHere.delete(file);
+      if (readHolder(file)?.pid === process.pid) rmSync(file, { force: true });
     },
   };
 }

@@ -311,12 +311,18 @@ function nodesAt(path: string): SchemaNode[] {
 
 /** The `added` annotations of a path: on the option itself or its type, else on the object that declares it. */
 /**
- * Paths whose schema annotation names an earlier release than the first one that accepts the path. The
- * schema of webpack 5.110.0 has no `optimization.minimizeOptions` (its settings object was reachable only as
- * the value of `optimization.minimize`); 5.111.0 is the first release whose schema has the property. The
- * annotation of 5.112 sits on the shared definition and gives that definition's 5.110.0.
+ * Paths whose first release (checked against the schemas of the published releases) differs from the
+ * annotation this test finds for them.
+ * - `optimization.minimizeOptions`: the schema of webpack 5.110.0 has no such property (its settings object
+ *   was reachable only as the value of `optimization.minimize`); 5.111.0 is the first release that has it.
+ *   The annotation sits on the shared definition and gives that definition's 5.110.0.
+ * - `output.resourceHints.dedupe`: the property has no annotation of its own, so the one of the
+ *   `resourceHints` object (5.109.0) is found; the 5.109.2 schema has no `dedupe`, 5.110.0 has it.
  */
-const WRONG_ANNOTATIONS: Record<string, string> = { 'optimization.minimizeOptions': '5.111.0' };
+const WRONG_ANNOTATIONS: Record<string, string> = {
+  'optimization.minimizeOptions': '5.111.0',
+  'output.resourceHints.dedupe': '5.110.0',
+};
 
 function addedVersions(path: string): Set<string> {
   const own = (nodes: SchemaNode[]) => {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsIn, expectNoStack, goodBuild, leftovers, put, scratchSite, startDocs, treeHash, type Run, type Scratch } from './harness.js';
@@ -82,9 +83,11 @@ describe('two builds into one output folder (F13)', () => {
     expect(leftovers(s.site)).toEqual([]);
   });
 
-  it('a build waits while a live process holds the lock, and says so', async () => {
-    const holder = spawn('sleep', ['60']);
+  it('a build waits while a live build holds the lock, and says so', async () => {
+    // A Node.js process that started before the lock was written, as the build that wrote it would have.
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
+      await new Promise((resolve) => holder.on('spawn', resolve));
       writeFileSync(join(s.site, '.dist.lock'), `${holder.pid}\n`);
       const { child, finished } = startDocs(['build', '-q'], { cwd: s.site, env: { DOCS_CACHE_DIR: s.cache } });
       let stderr = '';
@@ -103,6 +106,72 @@ describe('two builds into one output folder (F13)', () => {
       expect(leftovers(s.site)).toEqual([]);
     } finally {
       holder.kill('SIGKILL');
+    }
+  });
+});
+
+describe('locks left by builds that are gone, whose process id now names another process (P2)', () => {
+  /** A build that must take the lock over at once: it never waits, and leaves no lock behind. */
+  async function takesOver(prefix: string[] = []) {
+    const run = await docsIn(s, ['build', '-q'], { prefix });
+    expectNoStack(run);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(leftovers(s.site)).toEqual([]);
+  }
+
+  it('a lock that names the new build\'s own process id (a container, where every run is process 1)', async () => {
+    await takesOver(['sh', '-c', 'echo $$ > .dist.lock && exec "$0" "$@"']);
+  });
+
+  it('a lock whose process id names a live program that is not a build (sleep)', async () => {
+    const other = spawn('sleep', ['60']);
+    try {
+      await new Promise((resolve) => other.on('spawn', resolve));
+      writeFileSync(join(s.site, '.dist.lock'), `${other.pid}\n`);
+      await takesOver();
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  it('a lock whose process id names a live Node.js process that started at another time than the lock says', async () => {
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      await new Promise((resolve) => other.on('spawn', resolve));
+      const lock = { docsLock: 1, pid: other.pid, host: hostname(), boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), started: Date.now() - 3_600_000 };
+      writeFileSync(join(s.site, '.dist.lock'), JSON.stringify(lock));
+      await takesOver();
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  it('a lock from an earlier boot of this machine', async () => {
+    writeFileSync(join(s.site, '.dist.lock'), JSON.stringify({ docsLock: 1, pid: process.pid, host: hostname(), boot: 'an-earlier-boot', started: 1 }));
+    await takesOver();
+  });
+
+  it('an empty lock (a full disk while it was written), a torn one, and an empty folder by its name', async () => {
+    writeFileSync(join(s.site, '.dist.lock'), '');
+    await takesOver();
+    writeFileSync(join(s.site, '.dist.lock'), '{"docsLock":1,"pi');
+    await takesOver();
+    mkdirSync(join(s.site, '.dist.lock'));
+    await takesOver();
+  });
+
+  it('a folder with files by the lock\'s name is refused with a message, exit 2, and kept', async () => {
+    mkdirSync(join(s.site, '.dist.lock'));
+    writeFileSync(join(s.site, '.dist.lock', 'notes.txt'), 'mine\n');
+    try {
+      const run = await docsIn(s, ['build', '-q']);
+      expectNoStack(run);
+      expect(run.stderr).toBe(`${join(s.site, '.dist.lock')} is a folder with files in it, where a build keeps its lock; move it away and build again\n`);
+      expect(run.code).toBe(2);
+      expect(readFileSync(join(s.site, '.dist.lock', 'notes.txt'), 'utf8')).toBe('mine\n');
+    } finally {
+      rmSync(join(s.site, '.dist.lock'), { recursive: true });
     }
   });
 });
