@@ -133,19 +133,32 @@ export function checkUnbuiltLinks(site: Site, targets: LinkTargets, unbuilt: Ite
 export function checkRelated(site: Site, targets: LinkTargets): SourceProblem[] {
   const problems: SourceProblem[] = [];
   for (const page of site.pages) {
-    page.frontmatter.related.forEach((item, i) => {
-      if (EXTERNAL.test(item.url)) return;
-      const resolved = resolveHref(site, page, item.url, targets);
-      const bad =
-        typeof resolved === 'string'
-          ? resolved
-          : resolved.hash && resolved.page && !resolved.page.ids.has(resolved.hash)
-            ? `links to "#${resolved.hash}", but ${resolved.page.url} has no such anchor`
-            : null;
-      if (bad) problems.push({ file: page.sourcePath, ...page.locateField(['related', i, 'url']), path: `frontmatter.related[${i}].url`, message: bad });
-    });
+    const { related, hero, features } = page.frontmatter;
+    // Every link of the frontmatter: further reading, and the landing page's hero buttons and feature cards.
+    const fields: Array<[url: string, path: Array<string | number>]> = [
+      ...related.map((item, i): [string, Array<string | number>] => [item.url, ['related', i, 'url']]),
+      ...(hero?.actions ?? []).map((action, i): [string, Array<string | number>] => [action.url, ['hero', 'actions', i, 'url']]),
+      ...(features ?? []).flatMap((feature, i): Array<[string, Array<string | number>]> => (feature.url === undefined ? [] : [[feature.url, ['features', i, 'url']]])),
+    ];
+    for (const [url, path] of fields) {
+      const bad = frontmatterLinkProblem(site, page, url, targets);
+      if (bad) problems.push({ file: page.sourcePath, ...page.locateField(path), path: `frontmatter.${path.join('.').replace(/\.(\d+)/g, '[$1]')}`, message: bad });
+    }
   }
   return problems;
+}
+
+/** What is wrong with a link of a page's frontmatter, or null. */
+function frontmatterLinkProblem(site: Site, page: SitePage, url: string, targets: LinkTargets): string | null {
+  if (EXTERNAL.test(url)) return null;
+  const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(url.replace(/[\t\n\r]/g, ''))?.[1]?.toLowerCase();
+  if (scheme === 'javascript' || scheme === 'vbscript' || scheme === 'data') {
+    return `links to "${url.slice(0, 40)}": javascript:, vbscript: and data: links are not allowed (they run script or hide content); link to a page or an https:// address`;
+  }
+  if (SCHEME.test(url)) return null;
+  const resolved = resolveHref(site, page, url, targets);
+  if (typeof resolved === 'string') return resolved;
+  return resolved.hash && resolved.page && !resolved.page.ids.has(resolved.hash) ? `links to "#${resolved.hash}", but ${resolved.page.url} has no such anchor` : null;
 }
 
 function suggest(hash: string, ids: Iterable<string>): string {

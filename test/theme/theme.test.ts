@@ -199,6 +199,24 @@ describe('theme files and components', () => {
     expect(classify(paths, 'change', '/site/notes/todo.txt')).toBeNull();
   });
 
+  it('X5 checks the landing page\'s hero and feature links as links: a script URL, a missing page and a missing anchor are problems at their places', async () => {
+    const dir = themedCopy();
+    editFile(join(dir, 'content/index.md'), '      url: /guide/\n', '      url: "vbscript:msgbox(1)"\n');
+    editFile(join(dir, 'content/index.md'), '      url: /guide/stores/\n', '      url: /nope/\n');
+    editFile(join(dir, 'content/index.md'), '    url: /guide/stores/\n', '    url: "/guide/stores/#no-such-heading"\n');
+    const { code, err } = await runDocs(['check', '--root', dir]);
+    expect(code).toBe(1);
+    expect(err).toBe(
+      [
+        'content/index.md:7:12 frontmatter.hero.actions[0].url: links to "vbscript:msgbox(1)": javascript:, vbscript: and data: links are not allowed (they run script or hide content); link to a page or an https:// address',
+        'content/index.md:10:12 frontmatter.hero.actions[1].url: links to "/nope/", which is not a page of this site',
+        'content/index.md:16:10 frontmatter.features[1].url: links to "#no-such-heading", but /guide/stores/ has no such anchor',
+        '3 problems found; fix them and run docs check again.',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('rejects unknown keys of theme, ui and csp with their positions', async () => {
     const dir = themedCopy();
     editFile(join(dir, 'site.config.yaml'), 'ui:\n  editPage:', 'ui:\n  editPag: x\n  editPage:');
