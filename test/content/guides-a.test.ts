@@ -759,6 +759,16 @@ describe('guides (writer A): the projects build and do what the pages say', () =
       expect(cart).toBeGreaterThanOrEqual(0);
       expect(map.sourcesContent?.[cart]).toContain('export interface LineItem');
 
+      // The page at the project root shows the icon and the total the guide describes.
+      expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain('<script src="dist/bundle.js"></script>');
+      const browser = fakeBrowser(build.outputPath);
+      browser.runScript('bundle.js');
+      const [img] = elements(browser.document.body, 'img');
+      expect(img!.src).toMatch(/[0-9a-f]{20}\.svg$/);
+      const summary = elements(browser.document.body, 'p')[0]!.textContent;
+      expect(summary).toBe('Total: €12.60');
+      expect(readPage('guides/typescript').body).toContain('"Total: €12.60"');
+
       const mistake = onlyBlock('guides/typescript', (b) => /\bdiff\b/.test(b.meta), 'the type error');
       const index = readFileSync(join(dir, 'src/index.ts'), 'utf8');
       expect(index).toContain(diffBefore(mistake.code));
