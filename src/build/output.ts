@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { cacheEnabled, cachePath } from '../content/cache.js';
+import { cacheEnabled, cachePath, readCheckedFileSync, writeCheckedFileSync } from '../content/cache.js';
 import { PIECE_SIZE } from '../content/pieces.js';
 import { tempFolderPrefix } from './output-lock.js';
 
@@ -257,9 +257,7 @@ export class OutputWriter {
       for (const [path, { key, size }] of this.files) files[path] = [key, size];
       const manifest: Manifest = { format: MANIFEST_FORMAT, target: this.target, time: Date.now(), files };
       try {
-        mkdirSync(dirname(this.manifestFile), { recursive: true });
-        writeFileSync(`${this.manifestFile}.tmp`, JSON.stringify(manifest));
-        renameSync(`${this.manifestFile}.tmp`, this.manifestFile);
+        writeCheckedFileSync(this.manifestFile, JSON.stringify(manifest));
       } catch {
         // Without a manifest the next build writes everything: slower, the same output.
       }
@@ -398,7 +396,9 @@ function lstatSafe(path: string) {
 
 function readManifest(file: string, target: string): Manifest | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    const text = readCheckedFileSync(file);
+    if (text === undefined) return undefined;
+    const manifest = JSON.parse(text) as Manifest;
     if (manifest.format !== MANIFEST_FORMAT || manifest.target !== target || !statSync(target).isDirectory()) return undefined;
     return manifest;
   } catch {

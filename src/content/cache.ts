@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TOOL_ROOT } from '../paths.js';
@@ -82,6 +82,117 @@ export function cacheKey(file: string, lineOffset: number, body: string): string
 }
 
 
+/*
+ * Every file of the cache starts with a header line of fixed width that gives the length and the
+ * SHA-256 of the rest. A file is used only when the rest is all there and hashes to it: a file that
+ * was cut short, emptied, edited or damaged on disk is taken for missing (the page is rendered
+ * again, the result made again), never published and never a crash.
+ */
+const HEADER_TAG = 'docs-cache-1';
+/** "docs-cache-1 <length: 16 digits> <sha256: 64 hex>\n" */
+const HEADER_SIZE = HEADER_TAG.length + 1 + 16 + 1 + 64 + 1;
+
+function headerLine(length: number, digest: string): string {
+  return `${HEADER_TAG} ${String(length).padStart(16, '0')} ${digest}\n`;
+}
+
+/** The length and hash a header promises, or undefined when these bytes start with no header. */
+function readHeader(bytes: Buffer): { length: number; digest: string } | undefined {
+  if (bytes.length < HEADER_SIZE) return undefined;
+  const m = /^docs-cache-1 (\d{16}) ([0-9a-f]{64})\n$/.exec(bytes.toString('latin1', 0, HEADER_SIZE));
+  return m ? { length: Number(m[1]), digest: m[2]! } : undefined;
+}
+
+/** What a whole cache file holds after its header, when it is intact. */
+function checkedContents(bytes: Buffer): Buffer | undefined {
+  const header = readHeader(bytes);
+  if (!header || bytes.length - HEADER_SIZE !== header.length) return undefined;
+  const rest = bytes.subarray(HEADER_SIZE);
+  return createHash('sha256').update(rest).digest('hex') === header.digest ? rest : undefined;
+}
+
+/** Whether the file at `path` is intact (read through once, a piece at a time: a page's body may be tens of megabytes). */
+function fileIntact(path: string): boolean {
+  try {
+    const hash = createHash('sha256');
+    let header: { length: number; digest: string } | undefined;
+    let length = 0;
+    let head = Buffer.alloc(0);
+    for (const chunk of fileChunks(path, Math.max(PIECE_SIZE, HEADER_SIZE))) {
+      let rest = chunk;
+      if (!header) {
+        head = Buffer.concat([head, chunk]);
+        if (head.length < HEADER_SIZE) continue;
+        header = readHeader(head);
+        if (!header) return false;
+        rest = head.subarray(HEADER_SIZE);
+      }
+      hash.update(rest);
+      length += rest.length;
+    }
+    return header !== undefined && length === header.length && hash.digest('hex') === header.digest;
+  } catch {
+    return false;
+  }
+}
+
+/** Contents with their header in front, for writeFile (which takes an iterable of strings). */
+function withHeader(contents: string | Uint8Array | readonly string[]): Array<string | Uint8Array> {
+  const parts = typeof contents === 'string' || contents instanceof Uint8Array ? [contents] : contents;
+  const hash = createHash('sha256');
+  let length = 0;
+  for (const part of parts) {
+    hash.update(part);
+    length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+  }
+  return [headerLine(length, hash.digest('hex')), ...parts];
+}
+
+/** Writes a checked file of the cache at once (under a temporary name, then renamed). */
+export function writeCheckedFileSync(path: string, text: string): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    writeFileSync(temp, withHeader(text).join(''));
+    renameSync(temp, path);
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** The text of a checked file of the cache, or undefined when it is missing or damaged. */
+export function readCheckedFileSync(path: string): string | undefined {
+  try {
+    return checkedContents(readFileSync(path))?.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Page files found intact in this process, with the size and time of change they had then: a file
+ * is read through again only when those change (a build checks a page's file before anything of
+ * it is used, and `docs serve` asks again at each build). Bounded for `docs serve`.
+ */
+const intactPages = new Map<string, string>();
+
+/** Whether a page's cache file is whole and undamaged. */
+function pageIntact(key: string): boolean {
+  const path = pageFile(key);
+  let stamp: string;
+  try {
+    const st = statSync(path);
+    stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return false;
+  }
+  if (intactPages.get(key) === stamp) return true;
+  if (!fileIntact(path)) return false;
+  if (intactPages.size >= 20_000) intactPages.clear();
+  intactPages.set(key, stamp);
+  return true;
+}
+
 /**
  * A page's cached result. A page's file holds a line of JSON (everything but
  * the body) and then the body HTML, so that `withHtml: false` (what a build
@@ -122,10 +233,16 @@ function* fileChunks(path: string, size: number): Generator<Buffer> {
 
 /** readCache without the body: only the meta line is read (a very large page's body is tens of megabytes). */
 function readCacheMeta(key: string): CachedMarkdown | undefined {
-  if (!layerEnabled('pages')) return undefined;
+  if (!layerEnabled('pages') || !pageIntact(key)) return undefined;
   try {
     const chunks: Buffer[] = [];
-    for (const chunk of fileChunks(pageFile(key), PIECE_SIZE)) {
+    let skip = HEADER_SIZE;
+    for (let chunk of fileChunks(pageFile(key), PIECE_SIZE)) {
+      if (skip) {
+        const cut = Math.min(skip, chunk.length);
+        chunk = chunk.subarray(cut);
+        skip -= cut;
+      }
       const end = chunk.indexOf(10);
       chunks.push(end < 0 ? chunk : chunk.subarray(0, end));
       if (end < 0) continue;
@@ -153,7 +270,13 @@ export function readCachedBody(key: string, size = PIECE_SIZE): Iterable<string>
       // Bytes read and not given out yet, none of them a line break; the meta line is skipped.
       let held: Buffer[] = [];
       let inBody = false;
+      let skip = HEADER_SIZE;
       for (let bytes of fileChunks(file, size)) {
+        if (skip) {
+          const cut = Math.min(skip, bytes.length);
+          bytes = bytes.subarray(cut);
+          skip -= cut;
+        }
         if (!inBody) {
           const lineEnd = bytes.indexOf(10);
           if (lineEnd < 0) continue;
@@ -175,9 +298,9 @@ export function readCachedBody(key: string, size = PIECE_SIZE): Iterable<string>
   };
 }
 
-/** Whether the cache holds a page's result (its body included). */
+/** Whether the cache holds a page's result (its body included), whole and undamaged. */
 export function cacheHas(key: string): boolean {
-  return layerEnabled('pages') && existsSync(pageFile(key));
+  return layerEnabled('pages') && pageIntact(key);
 }
 
 /**
@@ -256,8 +379,17 @@ export class CacheBodyFile implements BodySink {
     try {
       if (this.memory) throw new Error('the body is in memory');
       out = openSync(temp, 'w');
-      let position = writeSync(out, `${JSON.stringify({ ...value, html: undefined })}\n`, null, 'utf8');
-      for (const chunk of fileChunks(this.temp, PIECE_SIZE)) position += writeSync(out, chunk, 0, chunk.length, position);
+      // The header's place first; it is written once the rest is, with the rest's length and hash.
+      let position = writeSync(out, headerLine(0, '0'.repeat(64)), 0, 'latin1');
+      const hash = createHash('sha256');
+      const meta = Buffer.from(`${JSON.stringify({ ...value, html: undefined })}\n`, 'utf8');
+      hash.update(meta);
+      position += writeSync(out, meta, 0, meta.length, position);
+      for (const chunk of fileChunks(this.temp, PIECE_SIZE)) {
+        hash.update(chunk);
+        position += writeSync(out, chunk, 0, chunk.length, position);
+      }
+      writeSync(out, headerLine(position - HEADER_SIZE, hash.digest('hex')), 0, 'latin1');
       closeSync(out);
       out = undefined;
       renameSync(temp, final);
@@ -299,7 +431,7 @@ export function readCached<T>(kind: string, key: string): T | undefined {
 export function readCachedFile(kind: string, name: string, folder = ''): Buffer | undefined {
   if (!layerEnabled(kind)) return undefined;
   try {
-    return readFileSync(join(cacheRootDir(), kind, folder, name));
+    return checkedContents(readFileSync(join(cacheRootDir(), kind, folder, name)));
   } catch {
     return undefined;
   }
@@ -324,7 +456,7 @@ export function writeCachedFile(kind: string, name: string, contents: string | U
     let made = folders.get(dir);
     if (!made) folders.set(dir, (made = mkdir(dir, { recursive: true })));
     await made;
-    await writeFile(temp, contents);
+    await writeFile(temp, withHeader(contents));
     await rename(temp, join(dir, name));
     return true;
   })().catch(() => false); // A cache that cannot be written only costs time.
