@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -228,7 +228,11 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void)
   };
 }
 
-/** Removes the temporary folders of earlier builds into `target` that never finished. */
+/**
+ * Removes the temporary folders of earlier builds into `target` that never finished. A build killed
+ * between the two renames of its commit (see OutputWriter.commit) left no output folder and the
+ * old output set aside as `<temporary folder>-old`: that goes back in its place first.
+ */
 function removeLeftovers(target: string): void {
   const prefix = tempFolderPrefix(target);
   let names: string[];
@@ -236,6 +240,13 @@ function removeLeftovers(target: string): void {
     names = readdirSync(dirname(target));
   } catch {
     return;
+  }
+  if (!existsSync(target)) {
+    const setAside = names
+      .filter((name) => name.startsWith(prefix) && name.endsWith('-old'))
+      .map((name) => ({ name, time: statSync(join(dirname(target), name)).mtimeMs }))
+      .sort((a, b) => b.time - a.time)[0];
+    if (setAside) renameSync(join(dirname(target), setAside.name), target);
   }
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { cacheEnabled, cachePath, readCheckedFileSync, writeCheckedFileSync } from '../content/cache.js';
 import { PIECE_SIZE } from '../content/pieces.js';
 import { tempFolderPrefix } from './output-lock.js';
+import { faultPoint } from './faults.js';
 
 /** Most bytes of file contents waiting to be written before `ready` makes the caller wait. */
 const MAX_IN_FLIGHT = 32 * 1024 * 1024;
@@ -57,12 +58,10 @@ export function joined(contents: Contents): string | Buffer {
  *
  * Files to write go to a temporary folder beside the output folder, in the
  * background while the build makes the next ones; `commit` waits for them.
- * Without a usable manifest (first build, caches off, output folder missing
- * or changed by hand), `commit` swaps the temporary folder in whole. With
- * one, it moves the new files into the output folder and deletes the ones
- * the build no longer makes: a one-page edit moves a handful of files
- * instead of rewriting and deleting thousands. Either way nothing in the
- * output folder changes before `commit`.
+ * `commit` swaps the temporary folder in whole, with the files kept from the
+ * last build hard-linked into it (a one-page edit writes a handful of files
+ * and links the thousands it keeps, rather than rewriting them). Nothing in
+ * the output folder changes before `commit`, and the swap is two renames.
  */
 export class OutputWriter {
   readonly target: string;
@@ -107,7 +106,7 @@ export class OutputWriter {
   keep(relPath: string, key: string): boolean {
     const entry = this.previous?.files[relPath];
     if (!entry || entry[0] !== key || !this.intact(relPath)) return false;
-    this.files.set(relPath, { key, size: entry[1] });
+    this.files.set(relPath, { key, size: entry[1], from: relPath });
     return true;
   }
 
@@ -229,9 +228,17 @@ export class OutputWriter {
     if (this.failure) throw this.failure;
   }
 
-  /** Puts the finished build in place of the output folder. */
+  /**
+   * Puts the finished build in place of the output folder, whole: the files this build kept from the
+   * last one are hard-linked into the temporary folder (no copy), so that it holds the complete new
+   * output, which then takes the output folder's place by renaming. Whenever the process is
+   * killed, the output folder is the old output or the new one; killed between the two renames
+   * (the old folder set aside, the new not yet in its place), the next build puts the old one back
+   * before anything else (see recoverOutput).
+   */
   async commit(): Promise<void> {
     await this.settle();
+    faultPoint('commit-start');
     // No manifest while the output folder changes: should this stop half way, the next build writes everything.
     if (this.manifestFile) {
       try {
@@ -240,18 +247,21 @@ export class OutputWriter {
         // There was none (or the cache folder cannot be used).
       }
     }
-    if (this.previous) this.update(this.previous);
-    else {
-      const old = `${this.temp}-old`;
-      if (existsSync(this.target)) renameSync(this.target, old);
-      renameSync(this.temp, this.target);
+    if (this.previous) this.linkKept();
+    faultPoint('commit-linked');
+    const old = `${this.temp}-old`;
+    const hadOutput = existsSync(this.target);
+    if (hadOutput) renameSync(this.target, old);
+    faultPoint('commit-between-renames');
+    renameSync(this.temp, this.target);
+    faultPoint('commit-swapped');
+    if (hadOutput) {
       try {
         rmSync(old, { recursive: true, force: true });
       } catch {
         // The new output is in place; the old one is only left over (the next build removes it, see output-lock.ts).
       }
     }
-    this.removeUnnamedIndexFolders();
     if (this.manifestFile) {
       const files: Manifest['files'] = {};
       for (const [path, { key, size }] of this.files) files[path] = [key, size];
@@ -264,90 +274,25 @@ export class OutputWriter {
     }
   }
 
-  /**
-   * The search index lives in a folder named by its version: one that no
-   * file of this build is in (left by a build that was stopped or raced,
-   * before builds took a lock) would be published for nothing.
-   */
-  private removeUnnamedIndexFolders(): void {
-    const index = join(this.target, 'search-index');
-    let names: string[];
-    try {
-      names = readdirSync(index);
-    } catch {
-      return;
-    }
-    const named = new Set<string>();
-    for (const path of this.files.keys()) {
-      const parts = path.split(/[\\/]/);
-      if (parts[0] === 'search-index' && parts.length > 2) named.add(parts[1]!);
-    }
-    for (const name of names) {
-      const path = join(index, name);
-      if (!named.has(name) && lstatSync(path).isDirectory()) rmSync(path, { recursive: true, force: true });
-    }
-  }
-
-  /** Brings the output folder from the last build to this one: moves, deletes what went, moves in what is new. */
-  private update(previous: Manifest): void {
-    const target = (path: string) => join(this.target, path);
-    let stale = Object.keys(previous.files).filter((path) => !this.files.has(path) && !this.moved.has(path));
-    // Files kept at a new path. A folder whose files all move to one new folder (the search index's
-    // folder, renamed with each version) is renamed whole, and what it held and is not moved is stale.
-    const moves = [...this.files].filter(([, f]) => f.from !== undefined).map(([to, f]) => [f.from!, to] as const);
-    const groups = new Map<string, { from: string; to: string }>();
-    for (const [from, to] of moves) groups.set(`${dirname(from)}\0${dirname(to)}`, { from: dirname(from), to: dirname(to) });
-    const produced = new Set([...this.files].filter(([, f]) => f.from === undefined).map(([path]) => dirname(path)));
-    const staleSet = new Set(stale);
-    const movesTo = new Map(moves);
-    const renamed = new Map<string, string>();
-    for (const { from, to } of groups.values()) {
-      if (from === '.' || to === '.' || from === to || produced.has(from) || renamed.has(from) || lstatSafe(target(to))) continue;
-      // Every file of the old folder is stale or moves under its own name to the new one.
-      const inside = Object.keys(previous.files).filter((path) => dirname(path) === from);
-      const along = inside.every((path) => staleSet.has(path) || movesTo.get(path) === join(to, basename(path)));
-      if (!along || readdirSync(target(from)).length !== inside.length) continue;
-      mkdirSync(dirname(target(to)), { recursive: true });
-      renameSync(target(from), target(to));
-      renamed.set(from, to);
-    }
-    stale = stale.map((path) => (renamed.has(dirname(path)) ? join(renamed.get(dirname(path))!, basename(path)) : path));
-    for (const [from, to] of moves) {
-      // Moved along with its folder.
-      if (renamed.has(dirname(from))) continue;
-      mkdirSync(dirname(target(to)), { recursive: true });
-      renameSync(target(from), target(to));
-    }
-    // Files of the last build that this one does not make, and then their folders if that left them empty.
-    const emptied = new Set<string>();
-    for (const path of stale) {
-      rmSync(target(path), { force: true });
-      for (let dir = dirname(path); dir !== '.' && dir !== sep; dir = dirname(dir)) emptied.add(dir);
-    }
-    for (const dir of [...emptied].sort((a, b) => b.length - a.length)) {
+  /** Links every file this build keeps from the output folder (at its old path) into the temporary folder, at its new path. */
+  private linkKept(): void {
+    const made = new Set<string>();
+    for (const [path, { from }] of this.files) {
+      if (from === undefined) continue;
+      const to = join(this.temp, path);
+      const folder = dirname(to);
+      if (!made.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        made.add(folder);
+      }
       try {
-        rmdirSync(target(dir));
-      } catch {
-        // Not empty: it still holds files of this build.
+        linkSync(join(this.target, from), to);
+      } catch (e) {
+        // A file system without hard links (or with a limit on them): the file is copied.
+        if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK', 'ENOSYS'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
+        copyFileSync(join(this.target, from), to);
       }
     }
-    // New files: a folder missing from the output moves in whole, a file replaces the one it updates.
-    const move = (rel: string) => {
-      for (const name of readdirSync(join(this.temp, rel))) {
-        const from = join(this.temp, rel, name);
-        const to = join(this.target, rel, name);
-        const there = lstatSafe(to);
-        const isDir = lstatSync(from).isDirectory();
-        if (there && isDir && there.isDirectory()) move(join(rel, name));
-        else {
-          if (there && (isDir || there.isDirectory())) rmSync(to, { recursive: true, force: true });
-          renameSync(from, to);
-        }
-      }
-    };
-    mkdirSync(this.target, { recursive: true });
-    move('');
-    rmSync(this.temp, { recursive: true, force: true });
   }
 
   /** Removes the temporary folder at once, writes in flight or not (the process is about to end). */
@@ -384,14 +329,6 @@ function currentUmask(): number {
   // process.umask() without an argument is deprecated (it briefly changes the umask to read it), but
   // it is the only way to read it, and no other thread of this process makes files at this instant.
   return process.umask();
-}
-
-function lstatSafe(path: string) {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 function readManifest(file: string, target: string): Manifest | undefined {
