@@ -85,6 +85,24 @@ export function watchSite(paths: WatchPaths, onChange: (change: Change, file: st
    */
   const wanted = new Set([join(root, 'content'), join(root, 'static'), config, ...THEME_FOLDERS.map((f) => join(root, f))]);
   const configFolder = dirname(config);
+  /*
+   * A link the watcher does not follow gets no event of its own, but the build reads it (and refuses
+   * it: a page that leads out of the site, a link to nothing): one added after the start is told as
+   * an addition of its path, once, so that its problem shows without waiting for another save.
+   */
+  let started = false;
+  const linksSeen = new Set<string>();
+  const notFollowed = (path: string) => {
+    if (!linkNotFollowed(realRoot, path)) return false;
+    if (started && !linksSeen.has(path)) {
+      linksSeen.add(path);
+      queueMicrotask(() => {
+        const change = classify(paths, 'add', path) ?? (inside(join(root, 'content'), path) !== null ? { contentTree: true } : null);
+        if (change) onChange(change, path);
+      });
+    }
+    return true;
+  };
   const watcher: FSWatcher = watch([root, ...(configFolder === root ? [] : [configFolder]), resolve(paths.templatesDir)], {
     ignoreInitial: true,
     ignored: (file: string) => {
@@ -93,7 +111,7 @@ export function watchSite(paths: WatchPaths, onChange: (change: Change, file: st
       if (dirname(path) === root && !wanted.has(path)) return true;
       // A config file outside the site's folder: that file alone of its folder (and the site, should that be there too).
       if (dirname(path) === configFolder && configFolder !== root && path !== config && path !== root) return true;
-      return inside(root, path) !== null && linkNotFollowed(realRoot, path);
+      return inside(root, path) !== null && notFollowed(path);
     },
   });
   watcher.on('all', (event, file) => {
@@ -101,6 +119,11 @@ export function watchSite(paths: WatchPaths, onChange: (change: Change, file: st
     if (change) onChange(change, file);
   });
   watcher.on('error', onError);
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const ready = new Promise<void>((resolve) =>
+    watcher.once('ready', () => {
+      started = true;
+      resolve();
+    }),
+  );
   return { ready, close: () => watcher.close() };
 }

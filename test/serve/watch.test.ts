@@ -293,6 +293,30 @@ describe('folders and the config deleted and made again', () => {
     expect(await settledOk()).toBe(true);
   });
 
+  it('S1 a symbolic link added under content/ that leads out of the site, or to nothing, shows its problem at once', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'docs-outside-'));
+    try {
+      writeFileSync(join(outside, 'leak.md'), '---\ntitle: Leak\n---\n\nOUTSIDE-SECRET\n');
+      const failed = nextBuild(preview, 10_000);
+      symlinkSync(join(outside, 'leak.md'), fixture.path('content/guides/leak.md'));
+      const result = await failed;
+      expect(result.ok).toBe(false);
+      expect(JSON.stringify(result)).toContain('content/guides/leak.md');
+      expect((await get(base, '/guides/leak/')).text).not.toContain('OUTSIDE-SECRET');
+      rmSync(fixture.path('content/guides/leak.md'));
+      fixture.edit('content/guides/alpha.md', 'Alpha body text', 'Alpha body text after the link');
+      expect(await settledOk()).toBe(true);
+      const dangling = nextBuild(preview, 10_000);
+      symlinkSync(join(outside, 'gone.md'), fixture.path('content/guides/gone.md'));
+      expect((await dangling).ok).toBe(false);
+      rmSync(fixture.path('content/guides/gone.md'));
+      fixture.edit('content/guides/alpha.md', 'Alpha body text after the link', 'Alpha body text');
+      expect(await settledOk()).toBe(true);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('a symbolic link out of the site or into a loop is not followed by the watcher', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'docs-outside-'));
     try {
