@@ -215,7 +215,10 @@ const hashOf = (path: string) => {
  * into one CommonJS module each and run here, in the build: they are rendered
  * to HTML like the built-in ones and never reach the browser. Their imports
  * of react and react/jsx-runtime get the tool's React; every other import is
- * bundled from the site's files (Node's modules are not available to them).
+ * bundled from the site's files, which must lie inside the site folder (so that
+ * nothing from elsewhere is published by accident). This is not a sandbox:
+ * components are the site authors' code and run with the build's rights (they
+ * can reach Node.js through its globals), as README's Safety says.
  * Returns the components and a hash of their sources (part of every page's key).
  */
 export function loadComponents(root: string, config: SiteConfig): { components: Components; key: string; logoRatio: number } {
