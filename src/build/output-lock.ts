@@ -142,9 +142,9 @@ function takeLock(temp: string, file: string, contents: string): boolean {
   }
 }
 
-/** Adds the file's path to a system error without one (a write), so that its message can name it. */
+/** Gives a system error the path its message should name. */
 function withPath(e: unknown, path: string): unknown {
-  if (e && typeof e === 'object' && 'code' in e && !('path' in e)) Object.assign(e, { path });
+  if (e && typeof e === 'object' && 'code' in e) Object.assign(e, { path });
   return e;
 }
 
@@ -171,7 +171,8 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void)
       try {
         writeFileSync(temp, mine, { mode: 0o644, flag: 'wx' });
       } catch (e) {
-        throw withPath(e, temp);
+        // (Named as the lock: the temporary name beside it means nothing to the reader.)
+        throw withPath(e, file);
       }
       taken = takeLock(temp, file, mine);
     } finally {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { accessSync, chmodSync, constants, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { cacheEnabled, cachePath, readCheckedFileSync, writeCheckedFileSync } from '../content/cache.js';
@@ -239,6 +239,9 @@ export class OutputWriter {
   async commit(): Promise<void> {
     await this.settle();
     faultPoint('commit-start');
+    // An output folder this user may not change (made by a build run as another user): refused before anything moves,
+    // rather than swapped for one while the old stays beside it for good.
+    if (existsSync(this.target)) accessSync(this.target, constants.W_OK);
     // No manifest while the output folder changes: should this stop half way, the next build writes everything.
     if (this.manifestFile) {
       try {

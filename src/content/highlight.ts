@@ -199,6 +199,27 @@ export function needsHighlighter(lang: string): boolean {
   return !PLAIN.has(lang);
 }
 
+/*
+ * Code the highlighter is not given, as editors do with minified files: a line over 5,000
+ * characters, or a block over 256 KB. Its grammar engine holds every token of a line at once (a
+ * line of a megabyte took over a gigabyte and 14 s); such code is shown as it is, uncoloured.
+ */
+const LONGEST_LINE = 5_000;
+const LARGEST_BLOCK = 256 * 1024;
+
+/** Whether a block's code is highlighted (see above). */
+export function colourable(code: string): boolean {
+  if (code.length > LARGEST_BLOCK) return false;
+  if (code.length <= LONGEST_LINE) return true;
+  for (let start = 0; start < code.length; ) {
+    let end = code.indexOf('\n', start);
+    if (end < 0) end = code.length;
+    if (end - start > LONGEST_LINE) return false;
+    start = end + 1;
+  }
+  return true;
+}
+
 /** Highlighted lines as hast: one `span.line` per line, a span per token. */
 export function linesOf(tokens: TokenLine[]): Element[] {
   return tokens.map((line) =>

@@ -16,8 +16,8 @@ import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { rehypeSafeRawHtml, remarkFootnotesDefined, remarkRawHtmlClosed } from './plugins/raw-html.js';
 import { report, type PartsState } from './context.js';
-import { nestingProblem } from './nesting.js';
-import { cutPoints, PartReader, partTexts, type Cut } from './split-parse.js';
+import { nestingProblem, weightProblem } from './nesting.js';
+import { cutPoints, PartReader, partTexts, SPLIT_MIN_CHARS, type Cut } from './split-parse.js';
 import { parseLargePage } from './parse-thread.js';
 import { mayHoldAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, selfLinkDepthFor, type Anchor } from './plugins/headings.js';
@@ -143,6 +143,9 @@ export async function renderMarkdown(body: string, options: RenderOptions): Prom
   };
   const tooDeep = nestingProblem(body, options.file, options.lineOffset);
   if (tooDeep) return { html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [tooDeep], codeBlocks: new Map() };
+  // (Small pages are parsed whole and cannot weigh too much.)
+  const tooHeavy = body.length >= SPLIT_MIN_CHARS ? weightProblem(body, (options.cuts ?? cutPoints(body)).map((cut) => cut.at), options.file, options.lineOffset) : undefined;
+  if (tooHeavy) return { html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [tooHeavy], codeBlocks: new Map() };
   try {
     return await renderChecked(body, options, ctx);
   } catch (e) {

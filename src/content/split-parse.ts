@@ -105,11 +105,22 @@ const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /** The delimiter row of a table written with a leading pipe: `| --- | :-: |`. */
 const DELIMITER_ROW = /^\|(?:[ \t]*:?-+:?[ \t]*\|)*[ \t]*:?-+:?[ \t]*\|?[ \t]*$/;
 
+/**
+ * A line after a blank line, at the margin, that starts a paragraph whatever the lines before
+ * were: a letter of any script, or a link, an image, a code span, emphasis, a quote or a bracket
+ * (a link reference definition, which `[` might start, is ruled out for the whole page by
+ * mayReferAcross). Not a list item, a number that starts one, a block quote, a table, HTML, a
+ * heading, a thematic break or indented code.
+ */
+const PARAGRAPH_START = /^(?:\p{L}|\d+(?![\d.)])|\[|!\[|`(?!``)|[*_](?=[^\s*_])|[("'])/u;
+
 /** Where the page may be cut, or none when it must be parsed whole. */
 export function cutPoints(body: string, minChars = SPLIT_MIN_CHARS, partChars = PART_CHARS): Cut[] {
   if (body.length < minChars || mayReferAcross(body)) return [];
   const cuts: Cut[] = [];
   let fence: string | undefined;
+  /** Where the open fence is: in a block quote, in a list item (the indent its lines need), or at the margin (0). */
+  let fenceContainer: 'quote' | number = 0;
   let directives = 0;
   let lastCut = 0;
   let previousBlank = true;
@@ -160,16 +171,25 @@ export function cutPoints(body: string, minChars = SPLIT_MIN_CHARS, partChars = 
     if (table) {
       // A row of the table (or its delimiter row).
     } else if (fence !== undefined) {
-      if (fenceMatch && fenceMatch[2]![0] === fence[0] && fenceMatch[2]!.length >= fence.length && line.slice(fenceMatch[0].length).trim() === '') fence = undefined;
+      // A fence opened in a block quote or a list item ends with its container: a line that does not go on
+      // in the container (a lazy line, the next block) ends it where this reading cannot follow. The page is parsed whole.
+      if (fenceContainer === 'quote' ? !/^ {0,3}>/.test(line) : fenceContainer > 0 && line.trim() !== '' && /^ */.exec(line)![0].length < fenceContainer) return [];
+      // (A closing fence is in the fence's own container: a list bullet or a quote mark before it is code.)
+      const closingPrefix = fenceMatch?.[1] ?? '';
+      const inContainer = fenceContainer === 'quote' ? /^[ >]*$/.test(closingPrefix) : /^ *$/.test(closingPrefix);
+      if (fenceMatch && inContainer && fenceMatch[2]![0] === fence[0] && fenceMatch[2]!.length >= fence.length && line.slice(fenceMatch[0].length).trim() === '') fence = undefined;
     } else if (fenceMatch) {
       fence = fenceMatch[2];
+      const prefix = fenceMatch[1]!;
+      // (Indented by spaces alone, it may be in a list item too: its lines are asked for as much indent.)
+      fenceContainer = prefix.includes('>') ? 'quote' : prefix.length;
     } else {
       const directive = DIRECTIVE.exec(line);
       if (directive) {
         if (directive[2]!.trim() === '') directives = Math.max(0, directives - 1);
         else directives++;
       } else if (directives === 0 && previousBlank) {
-        if (far && (line.startsWith('## ') || /^[A-Za-z]/.test(line))) {
+        if (far && (line.startsWith('## ') || PARAGRAPH_START.test(line))) {
           cuts.push({ at: start });
           lastCut = start;
         }

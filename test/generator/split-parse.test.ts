@@ -16,6 +16,8 @@ import { PARSE_THREAD_MIN_CHARS, parseLargePage, parseThreadStats, setParseThrea
 // @ts-expect-error: a plain script of the benchmark, without types.
 import { shapeMarkdown } from '../../scripts/bench-shapes.mjs';
 import { pageBodies } from '../helpers/content.js';
+// @ts-expect-error: the package has no types.
+import commonmarkSpec from 'commonmark-spec';
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
 const parse = (text: string) => processor.parse(text) as Root;
@@ -74,6 +76,15 @@ describe('parsing a large page in parts', () => {
     '- a\n- b\n## Heading\n- c\n- d\n',
     '- a\n-\n- \n- b\n',
     '* a\n* b\n\n\n* c\n',
+    // Paragraphs that start with a link, an image, a code span, emphasis, a number, a quote or a letter of another script.
+    '[a link](/x/) starts this paragraph\n\n![an image](/i.png) starts this one\n',
+    '`code` starts it\n\n*emphasis* starts it\n\n_this too_\n',
+    '2024 was a year\n\n"Quoted" words\n\n(in brackets)\n',
+    '中文的段落。\n\nЛатиница нет.\n',
+    // A loose ordered list whose numbers run past 9, and one that starts at 10: no cut before 10.
+    '9. nine\n\n10. ten\n\n11. eleven\n',
+    '10) ten\n\n11) eleven\n',
+    '**strong** is not a cut point\n\n***\n\n*** bold italic\n',
   ];
 
   it('gives the same tree for hostile pages cut at every boundary, tables between rows and lists between items', () => {
@@ -93,6 +104,22 @@ describe('parsing a large page in parts', () => {
     }
     expect(tableCuts).toBeGreaterThan(100);
     expect(listCuts).toBeGreaterThan(100);
+  });
+
+  it('gives the same tree for pages made of the CommonMark specification\'s examples, cut at every boundary', () => {
+    const examples = (commonmarkSpec as { tests: Array<{ markdown: string }> }).tests.map((t) => t.markdown);
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    let cut = 0;
+    for (let round = 0; round < 2_000; round++) {
+      const pieces = Array.from({ length: 8 }, () => examples[Math.floor(random() * examples.length)]!);
+      const body = pieces.map((piece) => (random() < 0.2 ? piece : `${piece}\n`)).join('');
+      const cuts = cutPoints(body, 0, 0);
+      cut += cuts.length;
+      expect(JSON.stringify(parseInParts(body, parse, cuts)), body).toBe(JSON.stringify(parse(body)));
+    }
+    // (Many examples hold a link reference definition, which leaves their page whole.)
+    expect(cut).toBeGreaterThan(600);
   });
 
   it('cuts a long tight list between its items, and not a loose one', () => {

@@ -5,7 +5,7 @@ import type { Parent } from 'unist';
 import { walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
-import { highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, isTokenSource, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
+import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, isTokenSource, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
@@ -105,7 +105,7 @@ export function fencedCodeBlocks(body: string): CodeToHighlight[] {
     const meta = parseCodeMeta(rest.trim() || null, content.length);
     if (typeof meta === 'string') continue;
     const { code } = highlightedCode(value, meta);
-    found.push({ key: codeBlockKey(lang, code), lang, code });
+    if (colourable(code)) found.push({ key: codeBlockKey(lang, code), lang, code });
   }
   return found;
 }
@@ -187,7 +187,7 @@ export function remarkCodeBlocks() {
       blocks.push({ node, index: index!, parent: parent!, lang, code, meta, marks, key: codeBlockKey(lang, code) });
     });
     const { previous, used } = ctx.codeBlocks;
-    const missing = blocks.filter((b) => needsHighlighter(b.lang) && !previous.has(b.key) && !used.has(b.key));
+    const missing = blocks.filter((b) => needsHighlighter(b.lang) && colourable(b.code) && !previous.has(b.key) && !used.has(b.key));
     const source = ctx.highlighter;
     // The page's missing blocks at once: from another thread, or from the highlighter (loaded when first needed).
     const fetched = !missing.length
