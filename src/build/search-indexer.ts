@@ -415,7 +415,15 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
       const paths = new Set(wanted.map(([path]) => path));
       const files = wanted.length ? build().filter((file) => paths.has(file.path)) : [];
       for (const folder of new Set(files.map((file) => dirname(file.path)))) await mkdir(join(dir, folder), { recursive: true });
-      await Promise.all(files.map((file) => writeFile(join(dir, file.path), file.content())));
+      await Promise.all(
+        files.map((file) =>
+          writeFile(join(dir, file.path), file.content()).catch((e: unknown) => {
+            // A full disk names no file: the message should.
+            if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = join(dir, file.path);
+            throw e;
+          }),
+        ),
+      );
       await flushCacheWrites();
       return files.length;
     },

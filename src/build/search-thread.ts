@@ -52,7 +52,8 @@ export function createSearchWorker(options: SearchIndexerOptions = {}): SearchWo
   });
   const reply = async () => {
     const message = await Promise.race([new Promise<SearchWorkerReply>((resolve) => (answer = resolve)), crashed]);
-    if ('error' in message) throw new Error(`search index: ${message.error}`);
+    // (An error of the operating system keeps its code and path, for the one-line message a full disk gets.)
+    if ('error' in message) throw Object.assign(new Error(`search index: ${message.error}`), message.system ?? {});
     return message;
   };
   return {
@@ -85,4 +86,8 @@ export function createSearchWorker(options: SearchIndexerOptions = {}): SearchWo
 
 /** Messages to the search thread, and its replies. */
 export type SearchWorkerMessage = { add: SearchInput[] } | { list: true } | { write: string; paths: string[] };
-export type SearchWorkerReply = { added: number } | { listed: Array<[path: string, key: string, size: number]> } | { files: number } | { error: string };
+export type SearchWorkerReply =
+  | { added: number }
+  | { listed: Array<[path: string, key: string, size: number]> }
+  | { files: number }
+  | { error: string; system?: { code: string; syscall?: string; path?: string; dest?: string } };

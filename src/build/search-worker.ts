@@ -13,6 +13,12 @@ const port = parentPort!;
 const indexer = createSearchIndexer((workerData ?? {}) as SearchIndexerOptions);
 const post = (reply: SearchWorkerReply) => port.postMessage(reply);
 
+/** An error as a reply: with what the operating system said of it (a full disk, no permission), so that the build can name it. */
+function errorReply(e: unknown): SearchWorkerReply {
+  const { code, syscall, path, dest } = (e ?? {}) as NodeJS.ErrnoException & { dest?: string };
+  return { error: e instanceof Error ? (e.stack ?? e.message) : String(e), system: typeof code === 'string' ? { code, syscall, path, dest } : undefined };
+}
+
 port.on('message', (message: SearchWorkerMessage) => {
   if ('add' in message) {
     for (const page of message.add) indexer.add(page);
@@ -23,13 +29,13 @@ port.on('message', (message: SearchWorkerMessage) => {
     try {
       post({ listed: indexer.list() });
     } catch (e) {
-      post({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      post(errorReply(e));
     }
     return;
   }
   const wanted = new Set(message.paths);
   indexer.writeTo(message.write, { keep: (path) => !wanted.has(path) }).then(
     (files) => post({ files }),
-    (e: unknown) => post({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+    (e: unknown) => post(errorReply(e)),
   );
 });

@@ -151,6 +151,36 @@ describe('a full disk (ENOSPC)', () => {
   });
 });
 
+describe('a full disk at every size the build may run out at (F8b)', () => {
+  it.runIf(canMount)('tmpfs of 100 to 300 KB: each build fits (exit 0) or fails with one line naming a path, never as a bug, and leaves no lock', async () => {
+    s = scratchSite();
+    const small = join(s.dir, 'small');
+    mkdirSync(small);
+    const sizes = [100, 120, 150, 180, 200, 220, 260, 300];
+    const script = sizes
+      .map((kb) => [`mount -t tmpfs -o size=${kb}k tmpfs "$SMALL" || exit 90`, `echo "BEGIN ${kb}"`, `"$@" build -q --out "$SMALL/dist" 2>&1; echo "exit $?"`, 'ls -a "$SMALL"', 'umount "$SMALL"'].join('\n'))
+      .join('\n');
+    // (With the cache on, as a build usually runs: the search index is then written by its thread.)
+    const run = await docsIn(s, [], { prefix: ['unshare', '-m', 'sh', '-c', script, 'sh'], env: { SMALL: small } });
+    expectNoStack(run);
+    expect(run.code).toBe(0);
+    const out = run.stdout;
+    const blocks = [...out.matchAll(/BEGIN (\d+)\n([\s\S]*?)exit (\d+)\n([\s\S]*?)(?=BEGIN|$)/g)];
+    expect(blocks.map((b) => Number(b[1]))).toEqual(sizes);
+    for (const [, kb, printed, code, names] of blocks) {
+      expect(code, `${kb} KB: ${printed}`).toMatch(/^[01]$/);
+      if (code === '1') {
+        const lines = printed!.trim().split('\n');
+        expect(lines[0], `${kb} KB`).toMatch(new RegExp(`^docs: ${small}/\\S+: no space left on the device \\(ENOSPC, while trying to \\w+\\)$`));
+        expect(lines.slice(1), `${kb} KB`).toEqual([UNTOUCHED]);
+      }
+      // No lock and no temporary folder left on the disk.
+      expect(names!.split('\n').filter((name) => name && name !== '.' && name !== '..' && name !== 'dist'), `${kb} KB`).toEqual([]);
+    }
+    expect(out).not.toContain('a bug in docs');
+  }, 300_000);
+});
+
 describe('the messages of system errors and of bugs (injected errors)', () => {
   const sysError = (code: string, syscall: string, path?: string, dest?: string) =>
     Object.assign(new Error(`${code}: injected, ${syscall}`), { code, syscall, path, dest, errno: -1 });
