@@ -10,6 +10,9 @@ export interface LocatedYaml {
   file: string;
 }
 
+/** How deep a YAML document may nest: a config needs under ten levels. */
+const MAX_YAML_DEPTH = 64;
+
 export function parseLocatedYaml(
   source: string,
   file: string,
@@ -17,12 +20,40 @@ export function parseLocatedYaml(
 ): { located: LocatedYaml; problems: SourceProblem[] } {
   const lineCounter = new LineCounter();
   // Merge keys (<<: *defaults) are read as YAML 1.1 has them, as most writers expect.
-  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
+  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true, logLevel: 'error' });
   const located = { doc, lineCounter, lineOffset, file };
+  const at = (offset: number | undefined) => {
+    const { line, col } = lineCounter.linePos(offset ?? 0);
+    return { file, line: line + lineOffset, column: col };
+  };
+  // Mappings and lists as keys ({a: 1}: 2) have no place in a config or frontmatter (and the YAML library would turn
+  // them into text with a warning on the console); nor has nesting deeper than any config needs, which its
+  // readers would follow until the stack runs out.
+  const shapes: SourceProblem[] = [];
+  if (!doc.errors.length) {
+    let tooDeep = false;
+    const depthOf = (node: unknown, depth: number): void => {
+      if (tooDeep || shapes.length > 20) return;
+      if (depth > MAX_YAML_DEPTH) {
+        tooDeep = true;
+        shapes.push({ ...at((node as Node).range?.[0]), message: `YAML nested more than ${MAX_YAML_DEPTH} levels deep; flatten it` });
+        return;
+      }
+      if (isMap(node)) {
+        for (const pair of node.items) {
+          if (isMap(pair.key) || isSeq(pair.key)) shapes.push({ ...at((pair.key as Node).range?.[0]), message: `a key must be plain text, not a ${isMap(pair.key) ? 'mapping' : 'list'}` });
+          depthOf(pair.value, depth + 1);
+        }
+      } else if (isSeq(node)) for (const item of node.items) depthOf(item, depth + 1);
+    };
+    depthOf(doc.contents, 0);
+    if (shapes.length) return { located, problems: shapes };
+  }
   // After the first syntax error the parser's later errors are mostly echoes of it,
   // so only the first one is reported; the writer fixes it and sees the next.
   const problems: SourceProblem[] = [...doc.errors.slice(0, 1), ...doc.warnings].map((e) => {
-    const { line, col } = lineCounter.linePos(e.pos[0]);
+    // (Nesting that ran the parser out of stack is placed where it gets too deep, not where the stack ran out.)
+    const { line, col } = lineCounter.linePos(/call stack/i.test(e.message) ? (tooDeepAt(source) ?? e.pos[0]) : e.pos[0]);
     return {
       file,
       line: line + lineOffset,
@@ -30,6 +61,8 @@ export function parseLocatedYaml(
       message:
         e.code === 'MULTIPLE_DOCS'
           ? 'a second YAML document starts here ("---"): the file holds one; remove the line, or join the two'
+          : /call stack/i.test(e.message)
+            ? `YAML nested too deeply to be read (a config needs under ${MAX_YAML_DEPTH} levels); flatten it`
           : `YAML ${e.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${firstLine(e.message)}`,
     };
   });
@@ -58,6 +91,23 @@ export function yamlValue(located: LocatedYaml): unknown {
       { file: located.file, line: line + located.lineOffset, column: col, message: 'YAML aliases expand to too much data (an alias that repeats other aliases many times over); write the values out instead' },
     ]);
   }
+}
+
+/** Where flow brackets ([ and {, outside quotes) first nest deeper than MAX_YAML_DEPTH, as an offset. */
+function tooDeepAt(source: string): number | undefined {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_YAML_DEPTH) return i;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return undefined;
 }
 
 function firstLine(message: string): string {

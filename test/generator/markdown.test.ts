@@ -54,6 +54,10 @@ describe('frontmatter', () => {
     ['an unknown key', '---\ntitle: A\ntitel: B\n---\n', 'content/a.md:3:1 frontmatter.titel: unknown key "titel"'],
     ['bad YAML', '---\ntitle: "A\n---\n', 'content/a.md:3:1 YAML syntax error: Missing closing "quote'],
     ['a related entry without url', '---\ntitle: A\nrelated:\n  - title: B\n---\n', 'content/a.md:4:5 frontmatter.related[0].url: missing required field (expected string)'],
+    // P8: a mapping as a key (the YAML library printed a warning of its own and the position was 1:1), and nesting thousands deep.
+    ['a mapping as a key', '---\ntitle: A\n{a: 1}: 2\n---\n', 'content/a.md:3:1 a key must be plain text, not a mapping'],
+    ['nesting 100 deep', `---\ntitle: A\ndeep: ${'['.repeat(100)}${']'.repeat(100)}\n---\n`, 'content/a.md:3:71 YAML nested more than 64 levels deep; flatten it'],
+    ['nesting 3,000 deep', `---\ntitle: A\ndeep: ${'['.repeat(3000)}${']'.repeat(3000)}\n---\n`, 'content/a.md:3:71 YAML nested too deeply to be read (a config needs under 64 levels); flatten it'],
   ];
   for (const [name, source, message] of bad) {
     it(`reports ${name} with its position`, () => {
