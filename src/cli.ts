@@ -102,6 +102,13 @@ export function reportUnexpected(e: unknown, io: Io): number {
   return EXIT.input;
 }
 
+/** With DOCS_PROFILE set, one line of the build's stage times (ms) and peak memory. */
+function profile(io: Io, stageTimes: Record<string, number>): void {
+  if (!process.env.DOCS_PROFILE) return;
+  const stages = Object.fromEntries(Object.entries(stageTimes).map(([k, v]) => [k, Math.round(v)]));
+  io.err.write(`DOCS_PROFILE ${JSON.stringify({ stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+}
+
 async function runBuild(
   opts: { config: string; root: string; out: string; base: string; quiet?: boolean; only?: string; strict?: boolean },
   io: Io,
@@ -132,10 +139,7 @@ async function runBuild(
           },
     });
     if (live) io.out.write('\r\x1b[2K');
-    if (process.env.DOCS_PROFILE) {
-      const stages = Object.fromEntries(Object.entries(stageTimes).map(([k, v]) => [k, Math.round(v)]));
-      io.err.write(`DOCS_PROFILE ${JSON.stringify({ stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
-    }
+    profile(io, stageTimes);
     if (!opts.quiet) for (const warning of result.warnings) io.err.write(`${formatProblem(warning)} (warning)\n`);
     const seconds = (result.ms / 1000).toFixed(1);
     if (checkOnly) io.out.write(`Checked ${result.pages} pages in ${seconds} s: no problems found.\n`);
@@ -146,6 +150,8 @@ async function runBuild(
     return EXIT.ok;
   } catch (e) {
     if (live) io.out.write('\r\x1b[2K');
+    // (A failed build's peak memory too: the fuzz tests read it.)
+    profile(io, {});
     if (e instanceof InputError) {
       io.err.write(`${e.message}\n${e.problems.length} problem${e.problems.length === 1 ? '' : 's'} found; ${checkOnly ? 'fix them and run docs check again' : 'the previous output was left untouched'}.\n`);
       return EXIT.input;
