@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
-import { loadPages, type PageHooks, type SourcePage } from '../content/load.js';
+import { loadPages, type PageHooks, type SourcePage, type UnbuiltPage } from '../content/load.js';
 import { scanContent, staticWarnings } from '../content/sources.js';
 import { readCached, writeCached } from '../content/cache.js';
 import { InputError, type SourceProblem } from '../errors.js';
-import { parsersLoadMs, withParsers } from '../parsers.js';
+import { loadParsers, parsersLoadMs, withParsers } from '../parsers.js';
 import { TOOL_ROOT } from '../paths.js';
 import { checkRelated, checkUnbuiltLinks, resolveLinks, type LinkTargets } from '../site/links.js';
 import { buildSite, GENERATED, routeOf, type Site, type SitePage } from '../site/model.js';
@@ -64,6 +64,29 @@ export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
  * printable document, the files of static/; and the pages that failed to
  * load (accepted unchecked).
  */
+/**
+ * The link problems of the pages when the config is not valid, so that they come with the config's
+ * at once: each link is checked against the pages, the files of static/ and the generated files. What
+ * only the config can say is taken as it is written (redirect sources, read from the file whatever
+ * else is wrong in it) or given the benefit of the doubt (any folder's printable document, images
+ * of other hosts).
+ */
+export async function linksWithoutConfig(root: string, configPath: string, sourcePages: SourcePage[], failed: ReadonlySet<string>, unbuilt: UnbuiltPage[]): Promise<SourceProblem[]> {
+  const pages: SitePage[] = sourcePages.map((p) => ({ ...p, url: routeOf(p.id), title: p.frontmatter.title, group: p.frontmatter.group, section: -1, hrefs: p.links.map((l) => l.href) }) as SitePage);
+  const files = new Set<string>([...GENERATED, ...listStatic(join(root, 'static'))]);
+  for (const page of pages) files.add(`${page.url.replace(/[^/]*\/$/, '')}printable/`).add(`${page.url}printable/`);
+  try {
+    const { parseLocatedYaml, yamlValue } = await loadParsers();
+    const written = yamlValue(parseLocatedYaml(readFileSync(configPath, 'utf8'), configPath).located) as { redirects?: unknown } | null;
+    if (written?.redirects && typeof written.redirects === 'object') for (const from of Object.keys(written.redirects)) files.add(from).add(from.endsWith('/') ? from : `${from}/`);
+  } catch {
+    // A config that is not YAML at all: no redirects to know of.
+  }
+  const site = { pages, byUrl: new Map(pages.map((p) => [p.url, p])) } as unknown as Site;
+  const targets = { files, unchecked: new Set([...failed].map(routeOf)) };
+  return [...resolveLinks(site, '/', targets), ...checkUnbuiltLinks(site, targets, unbuilt)];
+}
+
 export function linkTargets(root: string, site: Site, failed: Iterable<string>, statics = listStatic(join(root, 'static'))): LinkTargets {
   const files = new Set([...GENERATED, ...statics]);
   for (const section of site.sections) if (section.pages.length) files.add(`${section.url}printable/`);
@@ -169,8 +192,8 @@ export async function loadSite(
   if (!scan.files.length && scan.problems.length) throw new InputError([...configProblems, ...scan.problems]);
   const { pages, problems: pageProblems, failed, unbuilt, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, scan.files, hooks, false));
   pageProblems.push(...scan.problems);
-  // Without a config there is no site to check links against: the problems so far.
-  if (!loaded) throw new InputError([...configProblems, ...shownOf(pageProblems)]);
+  // Without a valid config the pages' links are checked against the pages alone (see linksWithoutConfig).
+  if (!loaded) throw new InputError([...configProblems, ...shownOf([...pageProblems, ...(await linksWithoutConfig(root, configPath, pages, failed, unbuilt))])]);
   // (Run again with the parsers loaded if a problem needs a position in YAML: see src/parsers.ts.)
   const { site, problems } = await withParsers(() => {
     const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));

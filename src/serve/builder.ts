@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
-import { linkTargets, listStatic, pageFile, renderContext, siteFiles, siteWarnings, staticCollisions } from '../build/build.js';
+import { linksWithoutConfig, linkTargets, listStatic, pageFile, renderContext, siteFiles, siteWarnings, staticCollisions } from '../build/build.js';
 import { joined } from '../build/output.js';
 import { lastUpdated } from '../build/git.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
@@ -204,8 +204,11 @@ export class SiteBuilder {
     lap('bundle');
 
     const { pages, problems, failed: failedIds, unbuilt, hashes } = this.collectPages();
-    // With the pages' own problems, at once (links need the config's site to be checked).
-    if (this.configProblems.length) return failed([...this.configProblems, ...this.scanProblems, ...problems]);
+    // With the pages' own problems and their links', at once.
+    if (this.configProblems.length) {
+      const links = await linksWithoutConfig(this.root, this.options.configPath, pages, failedIds, unbuilt);
+      return failed([...this.configProblems, ...this.scanProblems, ...problems, ...links]);
+    }
     const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
     lap('model');
     // (static/ listed once, for the links and the collisions.)

@@ -89,7 +89,8 @@ function mdRoute(page: LinkingPage, path: string): string {
  */
 export function resolveLinks(site: Site, base: string, targets: LinkTargets, pages: Iterable<LinkingPage> = site.pages): SourceProblem[] {
   const problems: SourceProblem[] = [];
-  const imageSources = cspSources(site.config, hasContributors(site)).img;
+  // (Without a valid config there is no policy to check images of other hosts against: they are not checked.)
+  const imageSources = site.config ? cspSources(site.config, hasContributors(site)).img : undefined;
   for (const page of pages) {
     page.hrefs = [];
     for (const link of page.links) {
@@ -98,7 +99,7 @@ export function resolveLinks(site: Site, base: string, targets: LinkTargets, pag
       const at = { file: page.sourcePath, line: (link.line ?? 1) + page.bodyLineOffset, column: link.column ?? 1 };
       if (EXTERNAL.test(href)) {
         // An image from another host shows only where the Content-Security-Policy lets it load.
-        if (link.image && !imageSources.some((source) => sourceAllows(source, href))) {
+        if (link.image && imageSources && !imageSources.some((source) => sourceAllows(source, href))) {
           problems.push({ ...at, message: `shows the image "${href}", which the Content-Security-Policy does not let load (pages load images from the site and from csp.img); add ${imageOrigin(href)} to csp.img in the config` });
         }
         continue;

@@ -425,10 +425,13 @@ describe('every problem at once', () => {
   it("a problem of the config comes with the pages' own problems, in build, check and serve", async () => {
     const lines = config.split('\n').length;
     put(s, CONFIG, `${config.trimEnd()}\nbogus: 1\n`);
-    put(s, FIRST, `${first}\n#### Skipped\n`);
+    // (P7: the links too, checked against the pages while the config is not valid; a redirect's source is known from the file.)
+    put(s, FIRST, `${first}\n#### Skipped\n\nSee [nothing](/nope/), [no anchor](/guides/long/#nope), [the old address](/old-first/) and [the printable section](/guides/printable/).\n`);
     put(s, SECOND, second.replace(/^title: .*$/m, 'title: ['));
     const problems = [
       `${FIRST}:${addedLine()}:1 heading level skips from h2 to h4`,
+      `${FIRST}:${addedLine() + 2}:5 links to "/nope/", which is not a page of this site`,
+      `${FIRST}:${addedLine() + 2}:24 links to "#nope", but /guides/long/ has no such anchor`,
       `${SECOND}:3:1 YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]`,
       `${CONFIG}:${lines}:1 bogus: unknown key "bogus"`,
     ];
