@@ -38,6 +38,19 @@ function themedCopy(): string {
   return dir;
 }
 
+/** Sets one colour of theme.colors in a themed copy's config. */
+function setColor(dir: string, key: string, value: string): void {
+  editFile(join(dir, 'site.config.yaml'), new RegExp(`^(    ${key}: )'#[0-9a-f]{6}'$`, 'm'), `$1'${value}'`);
+}
+
+/** "site.config.yaml:line:column theme.colors.<key>:", the place of a colour's value in a themed copy's config. */
+function at(dir: string, key: string): string {
+  const lines = readFileSync(join(dir, 'site.config.yaml'), 'utf8').split('\n');
+  const line = lines.findIndex((l) => l.startsWith(`    ${key}: `));
+  expect(line).toBeGreaterThanOrEqual(0);
+  return `site.config.yaml:${line + 1}:${lines[line]!.indexOf("'") + 1} theme.colors.${key}:`;
+}
+
 describe('the tool is neutral', () => {
   // webpack's name, its palette (as hex and as the rgba() forms the styles used) and its logo's files.
   const WEBPACK_MARKS = [
@@ -91,17 +104,73 @@ describe('colour contrast', () => {
     expect(contrastRatio('#777777', '#ffffff')).toBeCloseTo(4.48, 2);
   });
 
-  it('stops the build with the pair, the ratio and the position of the colour in the config', async () => {
+  it('stops the build with every pair below its minimum: the pair, the ratio, the minimum and the position of the colour in the config', async () => {
     const dir = themedCopy();
     editFile(join(dir, 'site.config.yaml'), "headerTextSoft: '#e6dcf2'", "headerTextSoft: '#8a6fb0'");
     editFile(join(dir, 'site.config.yaml'), "bannerText: '#2b1d00'", "bannerText: '#f0f0f0'");
     const { code, err } = await runDocs(['build', '--root', dir, '--quiet']);
     expect(code).toBe(1);
-    const lines = readFileSync(join(dir, 'site.config.yaml'), 'utf8').split('\n');
-    const line = (text: string) => lines.findIndex((l) => l.includes(text)) + 1;
-    expect(err).toMatch(new RegExp(`site\\.config\\.yaml:${line("headerTextSoft: '#8a6fb0'")}:\\d+ .*headerTextSoft #8a6fb0 on header #4a2574 has a contrast of [\\d.]+:1; header navigation text needs at least 4\\.5:1 \\(WCAG AA\\)`));
-    expect(err).toMatch(new RegExp(`site\\.config\\.yaml:${line("bannerText: '#f0f0f0'")}:\\d+ .*bannerText #f0f0f0 on banner #ffd166`));
+    expect(err).toBe(
+      [
+        `${at(dir, 'headerTextSoft')} headerTextSoft #8a6fb0 on header #4a2574 has a contrast of 2.76:1; header navigation text needs at least 4.5:1 (WCAG AA)`,
+        `${at(dir, 'headerTextSoft')} headerTextSoft #8a6fb0 on headerDark #261338 has a contrast of 4.04:1; header navigation text (dark scheme) needs at least 4.5:1 (WCAG AA)`,
+        `${at(dir, 'bannerText')} bannerText #f0f0f0 on banner #ffd166 has a contrast of 1.27:1; banner text needs at least 4.5:1 (WCAG AA)`,
+        '3 problems found; the previous output was left untouched.',
+        '',
+      ].join('\n'),
+    );
   });
+
+  /*
+   * Every pair the check covers (src/theme/colors.ts), exactly at its minimum: a colour whose
+   * ratio is 4.49:1 (2.99:1 for the 3:1 pairs) stops the build, one at 4.50:1 (3.00:1) builds.
+   * `also` sets other colours of the themed fixture so that only the pair under test is near
+   * its minimum (a darker light-scheme header, where the pair is on the dark one).
+   */
+  const BOUNDARY: Array<{ fg: string; on: string; what: string; min: string; refused: string; accepted: string; also?: Record<string, string> }> = [
+    { fg: 'headerText', on: 'header #4a2574', what: 'header text', min: '4.5', refused: '#00a9ff', accepted: '#00aafb' },
+    { fg: 'headerText', on: 'headerDark #261338', what: 'header text (dark scheme)', min: '4.5', refused: '#0080ff', accepted: '#0082f8', also: { header: '#000000' } },
+    { fg: 'headerTextSoft', on: 'header #4a2574', what: 'header navigation text', min: '4.5', refused: '#00a9ff', accepted: '#00aafb' },
+    { fg: 'headerTextSoft', on: 'headerDark #261338', what: 'header navigation text (dark scheme)', min: '4.5', refused: '#0080ff', accepted: '#0082f8', also: { header: '#000000' } },
+    { fg: 'headerAccent', on: 'header #4a2574', what: 'the focus ring in the header', min: '3', refused: '#007efd', accepted: '#007eff' },
+    { fg: 'headerAccent', on: 'headerDark #261338', what: 'the focus ring in the header (dark scheme)', min: '3', refused: '#0053ff', accepted: '#0054fe', also: { header: '#000000' } },
+    { fg: 'bannerText', on: 'banner #ffd166', what: 'banner text', min: '4.5', refused: '#0043ff', accepted: '#0043fe' },
+    { fg: 'link', on: 'the light page background #ffffff', what: 'links on the page', min: '4.5', refused: '#006eff', accepted: '#006efe' },
+    { fg: 'linkDark', on: 'the dark page background #12181c', what: 'links on the page (dark scheme)', min: '4.5', refused: '#007bfe', accepted: '#007fef' },
+    { fg: 'linkHover', on: 'the light page background #ffffff', what: 'links under the pointer', min: '4.5', refused: '#006eff', accepted: '#006efe' },
+    { fg: 'linkHoverDark', on: 'the dark page background #12181c', what: 'links under the pointer (dark scheme)', min: '4.5', refused: '#007bfe', accepted: '#007fef' },
+    { fg: 'accentText', on: 'accent #0f6e5c', what: 'the chat icon', min: '3', refused: '#000057', accepted: '#000056' },
+    { fg: 'accentTextDark', on: 'accentDark #7fe0c8', what: 'the chat icon (dark scheme)', min: '3', refused: '#006afd', accepted: '#0069ff' },
+  ];
+
+  it('covers every pair of the check in the boundary cases below, with colours at the ratios they are named for', () => {
+    expect(BOUNDARY).toHaveLength(13);
+    for (const { fg, on, min, refused, accepted } of BOUNDARY) {
+      const bg = on.split(' ').at(-1)!;
+      const below = Number(min) - 0.01;
+      expect(contrastRatio(refused, bg), `${fg} ${refused} on ${bg}`).toBeGreaterThanOrEqual(below - 0.005);
+      expect(contrastRatio(refused, bg), `${fg} ${refused} on ${bg}`).toBeLessThan(below + 0.005);
+      expect(contrastRatio(accepted, bg), `${fg} ${accepted} on ${bg}`).toBeGreaterThanOrEqual(Number(min));
+      expect(contrastRatio(accepted, bg), `${fg} ${accepted} on ${bg}`).toBeLessThan(Number(min) + 0.005);
+    }
+  });
+
+  for (const { fg, on, what, min, refused, accepted, also = {} } of BOUNDARY) {
+    const below = (Number(min) - 0.01).toFixed(2);
+    it(`${fg} on ${on.replace(/ #.*/, '')}: ${below}:1 stops docs build, ${Number(min).toFixed(2)}:1 builds`, async () => {
+      const dir = themedCopy();
+      for (const [key, value] of Object.entries(also)) setColor(dir, key, value);
+      setColor(dir, fg, refused);
+      const stopped = await runDocs(['build', '--root', dir, '--quiet']);
+      expect(stopped.err).toBe(`${at(dir, fg)} ${fg} ${refused} on ${on} has a contrast of ${below}:1; ${what} needs at least ${min}:1 (WCAG AA)\n1 problem found; the previous output was left untouched.\n`);
+      expect(stopped.code).toBe(1);
+      setColor(dir, fg, accepted);
+      const built = await runDocs(['build', '--root', dir, '--quiet']);
+      expect(built.err).toBe('');
+      expect(built.code).toBe(0);
+      expect(readdirSync(join(dir, 'dist', 'assets')).some((f) => f.endsWith('.css') && readFileSync(join(dir, 'dist', 'assets', f), 'utf8').includes(accepted))).toBe(true);
+    });
+  }
 });
 
 describe('theme files and components', () => {
