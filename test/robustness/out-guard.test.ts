@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsIn, expectNoStack, goodBuild, leftovers, notCache, put, scratchSite, treeHash, type Scratch } from './harness.js';
@@ -79,6 +79,21 @@ describe('--out that would replace what the writer wrote is refused with exit 2 
     await expectRefused('handmade', NOT_OUTPUT);
     for (const name of ['.git/HEAD', 'src/main.c', '404.html', 'robots.txt']) expect(existsSync(join(s.site, 'handmade', name))).toBe(true);
   });
+  it('a folder with any 1 to 6 of the files an older build wrote (404.html, sitemap.xml, robots.txt, _headers, _redirects, llms.txt) and a file of the writer\'s, but no .docs-output mark: refused, every file kept (all 63 combinations)', async () => {
+    const SIGNATURE = ['404.html', 'sitemap.xml', 'robots.txt', '_headers', '_redirects', 'llms.txt'];
+    const folder = join(s.site, 'looks-built');
+    for (let mask = 1; mask < 1 << SIGNATURE.length; mask++) {
+      const names = SIGNATURE.filter((_, i) => mask & (1 << i));
+      rmSync(folder, { recursive: true, force: true });
+      mkdirSync(folder);
+      for (const name of names) writeFileSync(join(folder, name), `${name} of an earlier site\n`);
+      writeFileSync(join(folder, 'thesis.tex'), 'years of work\n');
+      await expectRefused('looks-built', NOT_OUTPUT);
+      expect(readdirSync(folder).sort(), names.join(' ')).toEqual([...names, 'thesis.tex'].sort());
+      expect(readFileSync(join(folder, 'thesis.tex'), 'utf8')).toBe('years of work\n');
+    }
+    rmSync(folder, { recursive: true, force: true });
+  }, 120_000);
   it('the home folder', () => expectRefused(join(s.dir, 'home'), 'this is your home folder', [], { HOME: join(s.dir, 'home') }));
   it('#41 the root of the file system (/)', async () => {
     const rootBefore = readdirSync('/').sort();
