@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hostAllowed } from '../../src/serve/serve.js';
 
-describe('DNS rebinding protection', () => {
+// The predicate alone; that the preview applies it to every request is tested with real requests in http.test.ts.
+describe('hostAllowed, the Host check of the preview (DNS rebinding)', () => {
   it('answers loopback names on a loopback address', () => {
     for (const host of ['localhost:4000', '127.0.0.1:4000', '[::1]:4000', 'docs.localhost:4000', 'LOCALHOST']) {
       expect(hostAllowed(host, '127.0.0.1'), host).toBe(true);

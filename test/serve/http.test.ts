@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -202,6 +203,41 @@ describe('docs serve answers', () => {
     expect(events.body.length).toBe(0);
   });
 
+  describe('answers only requests addressed to a localhost name (a page of another site could read the preview through a DNS name that points at this computer)', () => {
+    const FORBIDDEN = 'Forbidden: the preview answers only to localhost names on a loopback address.';
+    const port = () => new URL(base).port;
+
+    it.each([
+      ['a foreign host', () => 'evil.example'],
+      ['a foreign host with the preview\'s port', () => `evil.example:${port()}`],
+      ['a name that starts like the loopback address', () => `127.0.0.1.evil.example:${port()}`],
+    ])('%s → 403 for a page, a file, the reload script and the event stream', async (_, host) => {
+      for (const path of ['/guides/alpha/', '/notes.txt', '/__docs/reload.js', '/__docs/events?path=/']) {
+        const res = await get(base, path, { Host: host() });
+        expect(res.status, path).toBe(403);
+        expect(res.text, path).toBe(`${FORBIDDEN}\n`);
+        expect(res.headers['content-type'], path).toMatch(/^text\/plain/);
+      }
+    });
+
+    it('no Host header → 403 (HTTP/1.0); an HTTP/1.1 request without one is refused as malformed', async () => {
+      for (const version of ['1.0', '1.1']) {
+        const res = await rawExchange(base, `GET /guides/alpha/ HTTP/${version}\r\nConnection: close\r\n\r\n`);
+        expect(res.status, `HTTP/${version}`).toBe(version === '1.0' ? 403 : 400);
+        if (version === '1.0') expect(res.text.endsWith(`\r\n\r\n${FORBIDDEN}\n`)).toBe(true);
+        expect(res.text, `HTTP/${version}`).not.toContain('Alpha guide');
+      }
+    });
+
+    it('localhost names and loopback addresses with the port are answered', async () => {
+      for (const host of [`localhost:${port()}`, `127.0.0.1:${port()}`, `docs.localhost:${port()}`, `LOCALHOST:${port()}`]) {
+        const res = await get(base, '/guides/alpha/', { Host: host });
+        expect(res.status, host).toBe(200);
+        expect(res.text, host).toContain('<h1>Alpha guide</h1>');
+      }
+    });
+  });
+
   describe('refuses every request that tries to leave the output folder', () => {
     it.each([
       '/../secret.txt',
@@ -245,3 +281,16 @@ describe('docs serve answers', () => {
     });
   });
 });
+
+/** Writes `request` byte for byte on a socket and reads the whole answer (the server closes it). */
+function rawExchange(base: string, request: string): Promise<{ status: number; text: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let data = '';
+    socket.on('connect', () => socket.write(request));
+    socket.on('data', (c) => (data += c.toString('latin1')));
+    socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(data)?.[1] ?? 0), text: data }));
+    socket.on('error', reject);
+  });
+}
