@@ -58,7 +58,8 @@ export function outsidePaths(text: string, file: string, root: string): OutsideP
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (SKIPPED.has(entry.name)) continue;
+    // (Hidden folders inside these are the tests' own scratch output, such as test/.tmp, never committed.)
+    if (SKIPPED.has(entry.name) || entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...filesUnder(path));
     else if (entry.isFile() && TEXT.test(entry.name)) out.push(path);
