@@ -54,6 +54,7 @@ const BUILT_IN: Record<string, OptionSource> = {
   'ignore-plugin': { schema: 'plugins/IgnorePlugin.json' },
   'limit-chunk-count-plugin': { schema: 'plugins/optimize/LimitChunkCountPlugin.json' },
   'manifest-plugin': { schema: 'plugins/ManifestPlugin.json' },
+  'merge-duplicate-chunks-plugin': { schema: 'plugins/optimize/MergeDuplicateChunksPlugin.json' },
   'min-chunk-size-plugin': { schema: 'plugins/optimize/MinChunkSizePlugin.json' },
   'module-concatenation-plugin': { none: 'ModuleConcatenationPlugin' },
   'module-federation-plugin': { schema: 'plugins/container/ModuleFederationPlugin.json' },
@@ -65,6 +66,7 @@ const BUILT_IN: Record<string, OptionSource> = {
   'provide-plugin': { ctor: 'ProvidePlugin' },
   'source-map-dev-tool-plugin': { schema: 'plugins/SourceMapDevToolPlugin.json' },
   'split-chunks-plugin': { schema: 'WebpackOptions.json', definition: 'OptimizationSplitChunksOptions' },
+  'virtual-url-plugin': { schema: 'plugins/schemes/VirtualUrlPlugin.json' },
   'watch-ignore-plugin': { schema: 'plugins/WatchIgnorePlugin.json' },
 };
 
@@ -445,7 +447,9 @@ describe('built-in plugin pages: structure', () => {
 
   it.each(pages)('%s: the title names a plugin webpack exports', (page) => {
     const title = String(readPage(`plugins/${page}`).frontmatter.title);
-    const namespaces = [webpack, ...Object.values(webpack).filter((v) => v && typeof v === 'object')] as Record<string, unknown>[];
+    const objects = (o: object) => Object.values(o).filter((v) => v && typeof v === 'object') as object[];
+    // webpack.experiments.schemes.VirtualUrlPlugin sits one level deeper than the other namespaces
+    const namespaces = [webpack, ...objects(webpack), ...objects(webpack.experiments)] as Record<string, unknown>[];
     const exported = namespaces.some((ns) => typeof ns[title] === 'function');
     expect(exported, `${title} is not exported by webpack`).toBe(true);
   });
@@ -1672,6 +1676,97 @@ describe('SplitChunksPlugin examples', () => {
       default: { minChunks: 2, priority: -20, reuseExistingChunk: true, idHint: '' },
       defaultVendors: { priority: -10, reuseExistingChunk: true, idHint: 'vendors' },
     });
+  });
+});
+
+describe('MergeDuplicateChunksPlugin examples', () => {
+  const chunksOf = (b: Build) => jsFiles(b.outputs).filter((f) => !['admin.js', 'shop.js'].includes(f));
+
+  it('Usage: both entries load chart.js from one chunk, and both still run', async () => {
+    const b = await build('merge-dup-usage', fixture('merge-duplicates'), configOf('merge-duplicate-chunks-plugin', 0));
+    expect(chunksOf(b)).toHaveLength(1);
+    expect(b.outputs[chunksOf(b)[0]!]).toContain('chart of');
+    expect(await runWebApp({ 'http://localhost/': b.outDir }, ['admin.js'])).toEqual(['admin: chart of sales']);
+    expect(await runWebApp({ 'http://localhost/': b.outDir }, ['shop.js'])).toEqual(['shop: chart of orders']);
+  });
+
+  it('without the option, two chunks hold the same code', async () => {
+    const b = await build('merge-dup-off', fixture('merge-duplicates'), configOf('merge-duplicate-chunks-plugin', 1));
+    const chunks = chunksOf(b);
+    expect(chunks).toHaveLength(2);
+    expect(b.outputs[chunks[0]!]!.replace(/\d+/g, '')).toBe(b.outputs[chunks[1]!]!.replace(/\d+/g, ''));
+  });
+
+  it('the default stage is -10; an options object without stage leaves it undefined (stage 0)', () => {
+    const { MergeDuplicateChunksPlugin } = webpack.optimize;
+    expect((new MergeDuplicateChunksPlugin() as unknown as { options: { stage?: number } }).options.stage).toBe(-10);
+    expect((new MergeDuplicateChunksPlugin({}) as unknown as { options: { stage?: number } }).options.stage).toBeUndefined();
+  });
+});
+
+describe('VirtualUrlPlugin examples', () => {
+  it('Usage: a string module and one whose relative import resolves from src/lib/', async () => {
+    const files = { ...fixture('virtual-url'), 'src/index.js': blockTitled('virtual-url-plugin', 'src/index.js') };
+    const b = await build('virtual-usage', files, configOf('virtual-url-plugin', 0));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['storefront, built 2026-01-15: €12.60']);
+  });
+
+  it('an unknown id fails with the message the page quotes', async () => {
+    const files = { ...fixture('virtual-url'), 'src/index.js': "import x from 'virtual:missing';\nconsole.log(x);\n" };
+    const b = await build('virtual-missing', files, configOf('virtual-url-plugin', 0), { allowErrors: true });
+    expect(b.errors.join('\n')).toContain("Can't resolve virtual module virtual:missing");
+  });
+
+  it('two instances on one scheme: the first answers every request of it and fails for the ids of the second', async () => {
+    const files = { ...fixture('virtual-url'), 'src/index.js': "import a from 'virtual:a';\nimport b from 'virtual:b';\nconsole.log(a, b);\n" };
+    const { VirtualUrlPlugin } = webpack.experiments.schemes;
+    const b = await build('virtual-two', files, () => ({ mode: 'production', entry: './src/index.js', plugins: [new VirtualUrlPlugin({ a: 'export default 1;' }), new VirtualUrlPlugin({ b: 'export default 2;' })] }), { allowErrors: true });
+    expect(b.errors.join('\n')).toContain("Can't resolve virtual module virtual:b");
+  });
+
+  it('generated routes, JSON settings and the app scheme', async () => {
+    const files = { ...fixture('virtual-url'), 'src/app.js': blockTitled('virtual-url-plugin', 'src/app.js') };
+    const b = await build('virtual-routes', files, configOf('virtual-url-plugin', 1));
+    expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(['cart, home EUR 20']);
+    const modules = moduleNames(b.stats).join('\n');
+    expect(modules).toContain('app:settings');
+  });
+
+  it('with the memory cache, the route list follows a new page (context dependency); a version makes a file-less module follow its value', async () => {
+    const files = { ...fixture('virtual-url'), 'src/app.js': blockTitled('virtual-url-plugin', 'src/app.js') };
+    const dir = scratchDir('plugins-virtual-version');
+    cleanups.push(() => removeDir(dir));
+    writeFiles(dir, { 'package.json': '{ "private": true }\n', ...files, 'src/stamp.js': "import a from 'stamp:a';\nimport b from 'stamp:b';\nconsole.log(a, b);\n" });
+    const config = loadConfig(configOf('virtual-url-plugin', 1), dir);
+    let value = 'one';
+    const { VirtualUrlPlugin } = webpack.experiments.schemes;
+    const compiler = webpack({
+      ...config,
+      mode: 'development',
+      devtool: false,
+      cache: { type: 'memory' },
+      entry: { main: './src/app.js', stamp: './src/stamp.js' },
+      context: dir,
+      output: { path: join(dir, 'dist') },
+      infrastructureLogging: { level: 'error' },
+      plugins: [
+        ...config.plugins!,
+        new VirtualUrlPlugin({ a: () => `export default ${JSON.stringify(value)};`, b: { source: () => `export default ${JSON.stringify(value)};`, version: () => value } }, 'stamp'),
+      ],
+    });
+    try {
+      await runCompiler(compiler);
+      writeFiles(dir, { 'src/pages/about.js': "export const title = 'About';\n" });
+      value = 'two';
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const second = await runCompiler(compiler);
+      expect(second.toJson({ all: false, errors: true }).errors).toEqual([]);
+    } finally {
+      await closeCompiler(compiler);
+    }
+    const read = (file: string) => readFileSync(join(dir, 'dist', file), 'utf8');
+    expect(runInBrowserLikeContext([read('main.js')])).toEqual(['about, cart, home EUR 20']);
+    expect(runInBrowserLikeContext([read('stamp.js')])).toEqual(['one two']);
   });
 });
 
