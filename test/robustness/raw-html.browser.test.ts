@@ -73,6 +73,30 @@ A footnote.[^1]
 
 <script src="/evil.js"></script>
 
+## Forged markers
+
+The pipeline marks its own markup with an attribute whose name it makes at random; a writer's copy of the name's known part trusts nothing.
+
+<script data-docs-own>alert(33)</script>
+
+<script data-docs-own0123456789abcdef>alert(34)</script>
+
+<script dataDocsOwn data-docs-own="">alert(35)</script>
+
+<div id="p36" data-docs-own onclick="alert(36)">forged div 36</div>
+
+<div id="p37" data-docs-own0123456789abcdef onclick="alert(37)">forged div 37</div>
+
+<div id="p38" dataDocsOwn onmouseover="alert(38)">forged div 38</div>
+
+<img src="x" data-docs-own onerror="alert(39)">
+
+<img src="x" data-docs-own0123456789abcdef onerror="alert(40)">
+
+<img src="x" dataDocsOwn data-docs-own-0123456789abcdef onerror="alert(41)">
+
+<p data-docs-own><img src="x" data-docs-own onerror="alert(42)"><span id="p43" data-docs-own onclick="alert(43)">forged span 43</span></p>
+
 ## What is kept
 
 <details><summary>Summary kept</summary>Details body kept</details>
@@ -126,6 +150,17 @@ describe('raw HTML as built', () => {
     expect(body.replace(/"[^"]*"/g, '""')).not.toMatch(/\son[a-z]+=/i);
     expect(body).not.toMatch(/javascript:|vbscript:|data:text/i);
     expect(body).not.toMatch(/\sstyle=/i);
+  });
+  it("a writer's copy of the pipeline's marker attribute (data-docs-own, data-docs-own0123456789abcdef, dataDocsOwn) on <script>, <div onclick>, <img onerror>: no script and no on* attribute reach the page", () => {
+    const body = article();
+    const forged = body.slice(body.indexOf('id="forged-markers"'), body.indexOf('id="what-is-kept"'));
+    // The probes are in the page (their text and ids), without what made them dangerous.
+    for (const text of ['forged div 36', 'forged div 37', 'forged div 38', 'forged span 43']) expect(forged).toContain(text);
+    expect(forged).not.toMatch(/<script/i);
+    expect(forged).not.toMatch(/alert\(3[345]\)/);
+    expect(forged).not.toMatch(/\son[a-z]+=/i);
+    expect(forged).not.toMatch(/data-?docs-?own/i);
+    expect(forged.match(/<img /g)).toHaveLength(4);
   });
   it('keeps details, summary, kbd, sup, tables, ids, classes and static SVG', () => {
     const body = article();
@@ -212,7 +247,7 @@ async function open(url: string): Promise<{ page: Page; dialogs: string[]; viola
 async function exercise(page: Page): Promise<void> {
   for (const id of ['p27', 'p11', 'p10', 'p29']) await page.hover(`#${id}`, { timeout: 2000 }).catch(() => undefined);
   for (let i = 0; i < 15; i++) await page.keyboard.press('Tab');
-  for (const id of ['p5', 'p14', 'p28', 'p29', 'p10']) {
+  for (const id of ['p5', 'p14', 'p28', 'p29', 'p10', 'p36', 'p37', 'p38', 'p43']) {
     await page.click(`#${id}`, { timeout: 2000, noWaitAfter: true }).catch(() => undefined);
     if (!page.url().includes('/guides/probes/')) await page.goBack().catch(() => undefined);
   }
@@ -237,7 +272,28 @@ describe.runIf(hasChromium)('the probes in Chromium, from a static server that i
     }
   });
 
-  it('with the CSP meta stripped too: the sanitiser alone keeps every probe inert', async () => {
+  it("with the CSP meta stripped: a writer's copy of the pipeline's marker leaves no script and no on* attribute in the page, and clicking the probes opens no dialog", async () => {
+    const server = await staticServer(join(s.site, 'dist'), true);
+    try {
+      const { page, dialogs } = await open(`${server.url}/guides/probes/`);
+      expect(await page.locator('#p36').count()).toBe(1);
+      for (const id of ['p36', 'p37', 'p43']) await page.click(`#${id}`, { timeout: 2000 });
+      await page.hover('#p38', { timeout: 2000 });
+      await page.waitForTimeout(300);
+      expect(dialogs).toEqual([]);
+      const found = await page.evaluate(() => {
+        const article = document.querySelector('article')!;
+        const handlers = [...article.querySelectorAll('*')].flatMap((el) => el.getAttributeNames().filter((name) => /^on/i.test(name) || /docs-?own/i.test(name)).map((name) => `${el.tagName} ${name}`));
+        return { scripts: article.querySelectorAll('script').length, handlers };
+      });
+      expect(found).toEqual({ scripts: 0, handlers: [] });
+      await page.context().close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with the CSP meta stripped too: the sanitiser alone keeps every probe inert (the hovers, tabs and clicks of exercise())', async () => {
     const server = await staticServer(join(s.site, 'dist'), true);
     try {
       const { page, dialogs } = await open(`${server.url}/guides/probes/`);
