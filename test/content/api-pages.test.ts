@@ -25,6 +25,7 @@ const GROUPS: Record<string, string> = {
   'api/resolver': 'Plugins',
   'api/parser': 'Plugins',
   'api/template': 'Plugins',
+  'api/logging': 'Plugins',
 };
 
 describe('API section pages', () => {
