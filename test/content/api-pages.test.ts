@@ -12,6 +12,7 @@ const GROUPS: Record<string, string> = {
   api: '-',
   'api/cli': 'Interfaces',
   'api/node': 'Interfaces',
+  'api/webpack-dev-server': 'Interfaces',
   'api/stats': 'Interfaces',
   'api/hot-module-replacement': 'Interfaces',
   'api/loaders': 'Interfaces',
