@@ -183,12 +183,49 @@ describe('images from other hosts', () => {
 });
 
 describe('csp sources that would change the policy itself', () => {
-  it('X4 a comma (a second policy) or a semicolon (a new directive) in a source is refused at its place', async () => {
+  it('X4 a comma (a second policy), a semicolon (a new directive), a space (a second source) or a quote (a keyword) in a source is refused at its place', async () => {
     const base = config.trimEnd();
     const at = base.split('\n').length + 3;
-    put(s, CONFIG, `${base}\ncsp:\n  img:\n    - https://a.example/,script-src\n    - "https://b.example/x;script-src 'unsafe-inline'"\n    - https://c.example/images/\n`);
+    put(s, CONFIG, `${base}\ncsp:\n  img:\n    - https://a.example/,script-src\n    - "https://b.example/x;script-src 'unsafe-inline'"\n    - https://c.example/images/\n    - "https://d.example/x 'unsafe-eval'"\n    - "https://e.example/'unsafe-eval'"\n`);
     const rule = 'expected a source such as https://img.example.com, https://*.example.com or data: (a path may not hold spaces, commas or semicolons)';
-    await expectRejected(s, ['build'], [`${CONFIG}:${at}:7 csp.img[0]: ${rule}`, `${CONFIG}:${at + 1}:7 csp.img[1]: ${rule}`]);
+    await expectRejected(s, ['build'], [`${CONFIG}:${at}:7 csp.img[0]: ${rule}`, `${CONFIG}:${at + 1}:7 csp.img[1]: ${rule}`, `${CONFIG}:${at + 3}:7 csp.img[3]: ${rule}`, `${CONFIG}:${at + 4}:7 csp.img[4]: ${rule}`]);
+  });
+});
+
+describe('rules no schema holds, each given a failing input, in build, check and serve alike', () => {
+  it("a related: link of a page's frontmatter to a missing page, a missing anchor or a script URL is a problem at its place", async () => {
+    put(
+      s,
+      FIRST,
+      first.replace(
+        '    url: /guides/second/\n',
+        '    url: /guides/secnd/\n  - title: An anchor\n    url: /guides/second/#no-such-heading\n  - title: Script\n    url: "javascript:alert(1)"\n  - title: Fine\n    url: /guides/long/\n',
+      ),
+    );
+    const problems = [
+      `${FIRST}:11:10 frontmatter.related[0].url: links to "/guides/secnd/", which is not a page of this site (did you mean /guides/second/?)`,
+      `${FIRST}:13:10 frontmatter.related[1].url: links to "#no-such-heading", but /guides/second/ has no such anchor`,
+      `${FIRST}:15:10 frontmatter.related[2].url: links to "javascript:alert(1)": javascript:, vbscript: and data: links are not allowed (they run script or hide content); link to a page or an https:// address`,
+    ];
+    await expectRejected(s, ['build'], problems);
+    await expectRejected(s, ['check'], problems);
+    const out = await serveProblems(s);
+    for (const problem of problems) expect(out).toContain(problem);
+  });
+
+  it("a section's own index page listed again in its pages:, and a section listed twice, are problems at their places", async () => {
+    const lines = config.split('\n');
+    const pagesAt = lines.indexOf('      - guides/first') + 1;
+    put(s, CONFIG, config.replace('      - guides/first\n', '      - guides/first\n      - guides\n').replace('redirects:\n', '  - title: Guides again\n    url: guides\nredirects:\n'));
+    const sectionAt = lines.indexOf('redirects:') + 3;
+    const problems = [
+      `${CONFIG}:${pagesAt + 1}:9 sections[1].pages[1]: page "guides" is the section's own index page; do not list it again`,
+      `${CONFIG}:${sectionAt}:10 sections[3].url: section "guides" is listed twice (first at sections[1])`,
+    ];
+    await expectRejected(s, ['build'], problems);
+    await expectRejected(s, ['check'], problems);
+    const out = await serveProblems(s);
+    for (const problem of problems) expect(out).toContain(problem);
   });
 });
 
