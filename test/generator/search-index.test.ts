@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -7,7 +7,7 @@ import { createSearchIndexer, type SearchInput } from '../../src/build/search.js
 import { createEntryReader } from '../../src/build/search-entry.js';
 import { sectionsOf } from '../../src/build/search-sections.js';
 import { flushCacheWrites } from '../../src/content/cache.js';
-import { withCacheDir } from '../helpers/site.js';
+import { editFile, fixtureSite, runDocs, withCacheDir } from '../helpers/site.js';
 import { createSearchEngine } from '../../templates/client/search-engine.js';
 import { queryWords, termsOf } from '../../templates/client/search-text.js';
 
@@ -146,7 +146,36 @@ describe('search index', () => {
     expect(cache[0]).toBe('/guides/caching/');
     expect(cache.slice(1).sort()).toEqual(['/configuration/optimization/', '/guides/lazy-loading/']);
     expect((await engine.search('optimiz'))[0]!.url).toMatch(/^\/configuration\/optimization\//);
-    expect((await engine.search('loaders'))[0]!.url).toBe('/api/loaders/');
+    // "escape" is a form of the title "Escaping" alone (the page's slug is xss, its body has neither); a slug alone: below.
+    expect((await engine.search('escape')).map((r) => r.url)).toEqual(['/guides/xss/']);
+  });
+
+  it('finds a page by its slug alone: the last part of its path, in no title, heading or body (hmr; tree-shaking, its parts and the parts joined)', async () => {
+    const pages = [
+      ...PAGES,
+      page('/guides/hmr/', 'Hot Module Replacement', '<p>Swap modules while an application runs.</p><h2 id="how">How it works</h2><p>The runtime asks the server for updates.</p>'),
+      page('/guides/tree-shaking/', 'Dead code elimination', '<p>Unused exports are dropped from the bundle.</p>'),
+    ];
+    const engine = engineOf(indexOf(pages));
+    expect((await engine.search('hmr')).map((r) => r.url)).toEqual(['/guides/hmr/']);
+    for (const query of ['tree-shaking', 'tree shaking', 'treeshaking', 'shaking']) {
+      expect((await engine.search(query)).map((r) => r.url), query).toEqual(['/guides/tree-shaking/']);
+    }
+  });
+
+  it('docs build indexes the slug of each page: a page is found by the last part of its path alone', async () => {
+    const dir = fixtureSite();
+    try {
+      writeFileSync(join(dir, 'content/guides/hmr.md'), '---\ntitle: Hot Module Replacement\n---\n\nSwap modules while an application runs.\n');
+      editFile(join(dir, 'site.config.yaml'), '      - guides/long\n', '      - guides/long\n      - guides/hmr\n');
+      const run = await withCacheDir(join(dir, '.cache'), () => runDocs(['build', '--root', dir, '--quiet']));
+      expect(run.err).toBe('');
+      expect(run.code).toBe(0);
+      const engine = createSearchEngine(async (path) => readFileSync(join(dir, 'dist', 'search-index', path)));
+      expect((await engine.search('hmr')).map((r) => r.url)).toEqual(['/guides/hmr/']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('finds a page titled in separate words by the words joined, as identifiers write them', async () => {
