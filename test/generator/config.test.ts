@@ -8,6 +8,9 @@ import { ROOT } from '../helpers/content.js';
 
 const ORIGIN = 'expected the origin of the published site, such as https://docs.example.org: "http://" or "https://" and a host, no path (a site under a sub-path such as /project/ is built with docs build --base /project/)';
 
+const CSP_RULE = 'expected a source such as https://img.example.com, https://*.example.com or data: (a path may not hold spaces, commas or semicolons)';
+const SITE_PATH = 'expected a path relative to the site root, such as "static/logo.svg" (no leading "/", no "." or ".." parts)';
+
 const FIXTURE = readFileSync(join(ROOT, 'test/fixtures/site/site.config.yaml'), 'utf8');
 
 function problemsOf(source: string): string[] {
@@ -88,7 +91,37 @@ describe('site.config.yaml validation', () => {
     // A path would be added to the base's (--base) in every canonical link; a sitemap's URLs are absolute.
     ['a canonical url with a path', edit('url: https://docs.example.org\n', 'url: https://example.github.io/project\n'), [`site.config.yaml:3:8 site.url: ${ORIGIN}`]],
     ['a canonical url without its scheme', edit('url: https://docs.example.org\n', 'url: //docs.example.org\n'), [`site.config.yaml:3:8 site.url: ${ORIGIN}`]],
+    // The schema's rules as values the writer may type (the published JSON Schema below is only a copy of them).
+    [
+      'csp sources that would add a directive, a policy, a source or a keyword, a script URL and a wildcard',
+      `${FIXTURE}csp:\n  img:\n    - "https://x.example/;script-src"\n    - "https://x.example/'unsafe-eval'"\n    - https://x.example/,y\n    - "https://x.example/ 'unsafe-inline'"\n    - "javascript:"\n    - "*"\n  font:\n    - "'self'"\n`,
+      [68, 69, 70, 71, 72, 73].map((line, i) => `site.config.yaml:${line}:7 csp.img[${i}]: ${CSP_RULE}`).concat(`site.config.yaml:75:7 csp.font[0]: ${CSP_RULE}`),
+    ],
+    [
+      'theme.css paths out of the site folder, absolute, with a "." part, or not .css',
+      `${FIXTURE}theme:\n  css:\n    - ../outside.css\n    - /abs/site.css\n    - theme/site.scss\n    - theme/./x.css\n`,
+      [`site.config.yaml:68:7 theme.css[0]: ${SITE_PATH}`, `site.config.yaml:69:7 theme.css[1]: ${SITE_PATH}`, 'site.config.yaml:70:7 theme.css[2]: expected a .css file', `site.config.yaml:71:7 theme.css[3]: ${SITE_PATH}`],
+    ],
+    [
+      'components out of the site folder, of another language, or of a part that does not exist',
+      `${FIXTURE}components:\n  Header: ../header.tsx\n  Footer: components/footer.py\n  Nav: components/nav.tsx\n`,
+      [`site.config.yaml:67:11 components.Header: ${SITE_PATH}`, 'site.config.yaml:68:11 components.Footer: expected a .tsx, .jsx, .ts or .js file', 'site.config.yaml:69:3 components.Nav: unknown key "Nav"'],
+    ],
+    ...['"en us"', 'english!', 'e'].map((tag): [string, string, string[]] => [
+      `site.language ${tag}, which is no language tag`,
+      edit('  url: https://docs.example.org\n', `  url: https://docs.example.org\n  language: ${tag}\n`),
+      ['site.config.yaml:4:13 site.language: expected a language tag, such as en, zh-CN or pt-BR'],
+    ]),
   ];
+
+  it('accepts csp sources with a wildcard host and a path, data: and blob:, stylesheets and components inside the site folder, and language tags with a region', () => {
+    expect(
+      problemsOf(
+        edit('  url: https://docs.example.org\n', '  url: https://docs.example.org\n  language: pt-BR\n') +
+          'csp:\n  img: [https://*.example.org/img/, "data:", "blob:", "wss://live.example.org:8443"]\ntheme:\n  css: [theme/site.css]\ncomponents:\n  Footer: components/Footer.tsx\n',
+      ),
+    ).toEqual([]);
+  });
 
   for (const [name, source, expected] of cases) {
     it(`reports ${name} with file, line, column and path`, () => {
