@@ -140,9 +140,12 @@ describe.runIf(hasChromium)('sponsorship banner', () => {
     expect(await page.locator('#banner').isVisible()).toBe(false);
   });
 
-  it('shows a banner again when its version changes', async () => {
+  it('shows a banner again when its version changes: hidden under a dismissal of its version (2), shown under one of an older version (1)', async () => {
+    const dismissed = await open('/guides/first/', DESKTOP, () => localStorage.setItem('notification-dismissed', '2'));
+    expect(await dismissed.locator('#banner').isVisible()).toBe(false);
     const page = await open('/guides/first/', DESKTOP, () => localStorage.setItem('notification-dismissed', '1'));
     expect(await page.locator('#banner').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Close banner' }).isVisible()).toBe(true);
   });
 
   it('keeps the banner and shows no close button when storage is blocked', async () => {
