@@ -61,8 +61,8 @@ async function watch(page: Page): Promise<{ violations: string[] }> {
 }
 
 describe.runIf(hasChromium)('pages under the Content-Security-Policy header', () => {
-  it('load, search, and run every interaction without a single violation', async () => {
-    const context = await browser.newContext(DESKTOP);
+  it('load four pages and a missing one, search and open a result with the keyboard, switch tabs by click and arrow key, copy code, toggle the theme, open the language menu, dismiss the banner, and open and swipe shut the phone menu, without a single violation', async () => {
+    const context = await browser.newContext({ ...DESKTOP, permissions: ['clipboard-read', 'clipboard-write'] });
     const page = await context.newPage();
     await offline(page);
     const state = await watch(page);
@@ -73,16 +73,39 @@ describe.runIf(hasChromium)('pages under the Content-Security-Policy header', ()
     await page.focus('#search-input');
     await page.keyboard.type('install');
     await page.waitForFunction(() => document.querySelectorAll('#search-results [role="option"]').length > 0);
+    await page.keyboard.press('ArrowDown');
+    await Promise.all([page.waitForURL((url) => url.pathname !== '/guides/'), page.keyboard.press('Enter')]);
+    // A page with tabs and code blocks.
+    await page.goto(site.server.url + '/api/cli/');
+    const tabs = page.locator('.tabs').first().locator('[role="tab"]');
+    expect(await tabs.count()).toBeGreaterThan(1);
+    await tabs.nth(1).click();
+    expect(await tabs.nth(1).getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowLeft');
+    expect(await tabs.nth(0).getAttribute('aria-selected')).toBe('true');
+    const copy = page.locator('.copy').first();
+    await copy.click();
+    await page.waitForFunction(() => document.querySelector('.copy')!.textContent !== 'Copy');
     await page.click('[data-theme-toggle]');
     await page.hover('.lang-button');
+    await page.getByRole('button', { name: 'Close banner' }).click();
+    expect(await page.locator('#banner').count()).toBe(0);
     const phone = await browser.newContext(PHONE);
     const phonePage = await phone.newPage();
     await offline(phonePage);
     const phoneState = await watch(phonePage);
     await phonePage.goto(site.server.url + '/guides/');
     await phonePage.tap('.menu-toggle');
-    await phonePage.waitForTimeout(100);
+    await phonePage.waitForFunction(() => document.getElementById('mobile-menu')!.classList.contains('visible'));
+    const cdp = await phone.newCDPSession(phonePage);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 250, y: 400 }] });
+    for (let i = 1; i <= 5; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 250 - 30 * i, y: 400 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await cdp.detach();
+    await phonePage.waitForFunction(() => !document.getElementById('mobile-menu')!.classList.contains('visible'));
     expect([...state.violations, ...phoneState.violations]).toEqual([]);
+    await context.close();
+    await phone.close();
   });
 
   it('make no third-party request on load except the version badge', async () => {
