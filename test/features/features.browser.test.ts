@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, hasChromium, launch, offline, PHONE } from '../helpers/browser.js';
 import { builtSite } from '../helpers/built.js';
-import { ROOT } from '../helpers/content.js';
+import { editFile, fixtureSite } from '../helpers/site.js';
 
 /* Reader and writer features on the fixture site (built from the repository, so git history is available). */
 
@@ -56,23 +56,44 @@ describe('every page', () => {
     expect(first).toMatch(/<a class="page-link page-link-next" href="\/guides\/second\/" rel="next">.*Second guide<\/span><\/a>/);
   });
 
-  it('shows the date of the last change from git history, and nothing without history', async () => {
-    let expected = '';
+  it('shows the date of the last change of each page from git history, and nothing without history', async () => {
+    // A copy of the fixture in a repository of its own, with commits at known dates (the checkout's history may be absent).
+    const repo = fixtureSite();
+    const env = { ...process.env, GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_INDEX_FILE: undefined };
+    const git = (date: string, ...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Docs Test', '-c', 'user.email=docs-test@example.org', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: repo,
+        env: { ...env, GIT_AUTHOR_DATE: `${date}T12:00:00Z`, GIT_COMMITTER_DATE: `${date}T12:00:00Z` },
+        stdio: 'ignore',
+      });
+    const withHistory = await (async () => {
+      try {
+        git('2021-03-04', 'init', '-q');
+        git('2021-03-04', 'add', '.');
+        git('2021-03-04', 'commit', '-q', '-m', 'fixture');
+        editFile(join(repo, 'content/guides/first.md'), 'Intro with', 'An intro with');
+        git('2022-05-06', 'commit', '-q', '-a', '-m', 'first guide');
+        return await builtSite(repo);
+      } catch (e) {
+        rmSync(repo, { recursive: true, force: true });
+        throw e;
+      }
+    })();
     try {
-      expected = execFileSync('git', ['log', '-1', '--format=%cs', '--', 'test/fixtures/site/content/guides/first.md'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    } catch {
-      expected = '';
+      expect(readFileSync(join(withHistory.dir, 'guides/first/index.html'), 'utf8')).toContain('Last updated <time datetime="2022-05-06">');
+      expect(readFileSync(join(withHistory.dir, 'guides/second/index.html'), 'utf8')).toContain('Last updated <time datetime="2021-03-04">');
+    } finally {
+      await withHistory.close();
+      rmSync(repo, { recursive: true, force: true });
     }
-    const first = html('guides/first/index.html');
-    if (expected) expect(first).toContain(`Last updated <time datetime="${expected}">`);
-    else expect(first).not.toContain('Last updated');
     // A copy outside any repository has no history: the line is left out, the build still works.
-    const { fixtureSite } = await import('../helpers/site.js');
-    const copy = await builtSite(fixtureSite());
+    const plain = fixtureSite();
+    const copy = await builtSite(plain);
     try {
       expect(readFileSync(join(copy.dir, 'guides/first/index.html'), 'utf8')).not.toContain('Last updated');
     } finally {
       await copy.close();
+      rmSync(plain, { recursive: true, force: true });
     }
   });
 });
