@@ -5,10 +5,11 @@ import { buildRealSite } from '../helpers/real-site.js';
 
 /*
  * Relevance of the local search on the real site: queries a webpack user
- * types, each with the pages of which at least one must be in the top 3.
+ * types, each with the pages of which one must come first (or within the
+ * first `within` results, where another page has as good a claim).
  */
 
-const QUERIES: Array<[string, string[]]> = [
+const QUERIES: Array<[query: string, expected: string[], within?: number]> = [
   ['splitChunks', ['/configuration/optimization/', '/plugins/split-chunks-plugin/']],
   ['devtool', ['/configuration/devtool/']],
   ['source map', ['/configuration/devtool/', '/plugins/source-map-dev-tool-plugin/', '/loaders/source-map-loader/']],
@@ -31,7 +32,8 @@ const QUERIES: Array<[string, string[]]> = [
   ['stats', ['/configuration/stats/', '/api/stats/']],
   ['splitchuncks', ['/configuration/optimization/', '/plugins/split-chunks-plugin/']],
   ['optimiz', ['/configuration/optimization/']],
-  ['entry points', ['/concepts/entry-points/']],
+  // (The code splitting guide is about entry points too, and comes first.)
+  ['entry points', ['/concepts/entry-points/'], 2],
   ['mini-css-extract-plugin', ['/plugins/mini-css-extract-plugin/']],
   ['html-webpack-plugin', ['/plugins/html-webpack-plugin/']],
   ['module federation', ['/plugins/module-federation-plugin/']],
@@ -93,12 +95,12 @@ describe.runIf(hasChromium)('search relevance on the real site', () => {
     expect(first).toBeLessThan(300 * 1024);
   });
 
-  for (const [query, expected] of QUERIES) {
-    it(`finds ${expected.join(' or ')} in the top 3 for "${query}"`, async () => {
+  for (const [query, expected, within = 1] of QUERIES) {
+    it(`puts ${expected.join(' or ')} ${within === 1 ? 'first' : `within the first ${within}`} for "${query}"`, async () => {
       await page.focus('#search-input');
       const { urls } = await search(query);
-      const top = urls.slice(0, 3);
-      expect(top.some((u) => expected.includes(u)), `top 3 for "${query}": ${top.join(', ')}`).toBe(true);
+      const top = urls.slice(0, within);
+      expect(top.some((u) => expected.includes(u)), `first ${within} for "${query}": ${urls.slice(0, 5).join(', ')}`).toBe(true);
     });
   }
 });
