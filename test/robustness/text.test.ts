@@ -31,6 +31,15 @@ afterEach(() => {
 afterAll(() => s?.remove());
 
 const write = (rel: string, bytes: string | Buffer) => writeFileSync(join(s.site, rel), bytes);
+/** Builds the scratch site (exit 0, nothing on stderr) and returns the article of the second guide as built. */
+async function builtSecond(): Promise<string> {
+  const run = await docsIn(s, ['build', '-q']);
+  expectNoStack(run);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  const html = readFileSync(join(s.site, 'dist', 'guides', 'second', 'index.html'), 'utf8');
+  return html.slice(html.indexOf('<div class="markdown">'), html.indexOf('</article>'));
+}
 /** Line number (1-based) of the line after the last one of `text`, once a line break is added after it. */
 const lineAfter = (text: Buffer | string) => text.toString().split('\n').length + 1;
 
@@ -135,16 +144,18 @@ describe('#30 nesting 10,000 deep (F7)', () => {
       `${SECOND}:${lineAfter(second)}:11 a run of 20000 "*" characters nests emphasis more than 100 levels deep; shorten it, or put it in a code span`,
     ]);
   });
-  it('a long run inside a code span and a long horizontal rule are text', async () => {
+  it('a long run inside a code span is code, and a long horizontal rule is a rule, in the built page', async () => {
     write(SECOND, `${second}\n\`${'*'.repeat(500)}\`\n\n${'*'.repeat(500)}\n`);
-    const run = await docsIn(s, ['check']);
-    expectNoStack(run);
-    expect(run.code).toBe(0);
+    const body = await builtSecond();
+    expect(body).toContain(`<p><code>${'*'.repeat(500)}</code></p>`);
+    expect(body).toMatch(/<hr\/?>/);
+    // The rule's stars are not shown as text: the code span holds the only run.
+    expect(body.split('*'.repeat(500))).toHaveLength(2);
   });
-  it('100 levels are still a page', async () => {
+  it('100 levels are still a page: 100 nested block quotes around the text in the built page', async () => {
     write(SECOND, `${second}\n${'> '.repeat(100)}deep enough\n`);
-    const run = await docsIn(s, ['check']);
-    expectNoStack(run);
-    expect(run.code).toBe(0);
+    const body = await builtSecond();
+    expect(body.replace(/\s+/g, '')).toContain(`${'<blockquote>'.repeat(100)}<p>deepenough</p>${'</blockquote>'.repeat(100)}`);
+    expect(body.match(/<blockquote>/g)).toHaveLength(100);
   });
 });
