@@ -36,6 +36,7 @@ const CONCEPT_PAGES = [
   'concepts/targets',
   'concepts/manifest',
   'concepts/hot-module-replacement',
+  'concepts/module-federation',
 ];
 const ALL_PAGES = ['concepts', ...CONCEPT_PAGES];
 

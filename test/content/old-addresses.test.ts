@@ -24,7 +24,7 @@ const ADDRESSES: Record<string, 'page' | 'redirect'> = {
   '/api/resolvers/': 'redirect',
   '/api/webpack-dev-server/': 'page',
   '/awesome-webpack/': 'redirect',
-  '/concepts/module-federation/': 'redirect',
+  '/concepts/module-federation/': 'page',
   '/concepts/under-the-hood/': 'redirect',
   '/concepts/why-webpack/': 'redirect',
   '/configuration/dotenv/': 'redirect',
