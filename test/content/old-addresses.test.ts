@@ -30,7 +30,7 @@ const ADDRESSES: Record<string, 'page' | 'redirect'> = {
   '/configuration/dotenv/': 'redirect',
   '/configuration/extending-configurations/': 'redirect',
   '/configuration/infrastructureLogging/': 'redirect',
-  '/guides/entry-advanced/': 'redirect',
+  '/guides/entry-advanced/': 'page',
   '/guides/modern-web-platform/': 'redirect',
   '/guides/native-css/': 'redirect',
   '/migrate/': 'redirect',
