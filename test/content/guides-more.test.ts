@@ -11,7 +11,7 @@ import { compile, evaluateConfig, validate, webpack } from '../helpers/webpack.j
  * project made of the page's own titled files, and what the page says the build writes or does is checked.
  */
 
-const PAGES = ['guides/entry-advanced'] as const;
+const PAGES = ['guides/entry-advanced', 'guides/native-css'] as const;
 
 /** The scratch projects are CommonJS, like a reader's (this repository's package.json says "type": "module"). */
 const PACKAGE_JSON = `${JSON.stringify({ name: 'guide-example', private: true }, null, 2)}\n`;
@@ -220,5 +220,202 @@ describe('advanced entry points', () => {
 
   it('every configuration of the page is built by a test above', () => {
     expect(configs(page)).toHaveLength(7);
+  });
+});
+
+describe('native CSS', () => {
+  const page = readPage('guides/native-css');
+  /** The package name gives the development class names their "shop-" prefix, as the page says. */
+  const shop = { 'package.json': `${JSON.stringify({ name: 'shop', private: true }, null, 2)}\n` };
+  const basic = configWith(page, "  experiments: {\n    css: true,\n  },\n};");
+
+  function cssRule(css: string, selector: string): boolean {
+    return css.includes(`${selector}{`);
+  }
+
+  it('writes main.css and a CSS file for the lazy chunk, inlines @import first and emits url() as an asset', async () => {
+    const result = await build(page, basic, shop);
+    try {
+      const files = Object.keys(result.outputs).sort();
+      const svg = files.find((f) => f.endsWith('.svg'))!;
+      expect(svg).toMatch(/^[0-9a-f]{20}\.svg$/);
+      const lazy = files.find((f) => /^\d+\.js$/.test(f))!;
+      expect(files).toEqual([lazy.replace('.js', '.css'), lazy, svg, 'main.css', 'main.js'].sort());
+      const css = result.outputs['main.css']!;
+      expect(css.startsWith('*{box-sizing:border-box;margin:0}body{')).toBe(true);
+      expect(css).toContain(`url(${svg})`);
+      expect(css).toContain('.dark .');
+      expect(result.outputs['main.js']).not.toContain('#1d78c1');
+      expect(result.outputs[lazy.replace('.js', '.css')]).toContain('border:1px solid #ccc');
+      expect(entryAssets(result.stats, 'main')).toEqual(['main.js', 'main.css']);
+      expect(result.stats.hasWarnings()).toBe(false);
+      const shown = page.blocks.find((b) => b.lang === 'shellsession' && b.code.startsWith('$ npx webpack'))!;
+      const real = result.stats.toString({ colors: false }).split('\n');
+      for (const line of shown.code.split('\n').slice(1)) expect(real, line).toContain(line);
+      expect(page.body).toContain(`url(${svg})`);
+      expect(page.body).toContain(`\`${lazy}\` has \`${lazy.replace('.js', '.css')}\``);
+
+      // In a page: the button gets both names (composes), and the settings chunk's CSS is linked before its code runs.
+      const browser = fakeBrowser(join(result.dir, 'dist'));
+      const doc = browser.document as unknown as { querySelector: (s: string) => unknown; onConnect: (n: { tagName: string; href?: string; dispatchEvent: (e: object) => void }) => void };
+      let open: (() => void) | undefined;
+      doc.querySelector = (selector: string) => (selector === '#settings' ? { addEventListener: (_: string, fn: () => void) => (open = fn) } : null);
+      const links: string[] = [];
+      const scripts = doc.onConnect;
+      doc.onConnect = (node) => {
+        if (node.tagName === 'LINK') {
+          links.push(String(node.href));
+          setTimeout(() => node.dispatchEvent({ type: 'load', target: node }), 0);
+        } else scripts(node);
+      };
+      browser.runScript('main.js');
+      const [buy] = browser.document.body.getElementsByTagName('button');
+      const names = String(buy!.className).split(' ');
+      expect(names).toHaveLength(3);
+      for (const name of names) expect(css).toContain(`.${name}`);
+      expect(new Set(names).size).toBe(2);
+      // The entry's own CSS is not added by the script.
+      expect(links).toEqual([]);
+      open!();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(links).toEqual([`http://localhost/${lazy.replace('.js', '.css')}`]);
+      const [section] = browser.document.body.getElementsByTagName('section');
+      expect(section, 'settings.js ran').toBeDefined();
+      expect(result.outputs[lazy.replace('.js', '.css')]).toContain(`.${String(section!.className)}{`);
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('development names follow [uniqueName]-[id]-[local], production names are six characters', async () => {
+    const result = await build(page, { ...basic, code: basic.code.replace("mode: 'production'", "mode: 'development'") }, shop);
+    try {
+      expect(result.outputs['main.css']).toContain('.shop-src_button_module_css-primary {');
+      expect(page.body).toContain('`.shop-src_button_module_css-primary`');
+    } finally {
+      result.cleanup();
+    }
+    const production = await build(page, basic, shop);
+    try {
+      const css = production.outputs['main.css']!;
+      const shown = /\(`\.([\w-]{6})`\)/.exec(page.body)![1]!;
+      expect(cssRule(css, `.${shown}`)).toBe(true);
+    } finally {
+      production.cleanup();
+    }
+  });
+
+  it('the generator options give [local]-[hash] names and camel-cased exports, as the page shows them', async () => {
+    const result = await build(page, configWith(page, "exportsConvention: 'camel-case-only'"), shop);
+    try {
+      const css = result.outputs['main.css']!;
+      const shown = [...page.body.matchAll(/`\.((?:button|primary|isBusy)-[\w-]{6})`/g)].map((m) => m[1]!);
+      expect(shown).toHaveLength(3);
+      for (const name of shown) {
+        expect(css, name).toContain(`.${name}{`);
+      }
+      expect(css).not.toContain('is-busy');
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it("exportType: 'style' writes no CSS file and adds a <style> element when the module runs", async () => {
+    const result = await build(page, configWith(page, "exportType: 'style'"), shop);
+    try {
+      expect(Object.keys(result.outputs).filter((f) => f.endsWith('.css'))).toEqual([]);
+      const browser = fakeBrowser(join(result.dir, 'dist'));
+      (browser.document as unknown as { querySelector: (s: string) => unknown }).querySelector = () => ({ addEventListener() {} });
+      browser.runScript('main.js');
+      const styles = browser.document.documentElement.getElementsByTagName('style');
+      expect(styles.map((s) => s.textContent).join('')).toContain('box-sizing:border-box');
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it("an import with { type: 'css' } becomes a CSSStyleSheet filled with replaceSync", async () => {
+    const result = await compile('guide-native-css-sheet', projectFiles(page), { mode: 'production', entry: './src/price-tag.js' });
+    try {
+      expect(result.outputs['main.js']).toContain('new CSSStyleSheet');
+      expect(result.outputs['main.js']).toContain('replaceSync(":host{');
+      expect(Object.keys(result.outputs)).toEqual(['main.js']);
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('sass-loader in front of a css/auto rule: the .module.scss file is a CSS module', async () => {
+    const result = await build(page, configWith(page, "use: ['sass-loader']"), shop);
+    try {
+      const css = result.outputs['main.css']!;
+      expect(css).toMatch(/^\.[\w-]{6}\{border-bottom:2px solid #1d78c1\}\.[\w-]{6} h2\{color:#1d78c1\}$/);
+      expect(result.stats.hasWarnings()).toBe(false);
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('a root-relative url() fails with the quoted message, and webpackIgnore leaves it alone', async () => {
+    const ignored = page.blocks.find((b) => b.lang === 'css' && !b.title && b.code.includes('webpackIgnore'))!.code;
+    const withoutComment = ignored.replace('/* webpackIgnore: true */ ', '');
+    await expect(compile('guide-native-css-root-url', { 'src/index.js': "import './fonts.css';\n", 'src/fonts.css': withoutComment }, { entry: './src/index.js' }))
+      .rejects.toThrow("Module not found: Error: Can't resolve '/fonts/shop-sans.woff2'");
+    expect(page.body).toContain("`Module not found: Error: Can't resolve '/fonts/shop-sans.woff2'`");
+    const result = await compile('guide-native-css-ignore', { 'src/index.js': "import './fonts.css';\n", 'src/fonts.css': ignored }, { entry: './src/index.js' });
+    try {
+      expect(result.outputs['main.css']).toContain('url(/fonts/shop-sans.woff2)');
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('css-loader and style-loader next to experiments.css: true warn with the quoted message and do nothing', async () => {
+    const result = await compile('guide-native-css-loaders', projectFiles(page, shop), {
+      mode: 'production',
+      entry: './src/index.js',
+      experiments: { css: true },
+      module: { rules: [{ test: /\.css$/i, use: ['style-loader', 'css-loader'] }] },
+    });
+    try {
+      const warnings = (result.stats.toJson({ all: false, warnings: true }).warnings ?? []).map((w) => w.message);
+      const quoted = /``(You can't use[^`]*`experiments\.css` )\(…\)( and `css-loader` together[^]*?nothing\)\.)``/.exec(page.body)!;
+      expect(warnings.some((w) => w.includes(quoted[1]!) && w.includes(quoted[2]!))).toBe(true);
+      expect(result.outputs['main.css']).toContain('box-sizing:border-box');
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('a default import of a CSS module finds nothing and warns; namedExports: false gives a default export', async () => {
+    const files = projectFiles(page, { ...shop, 'src/index.js': "import styles from './button.module.css';\nconsole.log(styles.primary);\n" });
+    const named = await compile('guide-native-css-default', files, { mode: 'production', entry: './src/index.js' });
+    try {
+      const warnings = (named.stats.toJson({ all: false, warnings: true }).warnings ?? []).map((w) => w.message).join('\n');
+      expect(warnings).toContain("export 'default' (imported as 'styles') was not found");
+      expect(page.body).toContain("`export 'default' (imported as 'styles') was not found`");
+    } finally {
+      named.cleanup();
+    }
+    const object = await compile('guide-native-css-default-object', files, {
+      mode: 'production',
+      entry: './src/index.js',
+      module: { parser: { 'css/auto': { namedExports: false } } },
+    });
+    try {
+      expect(object.stats.hasWarnings()).toBe(false);
+      const logs: string[] = [];
+      const browser = fakeBrowser(join(object.dir, 'dist'));
+      browser.runScript('main.js');
+      logs.push(...browser.logs);
+      expect(logs).toHaveLength(1);
+      expect(logs[0]).toMatch(/^[\w-]{6} [\w-]{6}$/);
+    } finally {
+      object.cleanup();
+    }
+  });
+
+  it('every configuration of the page is built by a test above', () => {
+    expect(configs(page)).toHaveLength(4);
   });
 });

@@ -32,7 +32,7 @@ const ADDRESSES: Record<string, 'page' | 'redirect'> = {
   '/configuration/infrastructureLogging/': 'redirect',
   '/guides/entry-advanced/': 'page',
   '/guides/modern-web-platform/': 'redirect',
-  '/guides/native-css/': 'redirect',
+  '/guides/native-css/': 'page',
   '/migrate/': 'redirect',
   '/migrate/3/': 'redirect',
   '/migrate/4/': 'redirect',
