@@ -169,7 +169,7 @@ describe('guides (writer A): pages', () => {
       sections: Array<{ url: string; pages: string[] }>;
     };
     const order = config.sections.find((s) => s.url === 'guides')!.pages.map((p) => `/${p}/`);
-    expect(order).toHaveLength(29);
+    expect(order).toHaveLength(30);
     const index = readPage('guides');
     expect(index.frontmatter.group).toBe('-');
     const listed = [...index.body.matchAll(/^\d+\. \[[^\]]+\]\((\/guides\/[^)]+\/)\)/gm)].map((m) => m[1]);

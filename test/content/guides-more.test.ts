@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Configuration, Stats } from 'webpack';
 import { describe, expect, it } from 'vitest';
-import { readPage, type CodeBlock, type PageSource } from '../helpers/content.js';
+import { readPage, removeDir, scratchDir, writeFiles, type CodeBlock, type PageSource } from '../helpers/content.js';
 import { fakeBrowser } from '../helpers/guides.js';
 import { compile, evaluateConfig, validate, webpack } from '../helpers/webpack.js';
 
@@ -11,7 +11,7 @@ import { compile, evaluateConfig, validate, webpack } from '../helpers/webpack.j
  * project made of the page's own titled files, and what the page says the build writes or does is checked.
  */
 
-const PAGES = ['guides/entry-advanced', 'guides/native-css'] as const;
+const PAGES = ['guides/entry-advanced', 'guides/native-css', 'guides/modern-web-platform'] as const;
 
 /** The scratch projects are CommonJS, like a reader's (this repository's package.json says "type": "module"). */
 const PACKAGE_JSON = `${JSON.stringify({ name: 'guide-example', private: true }, null, 2)}\n`;
@@ -419,3 +419,126 @@ describe('native CSS', () => {
     expect(configs(page)).toHaveLength(4);
   });
 });
+
+describe('modern web platform', () => {
+  const page = readPage('guides/modern-web-platform');
+  const esm = configWith(page, 'module: true');
+  /** The page's package.json (with its browserslist) is part of the project. */
+  const own = () => projectFiles(page, { 'package.json': `${pick(page, 'package.json')}\n` });
+  function pick(p: PageSource, title: string): string {
+    return p.blocks.find((b) => b.title === title)!.code;
+  }
+  const kib = (text: string) => `${(Buffer.byteLength(text) / 1024).toFixed(2)} KiB`;
+
+  it('the browserslist makes the target and turns on the environment features the page lists', () => {
+    const scratch = compileOptions(own(), esm);
+    try {
+      expect(scratch.options.target).toBe('browserslist');
+      const environment = scratch.options.output.environment as Record<string, boolean>;
+      const listed = /for the three browsers above, (.+?) and the others are all `true`/.exec(page.body)![1]!.match(/`(\w+)`/g)!.map((w) => w.slice(1, -1));
+      expect(listed.length).toBeGreaterThan(5);
+      for (const feature of listed) expect(environment[feature], feature).toBe(true);
+      expect(scratch.options.output.filename).toBe('[name].mjs');
+    } finally {
+      scratch.cleanup();
+    }
+  });
+
+  it('ES module output: the files and names shown, native import(), import.meta.url kept, a module worker, a real top-level await', async () => {
+    const result = await build(page, esm, { 'package.json': `${pick(page, 'package.json')}\n` });
+    try {
+      const real = result.stats.toString({ colors: false }).split('\n');
+      const shown = page.blocks.find((b) => b.lang === 'shellsession' && b.code.startsWith('$ npx webpack'))!;
+      for (const line of shown.code.split('\n').slice(1)) expect(real, line).toContain(line);
+      const main = result.outputs['main.mjs']!;
+      const svg = Object.keys(result.outputs).find((f) => f.endsWith('.svg'))!;
+      const json = Object.keys(result.outputs).find((f) => f.endsWith('.json'))!;
+      expect(JSON.parse(result.outputs[json]!)).toEqual({ currency: 'EUR', prices: [4.5, 12, 7.25] });
+      expect(main).toContain(`new URL("./${svg}",import.meta.url)`);
+      expect(page.body).toContain(`\`new URL("./${svg}", import.meta.url)\``);
+      expect(main).toContain(`fetch(new URL("./${json}",import.meta.url))`);
+      expect(main).toContain('new Worker(new URL("./809.mjs",import.meta.url),{type:"module"})');
+      expect(main).toContain('import("./764.mjs")');
+      expect(main).toMatch(/=await \w+;\s*$/);
+      expect(result.outputs['764.mjs']).toContain('fillRect');
+      expect(result.outputs['809.mjs']).toContain('postMessage');
+      expect(page.body).toContain(`A module, \`main.mjs\`, ${kib(main)} here`);
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('script output of the same project: a bigger main.js, a classic worker, import.meta.url replaced', async () => {
+    const classic = { ...esm, code: esm.code.replace('    module: true,\n', '') };
+    expect(classic.code).not.toContain('module: true');
+    const result = await build(page, classic, { 'package.json': `${pick(page, 'package.json')}\n` });
+    try {
+      const main = result.outputs['main.js']!;
+      expect(page.body).toContain(`An immediately invoked function in \`main.js\`, ${kib(main)} here`);
+      expect(main.startsWith('(()=>{')).toBe(true);
+      expect(main).not.toContain('import.meta');
+      expect(main).toContain('{type:void 0}');
+      expect(main).toContain('createElement("script")');
+    } finally {
+      result.cleanup();
+    }
+    const meta = await compile('guide-modern-meta', { 'package.json': PACKAGE_JSON, 'src/index.js': 'console.log(import.meta.url);\n' }, { entry: './src/index.js' });
+    try {
+      expect(meta.outputs['main.js']).toMatch(/console\.log\("file:\/\/\/[^"]+\/src\/index\.js"\)/);
+    } finally {
+      meta.cleanup();
+    }
+  });
+
+  it('an old browser in the list gives the warning the page quotes', async () => {
+    const pkg = JSON.parse(pick(page, 'package.json')) as { browserslist: string[] };
+    pkg.browserslist.unshift('ie 11');
+    const result = await build(page, esm, { 'package.json': JSON.stringify(pkg) });
+    try {
+      const warnings = (result.stats.toJson({ all: false, warnings: true }).warnings ?? []).map((w) => w.message.replace(/\s+/g, ' '));
+      const quoted = /webpack warns: `([^`]+)`/.exec(page.body)![1]!;
+      expect(warnings.some((w) => w.includes(quoted))).toBe(true);
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('new URL() with a template literal emits the files of the folder; with a variable it warns and fails at run time', async () => {
+    const template = /``(new URL\(`\.\/icons\/\$\{name\}\.svg`, import\.meta\.url\))``/.exec(page.body)![1]!;
+    const result = await compile(
+      'guide-modern-variable',
+      {
+        'package.json': PACKAGE_JSON,
+        'src/index.js': `const name = location.hash.slice(1);\nconsole.log(${template});\nconst file = './icons/' + name + '.svg';\nconsole.log(new URL(file, import.meta.url));\n`,
+        'src/icons/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>\n',
+        'src/icons/cart.svg': '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>\n',
+      },
+      { entry: './src/index.js', output: { module: true } },
+    );
+    try {
+      expect(Object.keys(result.outputs).filter((f) => f.endsWith('.svg'))).toHaveLength(2);
+      expect(result.outputs['main.mjs']).toContain('"./cart.svg"');
+      expect(result.outputs['main.mjs']).toContain('"./logo.svg"');
+      const warnings = (result.stats.toJson({ all: false, warnings: true }).warnings ?? []).map((w) => w.message);
+      expect(warnings).toHaveLength(1);
+      const quoted = /builds with the warning `([^`]+)`/.exec(page.body)![1]!;
+      expect(warnings[0]).toContain(quoted);
+      expect(result.outputs['main.mjs']).toContain('"Cannot find module \'"');
+    } finally {
+      result.cleanup();
+    }
+  });
+
+  it('every configuration of the page is built by a test above', () => {
+    expect(configs(page)).toHaveLength(1);
+  });
+});
+
+/** The normalized options of a configuration evaluated in a scratch project with `files`, without building. */
+function compileOptions(files: Record<string, string>, block: CodeBlock) {
+  const dir = scratchDir('guide-options');
+  writeFiles(dir, files);
+  const config = evaluateConfig(block.code, dir) as Configuration;
+  const compiler = webpack({ ...config, context: dir, output: { ...config.output, path: join(dir, 'dist') } });
+  return { options: compiler.options, cleanup: () => removeDir(dir) };
+}

@@ -31,7 +31,7 @@ const ADDRESSES: Record<string, 'page' | 'redirect'> = {
   '/configuration/extending-configurations/': 'redirect',
   '/configuration/infrastructureLogging/': 'redirect',
   '/guides/entry-advanced/': 'page',
-  '/guides/modern-web-platform/': 'redirect',
+  '/guides/modern-web-platform/': 'page',
   '/guides/native-css/': 'page',
   '/migrate/': 'redirect',
   '/migrate/3/': 'redirect',
