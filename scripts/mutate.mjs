@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// Mutation testing of the code that guards users: npm run mutate [-- --only=<name>,…]
+//
+// For each module below, StrykerJS (with its vitest runner) changes the module's code one small
+// way at a time (a condition turned round, a constant changed, a call removed…) and runs the
+// module's own test files against each change: a change that no test notices is a survivor. The
+// tests listed are those that run the module in the test's own process (a test that runs the
+// command as a child process uses the unmutated code, so it cannot see a mutant). Prints the score
+// of each module, and writes Stryker's HTML report to reports/mutation/<name>/.
+// Slow (minutes per module): not part of npm test.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Each guarded module and the test files that exercise it in-process. */
+export const MODULES = [
+  { name: 'decisions', mutate: ['templates/client/decisions.ts'], tests: ['test/chrome/decisions.test.ts'] },
+  { name: 'sanitiser', mutate: ['src/content/plugins/raw-html.ts'], tests: ['test/robustness/placeholders.test.ts', 'test/generator/raw-html.test.ts'] },
+  { name: 'out-guard', mutate: ['src/build/out-guard.ts'], tests: ['test/generator/out-guard.test.ts'] },
+  { name: 'host-check', mutate: ['src/serve/respond.ts'], tests: ['test/serve/host.test.ts', 'test/serve/http.test.ts'] },
+  { name: 'config-checks', mutate: ['src/config/checked.ts'], tests: ['test/generator/config.test.ts'] },
+];
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
+const only = args.only ? new Set(args.only.split(',')) : undefined;
+const work = join(root, '.stryker-tmp');
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+
+const scores = [];
+for (const module of MODULES) {
+  if (only && !only.has(module.name)) continue;
+  const vitestConfig = join(work, `vitest.${module.name}.mjs`);
+  writeFileSync(
+    vitestConfig,
+    `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ root: ${JSON.stringify(root)}, test: { include: ${JSON.stringify(module.tests)}, testTimeout: 120000, hookTimeout: 240000, pool: 'forks' } });\n`,
+  );
+  const strykerConfig = join(work, `stryker.${module.name}.json`);
+  writeFileSync(
+    strykerConfig,
+    JSON.stringify(
+      {
+        testRunner: 'vitest',
+        plugins: ['@stryker-mutator/vitest-runner'],
+        mutate: module.mutate,
+        vitest: { configFile: vitestConfig, related: false },
+        coverageAnalysis: 'perTest',
+        concurrency: 2,
+        timeoutMS: 60_000,
+        reporters: ['clear-text', 'html', 'json'],
+        htmlReporter: { fileName: `reports/mutation/${module.name}/index.html` },
+        jsonReporter: { fileName: `reports/mutation/${module.name}/mutation.json` },
+        tempDirName: join(work, `sandbox-${module.name}`),
+        ignorePatterns: ['content', 'dist', '.bench', 'test/.tmp', 'reports', '.stryker-tmp'],
+        cleanTempDir: true,
+      },
+      null,
+      2,
+    ),
+  );
+  console.log(`\n== ${module.name}: ${module.mutate.join(', ')} (tests: ${module.tests.join(', ')})`);
+  const run = spawnSync(process.execPath, [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', strykerConfig], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  process.stdout.write(run.stdout.split('\n').filter((line) => /Survived|NoCoverage|^[-+] |^templates|^src|score|All files|\|/.test(line)).join('\n') + '\n');
+  const score = /All files\s*\|\s*([\d.]+)/.exec(run.stdout)?.[1];
+  scores.push({ module: module.name, 'mutation score %': score ? Number(score) : `failed (exit ${run.status}): ${run.stderr.slice(-300)}` });
+}
+console.log('');
+console.table(scores);

@@ -1,0 +1,103 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Highlighter } from 'shiki';
+import { loadHighlighter } from '../../src/content/highlight.js';
+import { renderMarkdown } from '../../src/content/markdown.js';
+
+/*
+ * The sanitiser of a writer's raw HTML (src/content/plugins/raw-html.ts), through the Markdown
+ * pipeline in this process: what a page keeps and what it loses, element by element. (The same
+ * probes are opened in Chromium in test/robustness/raw-html.browser.test.ts.)
+ */
+
+let highlighter: Highlighter;
+beforeAll(async () => {
+  highlighter = await loadHighlighter();
+});
+
+const render = (body: string) => renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter });
+const html = async (body: string) => (await render(body)).html;
+
+describe('the sanitiser of raw HTML', () => {
+  it('drops script, style, iframe, object, embed, form, base, meta, input and template elements, with their content where it is code', async () => {
+    const out = await html(
+      [
+        '<script>alert(1)</script>',
+        '<style>body{color:red}</style>',
+        '<iframe src="/"></iframe>',
+        '<object data="x"></object>',
+        '<embed src="x">',
+        '<form action="/"><button>Send</button></form>',
+        '<base href="https://evil.example/">',
+        '<meta http-equiv="refresh" content="0;url=https://evil.example">',
+        '<input autofocus>',
+        '<template><p>t</p></template>',
+        '<noscript>n</noscript>',
+        '<textarea>ta</textarea>',
+        '<title>tt</title>',
+        '',
+        'After.',
+      ].join('\n\n'),
+    );
+    for (const tag of ['script', 'style', 'iframe', 'object', 'embed', 'form', 'base', 'meta', 'input', 'template', 'noscript', 'textarea', 'title']) {
+      expect(out, tag).not.toMatch(new RegExp(`<${tag}\\b`, 'i'));
+    }
+    expect(out).not.toContain('alert(1)');
+    expect(out).not.toContain('color:red');
+    expect(out).toContain('<p>After.</p>');
+  });
+
+  it('drops every event handler, style attribute and script URL, and keeps the element', async () => {
+    const out = await html(
+      '<div id="a" onclick="alert(1)" style="color:red" onmouseover="x()">d</div>\n\n<img src="/x.png" alt="i" onerror="alert(2)">\n\n<a href="javascript:alert(3)">j</a> <a href="vbscript:x">v</a>\n\n<details open ontoggle="alert(4)"><summary>s</summary>b</details>\n',
+    );
+    expect(out).not.toMatch(/\son[a-z]+=/i);
+    expect(out).not.toContain('style=');
+    expect(out).not.toMatch(/javascript:|vbscript:/i);
+    expect(out).toContain('<div id="a">d</div>');
+    expect(out).toMatch(/<details open[^>]*><summary>s<\/summary>b<\/details>/);
+  });
+
+  it('keeps what GitHub keeps: ids and classes as written, tables, kbd, details, sub and sup, and static SVG shapes', async () => {
+    const out = await html(
+      '<div class="note wide" id="legacy">x</div>\n\n<table><tr><th>h</th></tr><tr><td>c</td></tr></table>\n\n<kbd>Ctrl</kbd> H<sub>2</sub>O x<sup>2</sup>\n\n<svg viewBox="0 0 1 1" role="img" aria-label="dot"><circle cx="0.5" cy="0.5" r="0.5" fill="red"></circle></svg>\n',
+    );
+    expect(out).toContain('<div class="note wide" id="legacy">x</div>');
+    expect(out).toContain('<table><tbody><tr><th>h</th></tr><tr><td>c</td></tr></tbody></table>');
+    expect(out).toContain('<kbd>Ctrl</kbd> H<sub>2</sub>O x<sup>2</sup>');
+    expect(out).toMatch(/<svg viewBox="0 0 1 1" role="img" aria-label="dot"><circle cx="0.5" cy="0.5" r="0.5" fill="red"><\/circle><\/svg>/);
+  });
+
+  it('keeps img srcset, width and height, and name on links only', async () => {
+    const out = await html('<img src="/a.png" srcset="/a.png 1x, /b.png 2x" width="10" height="20" alt="a" name="querySelector">\n\n<a name="old-anchor">old</a>\n');
+    expect(out).toMatch(/<img src="[^"]*" srcset="[^"]*" width="10" height="20" alt="a">/);
+    expect(out).not.toContain('querySelector');
+    expect(out).toContain('<a name="old-anchor">old</a>');
+  });
+
+  it('treats a writer\'s copy of the pipeline\'s own marker attribute like any other attribute', async () => {
+    const out = await html(
+      '<script data-docs-own>alert(1)</script>\n\n<div data-docs-own dataDocsOwn data-docs-own0123456789abcdef onclick="alert(2)">d</div>\n\n<img data-docs-own src="/x.png" alt="" onerror="alert(3)">\n',
+    );
+    expect(out).not.toContain('<script');
+    expect(out).not.toMatch(/onclick|onerror|data-docs-own/i);
+    expect(out).toContain('<div>d</div>');
+  });
+
+  it('does not treat a writer\'s footnote markers and heading as the pipeline\'s own', async () => {
+    const out = await html('<a href="#x" data-footnote-backref="" data-footnote-ref="" aria-label="Back">b</a>\n\n<section data-footnotes="" class="footnotes">s</section>\n');
+    expect(out).not.toMatch(/data-footnote/);
+    expect(out).toContain('aria-label="Back"');
+  });
+
+  it('keeps the pipeline\'s own markup untouched around raw HTML (asides, code blocks, headings)', async () => {
+    const out = await html(':::note\nA note with <kbd>k</kbd>.\n:::\n\n```js\nconst a = 1;\n```\n\n## Heading <em>raw</em>\n');
+    expect(out).toContain('class="aside aside-note"');
+    expect(out).toContain('data-aside-default="note"');
+    expect(out).toContain('<pre class="code" data-lang="js"');
+    expect(out).toMatch(/<h2 id="heading-raw">Heading <em>raw<\/em><\/h2>/);
+  });
+
+  it('keeps an HTML comment out of the page', async () => {
+    expect(await html('<!-- a secret note -->\n\nText.\n')).toBe('\n<p>Text.</p>');
+  });
+});
