@@ -59,7 +59,7 @@ describe('API section pages', () => {
       'api/compilation': ['Compilation.js'],
       'api/parser': ['javascript/JavascriptParser.js'],
       'api/module-factories': ['module/NormalModuleFactory.js', 'context/ContextModuleFactory.js', 'module/NormalModule.js'],
-      'api/template': ['javascript/JavascriptModulesPlugin.js'],
+      'api/template': ['javascript/JavascriptModulesPlugin.js', 'css/CssModulesPlugin.js', 'html/HtmlModulesPlugin.js'],
     };
     const problems: string[] = [];
     let notes = 0;

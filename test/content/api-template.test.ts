@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { webpack } from '../helpers/webpack.js';
@@ -96,6 +97,118 @@ describe('/api/template/', () => {
       expect(printed.trim()).toBe('1.2.3');
     } finally {
       build.cleanup();
+    }
+  });
+
+  it('documents every CssModulesPlugin and HtmlModulesPlugin compilation hook with its real class and arguments', async () => {
+    const { compilation } = await captureInternals();
+    const registries: [string, object][] = [
+      ['CssModulesPlugin hooks', webpack.css.CssModulesPlugin.getCompilationHooks(compilation)],
+      ['HtmlModulesPlugin hooks', webpack.html.HtmlModulesPlugin.getCompilationHooks(compilation)],
+    ];
+    for (const [h2, hooks] of registries) {
+      const real = describeHooks(hooks);
+      const report = hookProblems(PAGE, h2, real);
+      reportCount(h2, real.length);
+      expect(real.length, h2).toBeGreaterThan(0);
+      expect(report.missing, `${h2}: hooks without a heading`).toEqual([]);
+      expect(report.stale, `${h2}: headings for hooks that do not exist`).toEqual([]);
+      expect(report.wrong, `${h2}: signatures that differ from the real hooks`).toEqual([]);
+    }
+  });
+
+  it('VendorLayerPlugin puts the CSS of installed packages into a layer, calls chunkHash twice per chunk and changes the content hash', async () => {
+    const files = {
+      'src/index.js': "import 'ui-kit/theme.css';\nimport './app.css';\nconsole.log('shop');\n",
+      'src/app.css': '.title { color: navy; }\n',
+      'node_modules/ui-kit/package.json': '{ "name": "ui-kit", "version": "1.0.0" }\n',
+      'node_modules/ui-kit/theme.css': '.title { color: gray; }\n',
+    };
+    let hashCalls = 0;
+    const counter = {
+      apply(compiler: import('webpack').Compiler) {
+        compiler.hooks.compilation.tap('Counter', (compilation) => {
+          webpack.css.CssModulesPlugin.getCompilationHooks(compilation).chunkHash.tap('Counter', () => {
+            hashCalls++;
+          });
+        });
+      },
+    };
+    const config = (withPlugin: boolean) => (dir: string) => {
+      const Plugin = loadModule<new () => never>(examples.code('VendorLayerPlugin.js'), dir);
+      return { output: { cssFilename: '[name].[contenthash].css' }, plugins: withPlugin ? [new Plugin(), counter] : [] };
+    };
+    const layered = await buildWith('api-template-css-layer', files, config(true));
+    const plain = await buildWith('api-template-css-plain', files, config(false));
+    try {
+      const cssName = (outputs: Record<string, string>) => Object.keys(outputs).find((f) => f.endsWith('.css'))!;
+      const css = layered.outputs[cssName(layered.outputs)]!;
+      expect(css).toMatch(/@layer vendor \{\n[\s\S]*\.title \{ color: gray; \}[\s\S]*\}\n/);
+      expect(css.indexOf('@layer vendor')).toBeLessThan(css.indexOf('color: gray'));
+      // The application's own rule stays outside the layer.
+      expect(css.slice(css.lastIndexOf('}\n', css.indexOf('color: navy')))).not.toContain('@layer');
+      expect(cssName(layered.outputs)).not.toBe(cssName(plain.outputs));
+      // One chunk (main): once for the chunk hash, once for the stylesheet's content hash.
+      expect(hashCalls).toBe(2);
+    } finally {
+      layered.cleanup();
+      plain.cleanup();
+    }
+  });
+
+  it('orderModules receives the modules sorted by name, twice per chunk with CSS, and its answer sets the order of the stylesheet', async () => {
+    const files = {
+      'src/index.js': "import './b.css';\nimport './a.css';\n",
+      'src/a.css': '.a { color: red; }\n',
+      'src/b.css': '.b { color: blue; }\n',
+    };
+    const seen: string[][] = [];
+    const plugin = (reorder: boolean) => ({
+      apply(compiler: import('webpack').Compiler) {
+        compiler.hooks.compilation.tap('Order', (compilation) => {
+          webpack.css.CssModulesPlugin.getCompilationHooks(compilation).orderModules.tap('Order', (_chunk, modules) => {
+            seen.push(modules.map((m) => (m as { resource: string }).resource.split(/[\\/]/).pop()!));
+            return reorder ? [...modules] : undefined;
+          });
+        });
+      },
+    });
+    const byImport = await buildWith('api-template-css-order-default', files, { plugins: [plugin(false)] });
+    const byName = await buildWith('api-template-css-order-name', files, { plugins: [plugin(true)] });
+    try {
+      expect(seen.slice(0, 2)).toEqual([[], ['a.css', 'b.css']]);
+      const order = (css: string) => css.indexOf('.a {') < css.indexOf('.b {') ? 'a,b' : 'b,a';
+      expect(order(byImport.outputs['main.css']!)).toBe('b,a');
+      expect(order(byName.outputs['main.css']!)).toBe('a,b');
+    } finally {
+      byImport.cleanup();
+      byName.cleanup();
+    }
+  });
+
+  it('ReleaseTagsPlugin adds a meta tag and an inline script, marks external scripts, appends a comment and logs each page', async () => {
+    const files = {
+      'src/index.html': '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Shop</title>\n</head>\n<body>\n<h1>Shop</h1>\n<script type="module" src="./app.js"></script>\n</body>\n</html>\n',
+      'src/app.js': "console.log(window.RELEASE);\n",
+    };
+    const config = (csp: boolean) => (dir: string) => {
+      const Plugin = loadModule<new (release: string) => never>(examples.code('ReleaseTagsPlugin.js'), dir);
+      return { entry: './src/index.html', output: csp ? { html: { csp: true } } : {}, plugins: [new Plugin('2.4.0')] };
+    };
+    const build = await buildWith('api-template-html-release', files, config(false));
+    const withCsp = await buildWith('api-template-html-csp', files, config(true));
+    try {
+      const page = build.outputs['index.html']!;
+      expect(page).toContain('<meta name="release" content="2.4.0"><script>window.RELEASE = "2.4.0";</script>\n</head>');
+      expect(page).toContain('<script src="app.js" data-release="2.4.0"></script>');
+      expect(page.endsWith('</html>\n<!-- release 2.4.0 -->\n')).toBe(true);
+      const logging = build.stats.toJson({ all: false, logging: 'info' }).logging!;
+      expect(logging.ReleaseTagsPlugin!.entries.map((e) => e.message)).toEqual(['index.html: release 2.4.0']);
+      const hash = createHash('sha256').update('window.RELEASE = "2.4.0";').digest('base64');
+      expect(withCsp.outputs['index.html']).toMatch(new RegExp(`Content-Security-Policy" content="script-src [^"]*'sha256-${hash.replace(/[+/]/g, '\\$&')}'`));
+    } finally {
+      build.cleanup();
+      withCsp.cleanup();
     }
   });
 
