@@ -151,3 +151,86 @@ describe('module federation: the catalog (remote) and the storefront (host)', ()
     }
   }, 30_000);
 });
+
+describe('under the hood: the build the page follows', () => {
+  const page = readPage('concepts/under-the-hood');
+  const files = {
+    // The output shown on the page comes from a project named "party": the runtime contains the name, so it counts in the sizes.
+    'package.json': `${JSON.stringify({ name: 'party', private: true }, null, 2)}\n`,
+    ...Object.fromEntries(['src/index.js', 'src/greeting.js', 'src/colors.js', 'src/confetti.js'].map((f) => [f, `${pick(page, f).code}\n`])),
+  };
+
+  it('the trace plugin prints the steps in the order shown, and the stats say what the page says', async () => {
+    const printed: string[] = [];
+    const original = console.log;
+    console.log = (...args: unknown[]) => void printed.push(args.join(' '));
+    let result: Awaited<ReturnType<typeof compile>>;
+    try {
+      result = await compile('concepts-under-the-hood', files, configFrom(pick(page, 'webpack.config.js')));
+    } finally {
+      console.log = original;
+    }
+    try {
+      const shown = page.blocks.find((b) => b.lang === 'shellsession' && b.code.startsWith('$ npx webpack'))!.code.split('\n').slice(1);
+      // The trace lines, in order, exactly as the page shows them.
+      expect(printed).toEqual(shown.filter((l) => l.startsWith('[trace] ')));
+      // The summary lines webpack prints (the last one, with the time, is not shown).
+      const summary = result!.stats.toString({ colors: false }).split('\n');
+      for (const line of shown.filter((l) => !l.startsWith('[trace] '))) expect(summary, line).toContain(line);
+
+      const json = result!.stats.toJson({ all: false, modules: true, reasons: true, chunks: true, chunkModules: true, chunkGroups: true, entrypoints: true, assets: true });
+      const sources = (json.modules ?? []).filter((m) => m.moduleType === 'javascript/auto').map((m) => m.name);
+      expect(sources).toEqual(['./src/index.js', './src/greeting.js', './src/colors.js', './src/confetti.js']);
+      expect(page.body).toContain(`This build has ${sources.length} modules`);
+      const colors = (json.modules ?? []).find((m) => m.name === './src/colors.js')!;
+      expect(new Set(colors.reasons!.map((r) => r.moduleName))).toEqual(new Set(['./src/index.js', './src/confetti.js']));
+      const chunks = new Map((json.chunks ?? []).map((c) => [c.names![0], c]));
+      expect([...chunks.keys()].sort()).toEqual(['confetti', 'main']);
+      const { compilation } = result!.stats;
+      const modulesOfChunk = (name: string) =>
+        compilation.chunkGraph
+          .getChunkModules([...compilation.chunks].find((c) => c.name === name)!)
+          .map((m) => m.readableIdentifier(compilation.requestShortener))
+          .filter((n) => n.startsWith('./src/'))
+          .sort();
+      expect(modulesOfChunk('main')).toEqual(['./src/colors.js', './src/greeting.js', './src/index.js']);
+      expect(modulesOfChunk('confetti')).toEqual(['./src/confetti.js']);
+      expect(Object.keys(json.namedChunkGroups ?? {}).sort()).toEqual(['confetti', 'main']);
+      expect(Object.keys(json.entrypoints ?? {})).toEqual(['main']);
+      expect(compilation.entrypoints.get('main')!.chunks.map((c) => c.name)).toEqual(['main']);
+      expect(compilation.namedChunkGroups.get('confetti')!.chunks.map((c) => c.name)).toEqual(['confetti']);
+      expect((json.assets ?? []).map((a) => a.name).sort()).toEqual(['confetti.js', 'main.js']);
+      // The runtime is in main.js only: the confetti chunk just registers its module.
+      expect(result!.outputs['main.js']).toContain('__webpack_require__');
+      expect(result!.outputs['confetti.js']).not.toContain('function __webpack_require__');
+      const runtime = [...compilation.chunks].flatMap((c) => [...compilation.chunkGraph.getChunkRuntimeModulesIterable(c)]);
+      const line = /^runtime modules ([\d.]+ KiB) (\d+) modules$/m.exec(shown.join('\n'))!;
+      expect(runtime).toHaveLength(Number(line[2]));
+      expect(page.body).toContain(`This build needs ${line[2]} of them, ${line[1]} in development mode`);
+    } finally {
+      result!.cleanup();
+    }
+  });
+
+  it('in production the unnamed chunk ids are numbers and the modules are concatenated', async () => {
+    const block = pick(page, 'webpack.config.js');
+    const production = { ...block, code: block.code.replace("mode: 'development'", "mode: 'production'") };
+    const original = console.log;
+    console.log = () => undefined;
+    let result: Awaited<ReturnType<typeof compile>>;
+    try {
+      result = await compile('concepts-under-the-hood-production', { ...files, 'src/index.js': files['src/index.js']!.replace('/* webpackChunkName: "confetti" */ ', '') }, configFrom(production));
+    } finally {
+      console.log = original;
+    }
+    try {
+      expect(Object.keys(result!.outputs).sort()).toEqual([expect.stringMatching(/^\d+\.js$/), 'main.js']);
+      const names = (result!.stats.toJson({ all: false, modules: true }).modules ?? []).map((m) => m.name ?? '');
+      // greeting.js joins index.js; colors.js stays a module of its own because the confetti chunk uses it too.
+      expect(names).toContain('./src/index.js + 1 modules');
+      expect(names).toContain('./src/colors.js');
+    } finally {
+      result!.cleanup();
+    }
+  });
+});

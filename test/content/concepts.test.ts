@@ -37,6 +37,7 @@ const CONCEPT_PAGES = [
   'concepts/manifest',
   'concepts/hot-module-replacement',
   'concepts/module-federation',
+  'concepts/under-the-hood',
 ];
 const ALL_PAGES = ['concepts', ...CONCEPT_PAGES];
 

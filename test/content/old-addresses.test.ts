@@ -25,7 +25,7 @@ const ADDRESSES: Record<string, 'page' | 'redirect'> = {
   '/api/webpack-dev-server/': 'page',
   '/awesome-webpack/': 'redirect',
   '/concepts/module-federation/': 'page',
-  '/concepts/under-the-hood/': 'redirect',
+  '/concepts/under-the-hood/': 'page',
   '/concepts/why-webpack/': 'redirect',
   '/configuration/dotenv/': 'redirect',
   '/configuration/extending-configurations/': 'redirect',
