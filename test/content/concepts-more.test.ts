@@ -234,3 +234,40 @@ describe('under the hood: the build the page follows', () => {
     }
   });
 });
+
+describe('why webpack: the small project', () => {
+  const page = readPage('concepts/why-webpack');
+
+  it('writes the files the page lists, and the bundle runs: CommonJS helper, stylesheet, image, lazy chunk', async () => {
+    const files = {
+      'package.json': `${JSON.stringify({ name: 'shop', private: true }, null, 2)}\n`,
+      ...Object.fromEntries(['src/index.js', 'src/format-price.cjs', 'src/shop.css', 'src/stripes.svg', 'src/history.js'].map((f) => [f, `${pick(page, f).code}\n`])),
+    };
+    const result = await compile('concepts-why-webpack', files, configFrom(pick(page, 'webpack.config.js')));
+    try {
+      const names = Object.keys(result.outputs).sort();
+      const main = names.find((f) => /^main\.[0-9a-f]{20}\.js$/.test(f))!;
+      const css = names.find((f) => /^main\.[0-9a-f]{20}\.css$/.test(f))!;
+      const svg = names.find((f) => /^[0-9a-f]{20}\.svg$/.test(f))!;
+      const chunk = names.find((f) => /^\d+\.[0-9a-f]{20}\.js$/.test(f))!;
+      expect(names).toEqual([chunk, svg, css, main].sort());
+      expect(page.body).toContain(`The build writes ${['zero', 'one', 'two', 'three', 'four', 'five'][names.length]} files`);
+      expect(result.outputs[css]).toContain(`url(${svg})`);
+      expect(result.outputs[chunk]).toContain('February');
+      expect(result.outputs[main]).not.toContain('February');
+      expect(result.outputs[main]).toContain('toFixed(2)');
+
+      // In a page: the total uses the CommonJS helper, and the click loads the history chunk.
+      const browser = fakeBrowser(join(result.dir, 'dist'));
+      let open: (() => Promise<void>) | undefined;
+      (browser.document as unknown as { querySelector: (s: string) => unknown }).querySelector = () => ({ addEventListener: (_: string, fn: () => Promise<void>) => (open = fn) });
+      browser.runScript(main);
+      expect(browser.document.body.getElementsByTagName('p')[0]!.textContent).toBe('Total: 25.90 €');
+      await open!();
+      expect(browser.requestedScripts).toEqual([`http://localhost/${chunk}`]);
+      expect(browser.document.body.getElementsByTagName('li').map((li) => li.textContent)).toEqual(['January', 'February', 'March']);
+    } finally {
+      result.cleanup();
+    }
+  });
+});

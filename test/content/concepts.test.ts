@@ -38,6 +38,7 @@ const CONCEPT_PAGES = [
   'concepts/hot-module-replacement',
   'concepts/module-federation',
   'concepts/under-the-hood',
+  'concepts/why-webpack',
 ];
 const ALL_PAGES = ['concepts', ...CONCEPT_PAGES];
 

@@ -26,7 +26,7 @@ const ADDRESSES: Record<string, 'page' | 'redirect'> = {
   '/awesome-webpack/': 'redirect',
   '/concepts/module-federation/': 'page',
   '/concepts/under-the-hood/': 'page',
-  '/concepts/why-webpack/': 'redirect',
+  '/concepts/why-webpack/': 'page',
   '/configuration/dotenv/': 'redirect',
   '/configuration/extending-configurations/': 'redirect',
   '/configuration/infrastructureLogging/': 'redirect',
