@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Configuration, StatsCompilation } from 'webpack';
-import { buildWith, exampleTracker, fixtureFiles, h3sUnder, readPage, reportCount } from './api-helpers.js';
+import { gzipSync } from 'node:zlib';
+import { buildWith, captureInternals, describeHooks, exampleTracker, fixtureFiles, h3sUnder, hookProblems, loadModule, readPage, reportCount } from './api-helpers.js';
 import { webpack } from '../helpers/webpack.js';
 import { writeFiles } from '../helpers/content.js';
 
@@ -160,6 +161,49 @@ describe('/api/stats/', () => {
     const split = await recorded('api-stats-records-split', [new webpack.optimize.AggressiveSplittingPlugin({ minSize: 100, maxSize: 2000 })]);
     expect(split.some((r) => r === true), 'chunks made by AggressiveSplittingPlugin').toBe(true);
     expect(readPage(PAGE).body).toContain('created this chunk and wrote its split into the');
+  });
+
+  it('documents every StatsFactory and StatsPrinter hook with its real class and arguments, and only those', async () => {
+    const { compilation } = await captureInternals();
+    const options = compilation.createStatsOptions({}, { forToString: true });
+    const registries: [string, object][] = [
+      ['StatsFactory hooks', compilation.createStatsFactory(options).hooks],
+      ['StatsPrinter hooks', compilation.createStatsPrinter(options).hooks],
+    ];
+    for (const [h2, hooks] of registries) {
+      const real = describeHooks(hooks);
+      const report = hookProblems(PAGE, h2, real);
+      reportCount(h2, real.length);
+      expect(real.length, h2).toBeGreaterThan(0);
+      expect(report.missing, `${h2}: hooks without a heading`).toEqual([]);
+      expect(report.stale, `${h2}: headings for hooks that do not exist`).toEqual([]);
+      expect(report.wrong, `${h2}: signatures that differ from the real hooks`).toEqual([]);
+    }
+  });
+
+  it('GzipSizePlugin adds gzipSize to every asset of the JSON and prints it after the size', async () => {
+    const build = await buildWith('api-stats-gzip', fixtureFiles('app'), (dir) => {
+      const Plugin = loadModule<new () => never>(examples.code('GzipSizePlugin.js'), dir);
+      return { plugins: [new Plugin()] };
+    });
+    try {
+      const assets = build.stats.toJson({ all: false, assets: true }).assets!;
+      expect(assets.length).toBeGreaterThan(0);
+      for (const asset of assets) {
+        const expected = gzipSync(readFileSync(join(build.dir, 'dist', asset.name))).length;
+        expect(asset.gzipSize, asset.name).toBe(expected);
+      }
+      const text = build.stats.toString({ all: false, assets: true, colors: false });
+      const main = assets.find((a) => a.name === 'main.js')!;
+      const line = text.split('\n').find((l) => l.startsWith('asset main.js '))!;
+      const kib = `${Math.round((main.gzipSize as number) / 1024 * 100) / 100} KiB`;
+      expect(line).toBe(`asset main.js ${Math.round(main.size / 1024 * 10) / 10} KiB (${kib} gzipped) [emitted] (name: main)`);
+      // The page's sample line has the same shape.
+      const sample = examples.after('GzipSizePlugin.js', 0)?.code.trim();
+      expect(sample).toMatch(/^asset main\.js [\d.]+ KiB \([\d.]+ KiB gzipped\) \[emitted\] \(name: main\)$/);
+    } finally {
+      build.cleanup();
+    }
   });
 
   it('used every titled example of the page', () => {
