@@ -154,7 +154,7 @@ describe('module federation: the catalog (remote) and the storefront (host)', ()
 
 describe('under the hood: the build the page follows', () => {
   const page = readPage('concepts/under-the-hood');
-  const files = {
+  const files: Record<string, string> = {
     // The output shown on the page comes from a project named "party": the runtime contains the name, so it counts in the sizes.
     'package.json': `${JSON.stringify({ name: 'party', private: true }, null, 2)}\n`,
     ...Object.fromEntries(['src/index.js', 'src/greeting.js', 'src/colors.js', 'src/confetti.js'].map((f) => [f, `${pick(page, f).code}\n`])),
