@@ -33,10 +33,11 @@ mkdirSync(work, { recursive: true });
 const scores = [];
 for (const module of MODULES) {
   if (only && !only.has(module.name)) continue;
-  const vitestConfig = join(work, `vitest.${module.name}.mjs`);
+  // At the top of the project, so that Stryker copies it into its sandbox and the tests run the mutated copy.
+  const vitestConfig = `vitest.mutate-${module.name}.config.mjs`;
   writeFileSync(
-    vitestConfig,
-    `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ root: ${JSON.stringify(root)}, test: { include: ${JSON.stringify(module.tests)}, testTimeout: 120000, hookTimeout: 240000, pool: 'forks' } });\n`,
+    join(root, vitestConfig),
+    `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ${JSON.stringify(module.tests)}, testTimeout: 120000, hookTimeout: 240000, pool: 'forks' } });\n`,
   );
   const strykerConfig = join(work, `stryker.${module.name}.json`);
   writeFileSync(
@@ -54,7 +55,8 @@ for (const module of MODULES) {
         htmlReporter: { fileName: `reports/mutation/${module.name}/index.html` },
         jsonReporter: { fileName: `reports/mutation/${module.name}/mutation.json` },
         tempDirName: join(work, `sandbox-${module.name}`),
-        ignorePatterns: ['content', 'dist', '.bench', 'test/.tmp', 'reports', '.stryker-tmp'],
+        // (Anchored at the project's top: a bare name would also leave out src/content.)
+        ignorePatterns: ['/dist', '/.bench', '/test/.tmp', '/reports', '/.stryker-tmp', '/node_modules/.cache'],
         cleanTempDir: true,
       },
       null,
@@ -68,6 +70,7 @@ for (const module of MODULES) {
     maxBuffer: 256 * 1024 * 1024,
   });
   process.stdout.write(run.stdout.split('\n').filter((line) => /Survived|NoCoverage|^[-+] |^templates|^src|score|All files|\|/.test(line)).join('\n') + '\n');
+  rmSync(join(root, vitestConfig), { force: true });
   const score = /All files\s*\|\s*([\d.]+)/.exec(run.stdout)?.[1];
   scores.push({ module: module.name, 'mutation score %': score ? Number(score) : `failed (exit ${run.status}): ${run.stderr.slice(-300)}` });
 }

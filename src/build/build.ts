@@ -18,7 +18,7 @@ import { lastUpdated } from './git.js';
 import { outputKeys } from './keys.js';
 import { OutputWriter, type Contents } from './output.js';
 import { lockOutput, type OutputLock } from './output-lock.js';
-import { checkOutputFolder, checkSiteFolder, OUTPUT_MARKER, UsageError } from './out-guard.js';
+import { checkConfigFile, checkOutputFolder, checkSiteFolder, OUTPUT_MARKER, UsageError } from './out-guard.js';
 import { renderPagePieces } from './render.js';
 import { markdownFromDisk } from './llms.js';
 import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
@@ -296,6 +296,7 @@ function resolveLinksCached(site: Site, base: string, targets: LinkTargets): Sou
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const root = resolve(options.root);
   checkSiteFolder(root, options.root);
+  checkConfigFile(options.config, root);
   // (Refused here, before the output folder is touched.)
   normaliseBase(options.base);
   if (options.checkOnly) return buildLocked(options);

@@ -56,6 +56,22 @@ export function checkSiteFolder(root: string, display: string): void {
 }
 
 /**
+ * Refuses a --config that names no file at all: nothing, or a folder (exit 2, before anything is
+ * read). A config file that does not exist yet is a problem of the site, reported with the others.
+ */
+export function checkConfigFile(config: string | undefined, root: string): void {
+  if (config === undefined) return;
+  if (config.trim() === '') throw new UsageError(`--config "${config}": name the site's config file, such as site.config.yaml. Nothing was written.`);
+  let st;
+  try {
+    st = statSync(resolve(root, config));
+  } catch {
+    return;
+  }
+  if (st.isDirectory()) throw new UsageError(`--config ${config}: ${resolve(root, config)} is a folder; name the site's config file in it, such as ${join(config, 'site.config.yaml')}. Nothing was written.`);
+}
+
+/**
  * Refuses an output folder whose replacement would lose a writer's files:
  * the filesystem root, the home folder, the site root or any folder above
  * it, a folder of sources (content/, static/, the config file and what holds

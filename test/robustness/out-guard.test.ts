@@ -158,3 +158,20 @@ describe('--root that names no site folder is refused with exit 2, and nothing i
     expect(treeHash(s.dir, notCache)).toEqual(before);
   });
 });
+
+describe('--config that names no file is refused with exit 2 (report P8)', () => {
+  for (const command of ['build', 'check']) {
+    it(`docs ${command} --config "" and --config <a folder>`, async () => {
+      const before = treeHash(s.dir, notCache);
+      let run = await docsIn(s, [command, '--config', '']);
+      expectNoStack(run);
+      expect(run.stderr).toBe(`--config "": name the site's config file, such as site.config.yaml. Nothing was written.\n`);
+      expect(run.code).toBe(2);
+      run = await docsIn(s, [command, '--config', 'conf']);
+      expectNoStack(run);
+      expect(run.stderr).toBe(`--config conf: ${join(s.site, 'conf')} is a folder; name the site's config file in it, such as conf/site.config.yaml. Nothing was written.\n`);
+      expect(run.code).toBe(2);
+      expect(treeHash(s.dir, notCache)).toEqual(before);
+    });
+  }
+});
