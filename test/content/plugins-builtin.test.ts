@@ -66,6 +66,7 @@ const BUILT_IN: Record<string, OptionSource> = {
   'provide-plugin': { ctor: 'ProvidePlugin' },
   'source-map-dev-tool-plugin': { schema: 'plugins/SourceMapDevToolPlugin.json' },
   'split-chunks-plugin': { schema: 'WebpackOptions.json', definition: 'OptimizationSplitChunksOptions' },
+  'ssr-manifest-plugin': { schema: 'plugins/SSRManifestPlugin.json' },
   'virtual-url-plugin': { schema: 'plugins/schemes/VirtualUrlPlugin.json' },
   'watch-ignore-plugin': { schema: 'plugins/WatchIgnorePlugin.json' },
 };
@@ -1170,6 +1171,89 @@ describe('IgnorePlugin examples', () => {
     const files = { 'src/index.js': "try { require('./debug-panel.js'); } catch (e) { console.log(e.code, e.message); }\n", 'src/debug-panel.js': 'module.exports = 1;\n' };
     const b = await build('ignore-runtime', files, () => ({ mode: 'production', entry: './src/index.js', plugins: [new webpack.IgnorePlugin({ resourceRegExp: /debug-panel/ })] }));
     expect(runInBrowserLikeContext([b.outputs['main.js']!])).toEqual(["MODULE_NOT_FOUND Cannot find module './debug-panel.js'"]);
+  });
+});
+
+describe('IgnorePlugin and stylesheets', () => {
+  it('an ignored @import is dropped without a message, an ignored url() becomes url(data:,), an ignored stylesheet imported from JavaScript throws at run time', async () => {
+    const fonts = ".fonts { font-family: Inter; }\n";
+    const files = {
+      'src/index.js': "import './app.css';\nconsole.log('app');\n",
+      'src/app.css': blockTitled('ignore-plugin', 'src/app.css'),
+      'src/fonts.css': fonts,
+    };
+    const b = await build('ignore-css-import', files, configOf('ignore-plugin', 2));
+    expect(b.errors).toEqual([]);
+    expect(b.warnings).toEqual([]);
+    expect(b.outputs['main.css']).toMatch(/font-family:\s*Inter,\s*sans-serif/);
+    expect(b.outputs['main.css']).not.toContain('.fonts');
+    expect(b.outputs['main.css']).not.toContain('@import');
+    expect(moduleNames(b.stats).filter((m) => m.includes('fonts'))).toEqual([]);
+
+    const config = (dir: string) => ({ ...loadConfig(configOf('ignore-plugin', 2), dir), plugins: [new webpack.IgnorePlugin({ resourceRegExp: /^\.\/(fonts\.css|bg\.png)$/ })] });
+    const url = await build('ignore-css-url', { ...files, 'src/app.css': ".app { background: url('./bg.png'); }\n", 'src/bg.png': 'png' }, config);
+    expect(url.outputs['main.css']).toMatch(/background:\s*url\(data:,\)/);
+    expect(Object.keys(url.outputs).filter((f) => f.endsWith('.png'))).toEqual([]);
+
+    const fromJs = await build('ignore-css-js', { 'src/index.js': "import './fonts.css';\nconsole.log('after');\n", 'src/fonts.css': fonts }, config);
+    expect(fromJs.errors).toEqual([]);
+    expect(() => runInBrowserLikeContext([fromJs.outputs['main.js']!])).toThrow("Cannot find module './fonts.css'");
+  });
+});
+
+describe('SSRManifestPlugin examples', () => {
+  const files = () => ({
+    'src/index.js': blockTitled('ssr-manifest-plugin', 'src/index.js'),
+    'src/layout.css': 'body { margin: 0; }\n',
+    'src/pages/cart.js': blockTitled('ssr-manifest-plugin', 'src/pages/cart.js'),
+    'src/pages/money.js': blockTitled('ssr-manifest-plugin', 'src/pages/money.js'),
+    'src/pages/cart.css': '.cart { color: teal; }\n',
+  });
+  /** A manifest with the hashes of file names taken out. */
+  const unhashed = (manifest: Record<string, string[]>) =>
+    Object.fromEntries(Object.entries(manifest).map(([key, urls]) => [key, urls.map((u) => u.replace(/\.[0-9a-f]{4,}\.(js|css)$/, '.$1'))]));
+
+  it('Usage: one key per source module (the concatenated one too), the chunk files with the stylesheet last, as the page shows; the server snippet writes the tags', async () => {
+    const b = await build('ssr-usage', files(), configOf('ssr-manifest-plugin', 0));
+    expect(b.warnings).toEqual([]);
+    const manifest = JSON.parse(b.outputs['ssr-manifest.json']!) as Record<string, string[]>;
+    const shown = JSON.parse(readPage('plugins/ssr-manifest-plugin').blocks.find((x) => x.lang === 'json')!.code) as Record<string, string[]>;
+    expect(unhashed(manifest)).toEqual(unhashed(shown));
+    expect(Object.keys(manifest)).toEqual([...Object.keys(manifest)].sort());
+    for (const urls of Object.values(manifest)) for (const url of urls) expect(existsSync(join(b.outDir, url.slice('/assets/'.length))), url).toBe(true);
+    // A module concatenated into cart.js has its own key.
+    expect(moduleNames(b.stats).some((m) => m.startsWith('./src/pages/cart.js + '))).toBe(true);
+
+    writeFiles(b.dir, { 'server/preload.js': blockTitled('ssr-manifest-plugin', 'server/preload.js') });
+    const out = runScript(b.dir, "const { tagsFor } = require('./server/preload.js');\nconsole.log(tagsFor(['./src/pages/cart.js']));\n");
+    expect(out).toEqual([`<link rel="modulepreload" href="${manifest['./src/pages/cart.js']![0]}">`, `<link rel="stylesheet" href="${manifest['./src/pages/cart.js']![1]}">`]);
+  });
+
+  it('publicPath auto: the quoted warning, and URLs from /', async () => {
+    const b = await build('ssr-auto', files(), (dir) => {
+      const config = loadConfig(configOf('ssr-manifest-plugin', 0), dir);
+      return { ...config, output: { ...config.output, publicPath: 'auto' } };
+    });
+    expect(b.warnings.join('\n')).toContain(`SSRManifestPlugin cannot resolve 'output.publicPath: "auto"'`);
+    const manifest = JSON.parse(b.outputs['ssr-manifest.json']!) as Record<string, string[]>;
+    expect(manifest['./src/pages/cart.js']!.every((u) => /^\/cart\./.test(u))).toBe(true);
+  });
+
+  it('Examples: context and filename give keys from src/ and a manifest in server/, with CDN URLs', async () => {
+    const b = await build('ssr-options', files(), configOf('ssr-manifest-plugin', 1));
+    expect(b.outputs['ssr-manifest.json']).toBeUndefined();
+    const manifest = JSON.parse(b.outputs['server/ssr-manifest.json']!) as Record<string, string[]>;
+    expect(Object.keys(manifest)).toEqual(['./index.js', './layout.css', './pages/cart.css', './pages/cart.js', './pages/money.js']);
+    expect(manifest['./index.js']).toContain('https://cdn.example.com/shop/main.js');
+  });
+
+  it('a module in a layer has the layer in front of its key', async () => {
+    const b = await build('ssr-layer', files(), (dir) => {
+      const config = loadConfig(configOf('ssr-manifest-plugin', 0), dir);
+      return { ...config, entry: { main: { import: './src/index.js', layer: 'server' } }, experiments: { layers: true } };
+    });
+    const manifest = JSON.parse(b.outputs['ssr-manifest.json']!) as Record<string, string[]>;
+    expect(Object.keys(manifest)).toContain('(server)./src/index.js');
   });
 });
 
