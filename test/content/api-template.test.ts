@@ -167,7 +167,7 @@ describe('/api/template/', () => {
       apply(compiler: import('webpack').Compiler) {
         compiler.hooks.compilation.tap('Order', (compilation) => {
           webpack.css.CssModulesPlugin.getCompilationHooks(compilation).orderModules.tap('Order', (_chunk, modules) => {
-            seen.push(modules.map((m) => (m as { resource: string }).resource.split(/[\\/]/).pop()!));
+            seen.push(modules.map((m) => (m as unknown as { resource: string }).resource.split(/[\\/]/).pop()!));
             return reorder ? [...modules] : undefined;
           });
         });
