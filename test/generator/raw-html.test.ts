@@ -16,6 +16,7 @@ beforeAll(async () => {
 
 const render = (body: string) => renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter });
 const html = async (body: string) => (await render(body)).html;
+const problems = async (body: string) => (await render(body)).problems.map((p) => `${p.line}:${p.column} ${p.message}`);
 
 describe('the sanitiser of raw HTML', () => {
   it('drops script, style, iframe, object, embed, form, base, meta, input and template elements, with their content where it is code', async () => {
@@ -99,5 +100,59 @@ describe('the sanitiser of raw HTML', () => {
 
   it('keeps an HTML comment out of the page', async () => {
     expect(await html('<!-- a secret note -->\n\nText.\n')).toBe('\n<p>Text.</p>');
+  });
+
+  it('keeps every SVG shape and attribute of its allow-list, and drops the others', async () => {
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" preserveAspectRatio="none" role="img" aria-label="shapes" aria-hidden="false" focusable="false">' +
+      '<g transform="translate(1 1)" opacity="0.5">' +
+      '<path d="M0 0h1" fill="red" fill-rule="evenodd" fill-opacity="0.5" clip-rule="evenodd" stroke="blue" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.5"></path>' +
+      '<rect x="1" y="2" rx="1" ry="1"></rect><circle cx="1" cy="2" r="3"></circle><ellipse cx="1" cy="1" rx="2" ry="3"></ellipse>' +
+      '<line x1="0" y1="1" x2="2" y2="3"></line><polyline points="0,0 1,1"></polyline><polygon points="0,0 1,1 2,0"></polygon>' +
+      '<use href="#x"></use><animate attributeName="x"></animate><foreignObject><p>f</p></foreignObject>' +
+      '</g></svg>';
+    const out = await html(`${svg}\n`);
+    for (const tag of ['svg', 'g', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon']) expect(out, tag).toMatch(new RegExp(`<${tag}[ >]`));
+    for (const attribute of [
+      'xmlns="http://www.w3.org/2000/svg"', 'viewBox="0 0 10 10"', 'preserveAspectRatio="none"', 'role="img"', 'aria-label="shapes"', 'aria-hidden="false"', 'focusable="false"',
+      'transform="translate(1 1)"', 'opacity="0.5"', 'd="M0 0h1"', 'fill="red"', 'fill-rule="evenodd"', 'fill-opacity="0.5"', 'clip-rule="evenodd"', 'stroke="blue"',
+      'stroke-width="2"', 'stroke-linecap="round"', 'stroke-linejoin="round"', 'stroke-opacity="0.5"', 'x="1"', 'y="2"', 'rx="1"', 'ry="1"', 'cx="1"', 'cy="2"', 'r="3"',
+      'x1="0"', 'y1="1"', 'x2="2"', 'y2="3"', 'points="0,0 1,1"',
+    ]) {
+      expect(out, attribute).toContain(attribute);
+    }
+    for (const tag of ['use', 'animate', 'foreignObject', 'foreignobject']) expect(out, tag).not.toMatch(new RegExp(`<${tag}[ >]`));
+  });
+
+  it('keeps the content of an element it does not allow, as text and allowed elements', async () => {
+    expect(await html('<custom-box><b>bold</b> text</custom-box>\n')).toContain('<b>bold</b> text');
+    expect(await html('<font color="red">old</font>\n')).toBe('<p>old</p>');
+  });
+
+  it('reports a comment never closed, at its place, and not one that is closed', async () => {
+    expect(await problems('Text.\n\n<!-- open\nstill open\n')).toEqual(['6:1 this HTML comment is never closed with "-->": it hides the rest of the page']);
+    expect(await problems('Text.\n\n<!-- closed -->\n\n<!-- over\ntwo lines -->\n')).toEqual([]);
+    expect(await problems('<div>\n<p>a</p><!-- late\n')).toContain('5:9 this HTML comment is never closed with "-->": it hides the rest of the page');
+  });
+
+  it('reports an element never closed, at its opening tag, but not the end tags HTML lets a writer leave out', async () => {
+    const never = (tag: string, line: number, column: number) =>
+      `${line}:${column} <${tag}> is opened here and never closed: add </${tag}> where it ends (the rest of the page is inside it until then)`;
+    expect(await problems('<div class="box">\n\nText.\n')).toEqual([never('div', 4, 1)]);
+    expect(await problems('Intro.\n\n<details><summary>s</summary>\n\n## Inside\n')).toEqual([never('details', 6, 1)]);
+    expect(await problems('<section>\n<div>\n</section>\n')).toEqual([]);
+    expect(await problems('<table><tr><td>a<td>b\n<tr><td>c</table>\n')).toEqual([]);
+    expect(await problems('<ul><li>one<li>two</ul>\n\n<p>para\n\n<dl><dt>t<dd>d</dl>\n')).toEqual([]);
+    expect(await problems('<br><img src="/x.png" alt=""><hr/><span/>\n\n<div><span>x</span></div>\n')).toEqual([]);
+    expect(await problems('<DIV>\n\ntext\n\n</div>\n')).toEqual([]);
+  });
+
+  it('reports a footnote reference without a definition at its place, whatever the case of its label', async () => {
+    const missing = (label: string, at: string) => `${at} the footnote [^${label}] has no definition: add a line "[^${label}]: …" below (the reference shows as text until then)`;
+    expect(await problems('See this[^note].\n')).toEqual([missing('note', '4:9')]);
+    expect(await problems('A line,\nthen [^gone] on the second.\n')).toEqual([missing('gone', '5:6')]);
+    expect(await problems('See this[^Note].\n\n[^note]: The note.\n')).toEqual([]);
+    expect(await problems('See [^a] and [^b].\n\n[^a]: A.\n')).toEqual([missing('b', '4:14')]);
+    expect(await problems('Text [^ spaced] and [^].\n')).toEqual([]);
   });
 });

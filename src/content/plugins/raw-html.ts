@@ -27,8 +27,8 @@ const MARK = `dataDocsOwn${randomBytes(8).toString('hex')}`;
 /** Static SVG shapes (a logo drawn in the page): no scripts, links, animation, foreign content or references. */
 const SVG_SHAPES = ['svg', 'g', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon'];
 const SVG_ATTRIBUTES = [
-  'xmlns', 'viewBox', 'preserveAspectRatio', 'fill', 'fillRule', 'fillOpacity', 'clipRule', 'stroke', 'strokeWidth', 'strokeLinecap',
-  'strokeLinejoin', 'strokeOpacity', 'opacity', 'transform', 'd', 'x', 'y', 'cx', 'cy', 'r', 'rx', 'ry', 'x1', 'y1', 'x2', 'y2', 'points',
+  'xmlns', 'viewBox', 'preserveAspectRatio', 'fill', 'fillRule', 'fillOpacity', 'clipRule', 'stroke', 'strokeWidth', 'strokeLineCap',
+  'strokeLineJoin', 'strokeOpacity', 'opacity', 'transform', 'd', 'x', 'y', 'cx', 'cy', 'r', 'rx', 'ry', 'x1', 'y1', 'x2', 'y2', 'points',
   'role', 'ariaLabel', 'ariaHidden', 'focusable',
 ];
 
