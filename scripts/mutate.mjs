@@ -20,7 +20,7 @@ export const MODULES = [
   { name: 'decisions', mutate: ['templates/client/decisions.ts'], tests: ['test/chrome/decisions.test.ts'] },
   { name: 'sanitiser', mutate: ['src/content/plugins/raw-html.ts'], tests: ['test/robustness/placeholders.test.ts', 'test/generator/raw-html.test.ts'] },
   { name: 'out-guard', mutate: ['src/build/out-guard.ts'], tests: ['test/generator/out-guard.test.ts'] },
-  { name: 'host-check', mutate: ['src/serve/respond.ts'], tests: ['test/serve/host.test.ts', 'test/serve/http.test.ts'] },
+  { name: 'request-handling', mutate: ['src/serve/respond.ts'], tests: ['test/serve/host.test.ts', 'test/serve/http.test.ts', 'test/serve/first-pass.test.ts', 'test/serve/events.test.ts'] },
   { name: 'config-checks', mutate: ['src/config/checked.ts'], tests: ['test/generator/config.test.ts'] },
 ];
 
@@ -66,6 +66,8 @@ for (const module of MODULES) {
   console.log(`\n== ${module.name}: ${module.mutate.join(', ')} (tests: ${module.tests.join(', ')})`);
   const run = spawnSync(process.execPath, [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', strykerConfig], {
     cwd: root,
+    // No caches: every mutant runs the same instrumented code, so a render or config cached by one would answer for the next.
+    env: { ...process.env, DOCS_CACHE: '0' },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });

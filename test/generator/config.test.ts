@@ -60,6 +60,8 @@ describe('site.config.yaml validation', () => {
     ['months that are not twelve', `${FIXTURE}ui:\n  months: "a b"\n`, ['site.config.yaml:67:11 ui.months: expected the names of the twelve months, in order, separated by spaces']],
     ['a badge package that is no npm name', edit('  package: example', '  package: ../../x'), ['site.config.yaml:34:12 badge.package: expected an npm package name, such as react or @scope/name']],
     ['a second YAML document', `${FIXTURE}---\nsite: {}\n`, ['site.config.yaml:66:1 a second YAML document starts here ("---"): the file holds one; remove the line, or join the two']],
+    ['a section listed twice', edit('  - title: Guides\n    url: guides\n', '  - title: Guides\n    url: guides\n  - title: Guides again\n    url: guides\n'), ['site.config.yaml:49:10 sections[2].url: section "guides" is listed twice (first at sections[1])']],
+    ["a section's own index page listed again", edit('      - guides/first\n', '      - guides\n      - guides/first\n'), ['site.config.yaml:49:9 sections[1].pages[0]: page "guides" is the section\'s own index page; do not list it again']],
     ['a mapping as a key (P8)', `${FIXTURE}{a: 1}: 2\n`, ['site.config.yaml:66:1 a key must be plain text, not a mapping']],
     ['a wrong type', edit('  version: 2', '  version: [2]'), ['site.config.yaml:12:12 banner.version: expected string | number, received a list']],
     ['an unknown key (a typo)', edit('  title: fixture\n', '  title: fixture\n  langauge: en\n'), ['site.config.yaml:3:3 site.langauge: unknown key "langauge"']],
