@@ -1,0 +1,141 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launch, offline } from '../helpers/browser.js';
+import { builtSite } from '../helpers/built.js';
+import { runDocs } from '../helpers/site.js';
+
+/*
+ * What a reader meets on a phone (390×844 and 320×640, touch) and a touch
+ * tablet (820×1180), on a small site as a new user makes it: the starter of
+ * `docs init` with a short title, three social icons, and a reference page
+ * of tables of identifiers, a long command line and four sections. Taps are
+ * the browser's own touch events (Input.dispatchTouchEvent of the DevTools
+ * protocol). Set DOCS_SCREENSHOTS to a folder to keep a screenshot of each state.
+ */
+
+const touch = (width: number, height: number): BrowserContextOptions => ({ viewport: { width, height }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+const PHONE_390 = touch(390, 844);
+const PHONE_320 = touch(320, 640);
+const TABLET_820 = touch(820, 1180);
+const DEVICES = { '390×844': PHONE_390, '320×640': PHONE_320, '820×1180': TABLET_820 };
+const PAGE = '/reference/configuration/';
+
+const REFERENCE = `---
+title: Configuration
+---
+
+tidewater reads \`tidewater.toml\` from \`$XDG_CONFIG_HOME/tidewater/\`.
+
+## [sync]
+
+| Key | Type | Default | Description |
+| --- | --- | --- | --- |
+| \`days_ahead\` | integer | \`30\` | How many days of predictions to keep. |
+| \`units\` | \`"metric"\` \\| \`"imperial"\` | \`"metric"\` | Units of heights. |
+| \`source\` | string | \`"noaa"\` | Default source of predictions. |
+
+## Global flags
+
+| Flag | Description |
+| --- | --- |
+| \`--config <FILE>\` | Use another configuration file. |
+| \`-v\`, \`--verbose\` | Print what is fetched. |
+
+## Install
+
+\`\`\`bash
+curl -LO https://github.com/tidewater-rs/tidewater/releases/latest/download/tidewater-x86_64-unknown-linux-musl.tar.gz
+tar xzf tidewater-x86_64-unknown-linux-musl.tar.gz
+\`\`\`
+
+\`\`\`bash title="scripts/install-tidewater-from-the-release-archive.sh"
+sudo install tidewater /usr/local/bin/ && tidewater --version && tidewater sync --days-ahead 30
+\`\`\`
+
+## Stations
+
+Text about stations.
+`;
+
+let browser: Browser;
+let site: Awaited<ReturnType<typeof builtSite>>;
+let root: string;
+
+beforeAll(async () => {
+  root = join(mkdtempSync(join(tmpdir(), 'docs-phone-')), 'site');
+  expect((await runDocs(['init', root])).code).toBe(0);
+  const config = join(root, 'site.config.yaml');
+  const social = ['github https://github.com/example/tidewater GitHub', 'discord https://discord.example.org/tidewater Discord', 'mastodon https://mastodon.example.org/@tidewater Mastodon']
+    .map((line) => line.split(' '))
+    .map(([icon, url, label]) => `  - icon: ${icon}\n    url: ${url}\n    label: ${label}\n`)
+    .join('');
+  const before = readFileSync(config, 'utf8');
+  const after = before.replace('title: My Project', 'title: tidewater').replace(/social:\n(?: {2}.*\n| {4}.*\n)+/, `social:\n${social}`);
+  expect(after).not.toBe(before);
+  writeFileSync(config, after);
+  writeFileSync(join(root, 'content/reference/configuration.md'), REFERENCE);
+  site = await builtSite(root);
+  if (hasChromium) browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  if (root) rmSync(join(root, '..'), { recursive: true, force: true });
+});
+
+async function open(options: BrowserContextOptions, path = PAGE): Promise<Page> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await offline(page);
+  await page.goto(site.server.url + path);
+  return page;
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.DOCS_SCREENSHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+}
+
+interface Point {
+  x: number;
+  y: number;
+}
+
+/** A tap: one finger down and up at a point, real touch events of the browser; then two frames for the click that follows. */
+async function tap(page: Page, at: Point): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+async function centre(page: Page, selector: string): Promise<Point> {
+  const box = (await page.locator(selector).first().boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+const menuAtRest = (page: Page, open: boolean) =>
+  page.waitForFunction((left) => document.getElementById('mobile-menu')!.getBoundingClientRect().left === left, open ? 0 : -295);
+
+describe.runIf(hasChromium)('the closed phone menu', () => {
+  for (const [name, device] of Object.entries(DEVICES)) {
+    it(`paints nothing at the left edge of the page at ${name}`, async () => {
+      const page = await open(device);
+      await menuAtRest(page, false);
+      // The left 16 px of the page, beside the text, as painted; then as painted with no menu at all.
+      const clip = { x: 0, y: 200, width: 16, height: 300 };
+      const painted = await page.screenshot({ clip });
+      await page.evaluate(() => (document.getElementById('mobile-menu')!.style.display = 'none'));
+      const without = await page.screenshot({ clip });
+      await page.evaluate(() => (document.getElementById('mobile-menu')!.style.display = ''));
+      expect(painted.equals(without)).toBe(true);
+      await screenshot(page, `phone-closed-menu-${name}`);
+    });
+  }
+});
