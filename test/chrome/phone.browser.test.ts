@@ -139,3 +139,30 @@ describe.runIf(hasChromium)('the closed phone menu', () => {
     });
   }
 });
+
+describe.runIf(hasChromium)('tables on phones', () => {
+  for (const [name, device] of Object.entries(DEVICES)) {
+    it(`keep each identifier of a cell on one line and scroll sideways within the page at ${name}`, async () => {
+      const page = await open(device);
+      const measured = await page.evaluate(() => {
+        const tables = [...document.querySelectorAll<HTMLElement>('.markdown table')];
+        return {
+          // Each inline code of a cell is one box: never broken across lines.
+          broken: [...document.querySelectorAll<HTMLElement>('.markdown td code, .markdown th code')].filter((code) => code.getClientRects().length > 1).map((code) => code.textContent),
+          // A table wider than the column scrolls by itself; the page never does.
+          tables: tables.map((t) => ({ scrolls: t.scrollWidth > t.clientWidth, overflowX: getComputedStyle(t).overflowX, right: t.getBoundingClientRect().right })),
+          pageWidth: document.documentElement.scrollWidth,
+        };
+      });
+      expect(measured.broken).toEqual([]);
+      expect(measured.pageWidth).toBeLessThanOrEqual(device.viewport!.width);
+      for (const table of measured.tables) {
+        expect(table.overflowX).toBe('auto');
+        expect(table.right).toBeLessThanOrEqual(device.viewport!.width);
+      }
+      if (device !== TABLET_820) expect(measured.tables[0]!.scrolls).toBe(true);
+      await page.locator('.markdown table').first().scrollIntoViewIfNeeded();
+      await screenshot(page, `phone-table-${name}`);
+    });
+  }
+});
