@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkOutputFolder, checkSiteFolder, isWithin, OUTPUT_MARKER, UsageError } from '../../src/build/out-guard.js';
+import { checkConfigFile, checkOutputFolder, checkSiteFolder, isWithin, OUTPUT_MARKER, UsageError } from '../../src/build/out-guard.js';
 
 /*
  * The output guard in this process (src/build/out-guard.ts): which --out folders a build refuses
@@ -77,5 +77,14 @@ describe('the output guard', () => {
     expect(isWithin('/a', '/a')).toBe(true);
     expect(isWithin('/ab', '/a')).toBe(false);
     expect(isWithin('/a', '/a/b')).toBe(false);
+  });
+
+  it('refuses a --config that is empty or a folder, and leaves a missing file to the build', () => {
+    expect(() => checkConfigFile('', site)).toThrow(`--config "": name the site's config file, such as site.config.yaml. Nothing was written.`);
+    expect(() => checkConfigFile('  ', site)).toThrow(UsageError);
+    expect(() => checkConfigFile('conf', site)).toThrow(`--config conf: ${join(site, 'conf')} is a folder; name the site's config file in it, such as conf/site.config.yaml. Nothing was written.`);
+    expect(() => checkConfigFile('site.config.yaml', site)).not.toThrow();
+    expect(() => checkConfigFile('missing.yaml', site)).not.toThrow();
+    expect(() => checkConfigFile(undefined, site)).not.toThrow();
   });
 });

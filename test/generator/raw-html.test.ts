@@ -155,4 +155,25 @@ describe('the sanitiser of raw HTML', () => {
     expect(await problems('See [^a] and [^b].\n\n[^a]: A.\n')).toEqual([missing('b', '4:14')]);
     expect(await problems('Text [^ spaced] and [^].\n')).toEqual([]);
   });
+
+  it('drops the content of each element it strips, not only the element', async () => {
+    // (<input> is void: the text after it is not its content.)
+    for (const tag of ['script', 'style', 'template', 'noscript', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes']) {
+      const out = await html(`Before <${tag}>SECRET-${tag}</${tag}> after.\n\n<div><${tag}>HIDDEN-${tag}</${tag}></div>\n`);
+      expect(out, tag).not.toContain(`SECRET-${tag}`);
+      expect(out, tag).not.toContain(`HIDDEN-${tag}`);
+    }
+  });
+
+  it('asks for no end tag of a void element, nor of one whose end tag HTML lets a writer leave out, and for every other', async () => {
+    for (const tag of ['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']) {
+      expect(await problems(`<div><${tag}></div>\n`), tag).toEqual([]);
+    }
+    for (const tag of ['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot', 'option', 'optgroup', 'colgroup', 'caption', 'rb', 'rt', 'rp', 'rtc']) {
+      expect(await problems(`<div><${tag}>x</div>\n`), tag).toEqual([]);
+    }
+    for (const tag of ['span', 'section', 'table', 'ul', 'details', 'blockquote']) {
+      expect(await problems(`<div></div><${tag}>x\n`), tag).toEqual([`4:12 <${tag}> is opened here and never closed: add </${tag}> where it ends (the rest of the page is inside it until then)`]);
+    }
+  });
 });
