@@ -166,3 +166,29 @@ describe.runIf(hasChromium)('tables on phones', () => {
     });
   }
 });
+
+describe.runIf(hasChromium)('copy buttons on phones', () => {
+  for (const [name, device] of Object.entries(DEVICES)) {
+    it(`never cover the code or the title of a block at ${name}`, async () => {
+      const page = await open(device);
+      await page.waitForFunction(() => document.documentElement.classList.contains('js'));
+      const overlaps = await page.evaluate(() => {
+        const hit = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        return [...document.querySelectorAll<HTMLElement>('.code-block')].map((block) => {
+          const button = block.querySelector<HTMLElement>('.copy')!.getBoundingClientRect();
+          // The lines span the block's whole width, scrolled or not: the button must sit clear of every one of them.
+          const lines = [...block.querySelectorAll<HTMLElement>('pre .line')].filter((line) => hit(line.getBoundingClientRect(), button)).map((line) => line.textContent);
+          const title = block.querySelector('.code-title')?.firstChild;
+          const range = document.createRange();
+          if (title) range.selectNodeContents(title);
+          const titleCovered = title ? [...range.getClientRects()].some((r) => hit(r, button)) : false;
+          return { visible: button.width > 0, lines, titleCovered };
+        });
+      });
+      expect(overlaps.length).toBe(2);
+      for (const block of overlaps) expect(block).toEqual({ visible: true, lines: [], titleCovered: false });
+      await page.locator('.code-block').first().scrollIntoViewIfNeeded();
+      await screenshot(page, `phone-code-${name}`);
+    });
+  }
+});
