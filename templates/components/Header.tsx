@@ -62,7 +62,7 @@ export function Header({ ctx, currentUrl }: HeaderProps) {
           <ThemeIcon />
         </button>
         {social.map((link) => (
-          <a key={link.url} className="icon-button" href={link.url} target="_blank" rel="noopener noreferrer" aria-label={`${link.label} ${ui.newTab}`}>
+          <a key={link.url} className="icon-button social-link" href={link.url} target="_blank" rel="noopener noreferrer" aria-label={`${link.label} ${ui.newTab}`}>
             <SocialIconSvg icon={link.icon} />
           </a>
         ))}

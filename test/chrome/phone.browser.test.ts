@@ -192,3 +192,33 @@ describe.runIf(hasChromium)('copy buttons on phones', () => {
     });
   }
 });
+
+describe.runIf(hasChromium)('the header on phones', () => {
+  for (const [name, device] of Object.entries(DEVICES)) {
+    it(`shows the whole site title beside its buttons at ${name}, with the icon links in the menu`, async () => {
+      const page = await open(device);
+      const header = await page.evaluate(() => {
+        const title = document.querySelector<HTMLElement>('.logo-text')!;
+        const shown = [...document.querySelectorAll<HTMLElement>('.header-bar > *')].filter((el) => el.checkVisibility() && el.getBoundingClientRect().width > 0);
+        return {
+          title: title.textContent,
+          cut: title.scrollWidth > title.clientWidth,
+          outside: shown.filter((el) => el.getBoundingClientRect().right > innerWidth || el.getBoundingClientRect().left < 0).map((el) => el.className),
+          // Every control keeps a target of at least 24 px.
+          small: shown.filter((el) => el.matches('button, a') && (el.getBoundingClientRect().width < 24 || el.getBoundingClientRect().height < 24)).map((el) => el.className),
+          social: [...document.querySelectorAll<HTMLAnchorElement>('.header-bar > a.icon-button')].filter((a) => a.checkVisibility()).map((a) => a.href),
+          inMenu: [...document.querySelectorAll<HTMLAnchorElement>('#mobile-menu a')].map((a) => a.href),
+        };
+      });
+      expect(header.title).toBe('tidewater');
+      expect(header.cut).toBe(false);
+      expect(header.outside).toEqual([]);
+      expect(header.small).toEqual([]);
+      for (const href of ['https://github.com/example/tidewater', 'https://discord.example.org/tidewater', 'https://mastodon.example.org/@tidewater']) {
+        // Shown in the header, or else listed in the menu.
+        expect(header.social.includes(href) || header.inMenu.includes(href), href).toBe(true);
+      }
+      await screenshot(page, `phone-header-${name}`);
+    });
+  }
+});
