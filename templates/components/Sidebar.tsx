@@ -36,7 +36,7 @@ export function Sidebar({ ctx, section, currentUrl }: SidebarProps) {
 /**
  * The swipeable phone menu: every section with its pages, then what the header
  * hides on narrow screens: top navigation entries that are not sections, the
- * languages, and the repository and question links.
+ * languages, and the repository and question links. Open, a backdrop dims the page beside it.
  */
 export function MobileMenu({ ctx, section, currentUrl }: { ctx: RenderContext; section: number; currentUrl: string }) {
   const { config, sections } = ctx.site;
@@ -48,6 +48,7 @@ export function MobileMenu({ ctx, section, currentUrl }: { ctx: RenderContext; s
   }
   for (const link of ctx.theme.social) if (!more.has(link.url)) more.set(link.url, link.label);
   return (
+    <>
     <div className="mobile-menu" id="mobile-menu">
       <div className="mobile-menu-inner">
         <nav aria-label={ui.siteMenu} dangerouslySetInnerHTML={{ __html: ctx.nav.menu(section, currentUrl) }} />
@@ -77,5 +78,8 @@ export function MobileMenu({ ctx, section, currentUrl }: { ctx: RenderContext; s
       </div>
       <div className="mobile-menu-handle" aria-hidden="true" />
     </div>
+    {/* Dims the page while the menu is open; a tap on it is a tap outside the menu, which closes it (menu.ts), and reaches nothing under it. */}
+    <div className="menu-backdrop" aria-hidden="true" />
+    </>
   );
 }

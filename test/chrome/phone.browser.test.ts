@@ -222,3 +222,34 @@ describe.runIf(hasChromium)('the header on phones', () => {
     });
   }
 });
+
+describe.runIf(hasChromium)('the open phone menu', () => {
+  for (const [name, device] of Object.entries(DEVICES)) {
+    it(`dims the page behind it at ${name}; a tap on the dimmed page closes the menu and follows nothing under it`, async () => {
+      const page = await open(device);
+      await tap(page, await centre(page, '.menu-toggle'));
+      await menuAtRest(page, true);
+      // Beside the 300 px menu, over the page's "Printable section" link (at 320 px, beside it: the link is under the menu).
+      const centred = await centre(page, '.article-tools a');
+      const link = { x: Math.max(centred.x, 310), y: centred.y };
+      const dim = await page.evaluate(({ x, y }) => {
+        const top = document.elementFromPoint(x, y)!;
+        const alpha = (colour: string) => (colour.startsWith('rgba') ? Number(colour.slice(colour.lastIndexOf(',') + 1, -1)) : colour === 'transparent' ? 0 : 1);
+        const style = getComputedStyle(top);
+        return { onTop: top.closest('#content, .header') ? 'page' : top.className, alpha: alpha(style.backgroundColor) * Number(style.opacity) };
+      }, link);
+      expect(dim.onTop).not.toBe('page');
+      expect(dim.alpha).toBeGreaterThanOrEqual(0.3);
+      await screenshot(page, `phone-menu-open-${name}`);
+      await tap(page, link);
+      await menuAtRest(page, false);
+      expect(await page.evaluate(() => document.getElementById('mobile-menu')!.classList.contains('visible'))).toBe(false);
+      expect(page.url()).toBe(site.server.url + PAGE);
+      if (device === PHONE_320) return;
+      // Closed, the backdrop is gone: the same tap follows the link.
+      await page.waitForFunction(({ x, y }) => document.elementFromPoint(x, y)?.closest('.article-tools a'), link);
+      await tap(page, link);
+      await page.waitForURL('**/printable/');
+    });
+  }
+});
