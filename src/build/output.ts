@@ -115,7 +115,8 @@ export class OutputWriter {
     const entry = this.previous!.files[relPath]!;
     try {
       const st = statSync(join(this.target, relPath));
-      return st.isFile() && st.size === entry[1] && st.mtimeMs <= this.previous!.time;
+      // (The manifest's time is whole milliseconds, a file's is finer: a file written in the millisecond the build ended counts as before it.)
+      return st.isFile() && st.size === entry[1] && Math.floor(st.mtimeMs) <= this.previous!.time;
     } catch {
       return false;
     }

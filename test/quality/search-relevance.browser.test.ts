@@ -36,7 +36,8 @@ const QUERIES: Array<[query: string, expected: string[], within?: number]> = [
   ['entry points', ['/concepts/entry-points/'], 2],
   ['mini-css-extract-plugin', ['/plugins/mini-css-extract-plugin/']],
   ['html-webpack-plugin', ['/plugins/html-webpack-plugin/']],
-  ['module federation', ['/plugins/module-federation-plugin/']],
+  // (The concept page and the plugin page both answer it.)
+  ['module federation', ['/concepts/module-federation/', '/plugins/module-federation-plugin/']],
   ['babel-loader', ['/loaders/babel-loader/']],
   ['css-loader', ['/loaders/css-loader/']],
   ['mode production', ['/configuration/mode/', '/guides/production/']],
