@@ -42,8 +42,8 @@ export function initMobileMenu(): void {
   // Swipes. Listeners are passive so vertical scrolling is never blocked. A swipe
   // counts from where it started: on the open menu, or (closed) on the edge
   // strip, whose box lets taps through to the page (pointer-events: none), so
-  // that only a drag from it opens the menu. It ends where the finger was last
-  // seen: once the browser takes a gesture over, touchend may report an older place.
+  // that only a drag from it opens the menu. It ends where the finger was seen
+  // farthest across at its last move or at touchend (see there).
   const handle = menu.querySelector<HTMLElement>('.mobile-menu-handle')!;
   let start: Point | null = null;
   let last: Point = { x: 0, y: 0 };
@@ -79,8 +79,12 @@ export function initMobileMenu(): void {
   );
   document.addEventListener(
     'touchend',
-    () => {
+    (e) => {
       if (!start) return;
+      // The last move may never reach the page when the finger lifts right after it; touchend then has the newer
+      // place (and an older one when the browser has taken the gesture over): the one farther across counts.
+      const end = at(e);
+      if (Math.abs(end.x - start.x) > Math.abs(last.x - start.x)) last = end;
       const decision = swipeDecision(start, last, onHandle, isOpen());
       reset();
       if (decision) set(decision === 'open');

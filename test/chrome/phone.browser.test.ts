@@ -253,3 +253,27 @@ describe.runIf(hasChromium)('the open phone menu', () => {
     });
   }
 });
+
+describe.runIf(hasChromium)('opening the phone menu with a swipe', () => {
+  it('opens on a 110 px swipe from the edge strip at every height of the page, also when the last move comes with the lift', async () => {
+    const page = await open(PHONE_390);
+    const missed: number[] = [];
+    for (let y = 80; y <= 800; y += 40) {
+      await menuAtRest(page, false);
+      // Five moves of 22 px, a frame apart, and the finger lifts right after the last: the browser may hand that
+      // last move to the page only with the touchend.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 10, y }] });
+      for (let i = 1; i <= 5; i++) {
+        await new Promise((r) => setTimeout(r, 16));
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 10 + 22 * i, y }] });
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await cdp.detach();
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      if (!(await page.evaluate(() => document.getElementById('mobile-menu')!.classList.contains('visible')))) missed.push(y);
+      else await page.keyboard.press('Escape');
+    }
+    expect(missed).toEqual([]);
+  });
+});
