@@ -32,6 +32,7 @@ export function Article({ ctx, page, body }: PageProps) {
         ) : null}
       </div>
       <h1>{page.title}</h1>
+      <PhoneContents ctx={ctx} page={page} />
       <div className="markdown" dangerouslySetInnerHTML={{ __html: body }} />
       {fm.related.length ? (
         <section className="further" aria-labelledby="further-reading">
@@ -73,6 +74,31 @@ export function Article({ ctx, page, body }: PageProps) {
         </p>
       ) : null}
     </article>
+  );
+}
+
+/**
+ * "On this page" of narrow screens, where the sidebar is hidden: the page's sections (its h2 headings) in a list
+ * that is closed under the title and opens with a tap, without script (<details>). Pages of fewer than two
+ * sections have none. Wide screens do not show it (their sidebar lists the sections).
+ */
+function PhoneContents({ ctx, page }: { ctx: PageProps['ctx']; page: PageProps['page'] }) {
+  if (page.anchors.length < 2) return null;
+  const { ui } = ctx.theme;
+  return (
+    <details className="toc-phone">
+      <summary>{ui.contents}</summary>
+      <nav aria-label={ui.contents}>
+        <ul>
+          {page.anchors.map((anchor) => (
+            <li key={anchor.id}>
+              {/* (The footnotes' heading is the Markdown stage's English word: shown in the site's language, as in the sidebar.) */}
+              <a href={`#${anchor.id}`}>{anchor.id === 'footnote-label' ? ui.footnotes : anchor.title}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </details>
   );
 }
 

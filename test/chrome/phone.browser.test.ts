@@ -277,3 +277,67 @@ describe.runIf(hasChromium)('opening the phone menu with a swipe', () => {
     expect(missed).toEqual([]);
   });
 });
+
+describe.runIf(hasChromium)('"On this page" on phones', () => {
+  const ids = ['#sync', '#global-flags', '#install', '#stations'];
+
+  for (const [name, device] of Object.entries(DEVICES)) {
+    it(`lists the page's sections in a closed list under the title at ${name}; a tap opens it, a tap on an entry scrolls there; no layout shift`, async () => {
+      const context = await browser.newContext(device);
+      const page = await context.newPage();
+      await offline(page);
+      await page.addInitScript(() => {
+        (window as unknown as { cls: number }).cls = 0;
+        new PerformanceObserver((list) => {
+          // (A shift just after a tap, such as the list opening, is the reader's doing: not counted, as in CLS.)
+          for (const entry of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) if (!entry.hadRecentInput) (window as unknown as { cls: number }).cls += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto(site.server.url + PAGE);
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => (window as unknown as { cls: number }).cls)).toBe(0);
+      const toc = page.locator('.article details.toc-phone');
+      expect(await toc.isVisible()).toBe(true);
+      expect(await toc.getAttribute('open')).toBeNull();
+      const boxes = await page.evaluate(() => {
+        const box = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+        return { h1: box('.article h1').bottom, toc: box('.toc-phone').top, tocBottom: box('.toc-phone').bottom, h2: box('.markdown h2').top, summary: box('.toc-phone summary').height };
+      });
+      // Compact, between the title and the first section.
+      expect(boxes.toc).toBeGreaterThanOrEqual(boxes.h1);
+      expect(boxes.tocBottom).toBeLessThanOrEqual(boxes.h2);
+      expect(boxes.summary).toBeGreaterThanOrEqual(24);
+      expect(boxes.tocBottom - boxes.toc).toBeLessThan(60);
+      expect(await page.locator('.toc-phone a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(ids);
+      expect(await page.locator('.toc-phone a').first().isVisible()).toBe(false);
+      await tap(page, await centre(page, '.toc-phone summary'));
+      expect(await toc.getAttribute('open')).toBe('');
+      expect(await page.locator('.toc-phone a').allTextContents()).toEqual(['[sync]', 'Global flags', 'Install', 'Stations']);
+      await screenshot(page, `phone-toc-open-${name}`);
+      await tap(page, await centre(page, '.toc-phone a[href="#stations"]'));
+      await page.waitForFunction(() => location.hash === '#stations');
+      await page.waitForFunction(() => Math.abs(document.getElementById('stations')!.getBoundingClientRect().top - 16) < 4 || scrollY + innerHeight >= document.documentElement.scrollHeight - 1);
+      expect(await page.evaluate(() => (window as unknown as { cls: number }).cls)).toBe(0);
+      await context.close();
+    });
+  }
+
+  it('works without JavaScript: the list is in the page and opens with a tap', async () => {
+    const context = await browser.newContext({ ...PHONE_390, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await offline(page);
+    await page.goto(site.server.url + PAGE);
+    expect(await page.locator('.toc-phone a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(ids);
+    await page.locator('.toc-phone summary').tap();
+    expect(await page.locator('.toc-phone a').first().isVisible()).toBe(true);
+    await page.locator('.toc-phone a[href="#install"]').tap();
+    await page.waitForFunction(() => location.hash === '#install');
+    await context.close();
+  });
+
+  it('is not shown on wide screens, where the sidebar lists the sections', async () => {
+    const page = await open({ viewport: { width: 1280, height: 800 } });
+    expect(await page.locator('.toc-phone').isVisible()).toBe(false);
+    expect(await page.locator('.sidebar-anchors a').evaluateAll((as) => as.filter((a) => a.checkVisibility()).map((a) => a.getAttribute('href')))).toEqual(ids);
+  });
+});
