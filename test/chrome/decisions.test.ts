@@ -117,6 +117,11 @@ describe('sidebar position', () => {
     expect(sidebarHeight(800, 0, 600)).toBe(600);
     expect(sidebarHeight(800, 0, -10)).toBe(0);
   });
+  it('takes the header from the height it leaves the fixed sidebar', () => {
+    expect(sidebarHeight(800, 60, 5000)).toBe(740);
+    expect(sidebarHeight(800, 60, 600)).toBe(540);
+    expect(sidebarHeight(800, 60, 40)).toBe(0);
+  });
   it('is recalculated 250 ms after load', () => {
     expect(RECALC_DELAY).toBe(250);
   });
