@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launch, offline } from '../helpers/browser.js';
@@ -83,7 +83,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await site?.close();
-  if (root) rmSync(join(root, '..'), { recursive: true, force: true });
+  // (The temporary folder that holds the site.)
+  if (root) rmSync(dirname(root), { recursive: true, force: true });
 });
 
 async function open(options: BrowserContextOptions, path = PAGE): Promise<Page> {
