@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, trunc
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snapshotDir } from '../helpers/site.js';
 import { docsIn, expectNoStack, scratchSite, type Scratch } from './harness.js';
 
 /*
@@ -15,16 +16,6 @@ import { docsIn, expectNoStack, scratchSite, type Scratch } from './harness.js';
 let s: Scratch;
 let pristine: string;
 let expected: Map<string, string>;
-
-/** Every file of a folder (relative path → bytes as base64), the build's marker and nothing else left out. */
-function snapshot(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isFile()) out.set(name, readFileSync(path).toString('base64'));
-  }
-  return out;
-}
 
 /** The cache files of each kind (its top folder), as paths relative to the cache. */
 function cacheFiles(cache: string): Map<string, string[]> {
@@ -60,7 +51,7 @@ beforeAll(async () => {
   // The reference: no cache at all.
   const plain = await docsIn(s, ['build', '-q', '--out', 'plain'], { env: { DOCS_CACHE: '0' } });
   expect(plain.code).toBe(0);
-  expected = snapshot(join(s.site, 'plain'));
+  expected = snapshotDir(join(s.site, 'plain'));
   // A cache filled by a full build (and the output folder that build left).
   const filled = await docsIn(s, ['build', '-q', '--out', 'out']);
   expect(filled.stderr).toBe('');
@@ -92,7 +83,7 @@ describe('a damaged cache changes nothing that is published (C2)', () => {
           expectNoStack(run);
           expect(run.stderr, `${kind} ${damage}, build ${round}`).toBe('');
           expect(run.code, `${kind} ${damage}, build ${round}`).toBe(0);
-          expect(snapshot(join(s.site, 'out')), `${kind} ${damage}, build ${round}`).toEqual(expected);
+          expect(snapshotDir(join(s.site, 'out')), `${kind} ${damage}, build ${round}`).toEqual(expected);
         }
         const check = await docsIn(s, ['check']);
         expect(check.code, `${kind} ${damage}: check`).toBe(0);

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snapshotDir } from '../helpers/site.js';
 import { docsIn, expectNoStack, leftovers, scratchSite, type Scratch } from './harness.js';
 
 /*
@@ -18,15 +19,6 @@ let configA: string;
 let outputA: Map<string, string>;
 let outputB: Map<string, string>;
 
-function snapshot(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isFile()) out.set(name, readFileSync(path).toString('base64'));
-  }
-  return out;
-}
-
 const useSite = (which: 'A' | 'B') => writeFileSync(join(s.site, 'site.config.yaml'), which === 'A' ? configA : configA.replace('title: fixture', 'title: fixture B'));
 
 async function build(which: 'A' | 'B', env: NodeJS.ProcessEnv = {}) {
@@ -42,9 +34,9 @@ beforeAll(async () => {
     const run = await build(which, { DOCS_CACHE: '0' });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    if (which === 'B') outputB = snapshot(join(s.site, 'out'));
+    if (which === 'B') outputB = snapshotDir(join(s.site, 'out'));
   }
-  outputA = snapshot(join(s.site, 'out'));
+  outputA = snapshotDir(join(s.site, 'out'));
   expect(outputA).not.toEqual(outputB);
 }, 120_000);
 
@@ -60,7 +52,7 @@ for (const caches of ['with the last build\'s manifest', 'with caches off'] as c
         // A's output in place, and (with caches) the manifest of that build.
         const again = await build('A', env);
         expect(again.code).toBe(0);
-        expect(snapshot(join(s.site, 'out'))).toEqual(outputA);
+        expect(snapshotDir(join(s.site, 'out'))).toEqual(outputA);
         const killed = await build('B', { ...env, DOCS_FAULT: point });
         expect(killed.signal).toBe('SIGKILL');
         if (point === 'commit-between-renames') {
@@ -68,15 +60,15 @@ for (const caches of ['with the last build\'s manifest', 'with caches off'] as c
           // The next build, whatever it does after, first puts the old output back (this one stops before its own commit).
           const next = await build('B', { ...env, DOCS_FAULT: 'commit-start' });
           expect(next.signal).toBe('SIGKILL');
-          expect(snapshot(join(s.site, 'out'))).toEqual(outputA);
+          expect(snapshotDir(join(s.site, 'out'))).toEqual(outputA);
         } else {
-          expect(snapshot(join(s.site, 'out'))).toEqual(point === 'commit-swapped' ? outputB : outputA);
+          expect(snapshotDir(join(s.site, 'out'))).toEqual(point === 'commit-swapped' ? outputB : outputA);
         }
         const finished = await build('B', env);
         expectNoStack(finished);
         expect(finished.stderr).toBe('');
         expect(finished.code).toBe(0);
-        expect(snapshot(join(s.site, 'out'))).toEqual(outputB);
+        expect(snapshotDir(join(s.site, 'out'))).toEqual(outputB);
         expect(leftovers(s.site)).toEqual([]);
       }, 120_000);
     }
