@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launch, offline } from '../helpers/browser.js';
+import { hasChromium, launch, offline, screenshot } from '../helpers/browser.js';
 import { builtSite } from '../helpers/built.js';
 import { runDocs } from '../helpers/site.js';
 
@@ -93,13 +93,6 @@ async function open(options: BrowserContextOptions, path = PAGE): Promise<Page> 
   await offline(page);
   await page.goto(site.server.url + path);
   return page;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  const dir = process.env.DOCS_SCREENSHOTS;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`) });
 }
 
 interface Point {

@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, hasChromium, launch, offline, PHONE } from '../helpers/browser.js';
+import { DESKTOP, hasChromium, launch, offline, PHONE, screenshot } from '../helpers/browser.js';
 import { builtSite } from '../helpers/built.js';
 
 /*
@@ -38,13 +36,6 @@ async function open(path: string, options: BrowserContextOptions, init?: () => v
   if (init) await page.addInitScript(init);
   await page.goto(site.server.url + path);
   return page;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  const dir = process.env.DOCS_SCREENSHOTS;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`) });
 }
 
 interface Point {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Compilation, Compiler, Configuration, Stats } from 'webpack';
+import { expect } from 'vitest';
 import { listFiles, readPage as readPageUncached, removeDir, ROOT, scratchDir, writeFiles, type CodeBlock, type PageSource } from '../helpers/content.js';
 import { evaluateConfig, webpack } from '../helpers/webpack.js';
 
@@ -474,4 +475,17 @@ export async function parserHookKeys(): Promise<Map<string, Set<string>>> {
     }
   }
   return merged;
+}
+
+/** Checks each table of hooks of a page (its h2 and the real hooks object) against the installed package, both ways. */
+export function expectHookTables(pageId: string, registries: ReadonlyArray<readonly [h2: string, hooks: object]>): void {
+  for (const [h2, hooks] of registries) {
+    const real = describeHooks(hooks);
+    const report = hookProblems(pageId, h2, real);
+    reportCount(h2, real.length);
+    expect(real.length, h2).toBeGreaterThan(0);
+    expect(report.missing, `${h2}: hooks without a heading`).toEqual([]);
+    expect(report.stale, `${h2}: headings for hooks that do not exist`).toEqual([]);
+    expect(report.wrong, `${h2}: signatures that differ from the real hooks`).toEqual([]);
+  }
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Configuration, StatsCompilation } from 'webpack';
 import { gzipSync } from 'node:zlib';
-import { buildWith, captureInternals, describeHooks, exampleTracker, fixtureFiles, h3sUnder, hookProblems, loadModule, readPage, reportCount } from './api-helpers.js';
+import { buildWith, captureInternals, exampleTracker, expectHookTables, fixtureFiles, h3sUnder, loadModule, readPage, reportCount } from './api-helpers.js';
 import { webpack } from '../helpers/webpack.js';
 import { writeFiles } from '../helpers/content.js';
 
@@ -170,15 +170,7 @@ describe('/api/stats/', () => {
       ['StatsFactory hooks', compilation.createStatsFactory(options).hooks],
       ['StatsPrinter hooks', compilation.createStatsPrinter(options).hooks],
     ];
-    for (const [h2, hooks] of registries) {
-      const real = describeHooks(hooks);
-      const report = hookProblems(PAGE, h2, real);
-      reportCount(h2, real.length);
-      expect(real.length, h2).toBeGreaterThan(0);
-      expect(report.missing, `${h2}: hooks without a heading`).toEqual([]);
-      expect(report.stale, `${h2}: headings for hooks that do not exist`).toEqual([]);
-      expect(report.wrong, `${h2}: signatures that differ from the real hooks`).toEqual([]);
-    }
+    expectHookTables(PAGE, registries);
   });
 
   it('GzipSizePlugin adds gzipSize to every asset of the JSON and prints it after the size', async () => {

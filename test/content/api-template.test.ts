@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { webpack } from '../helpers/webpack.js';
-import { buildWith, captureInternals, describeHooks, exampleTracker, fixtureFiles, hookProblems, loadModule, readPage, reportCount } from './api-helpers.js';
+import { buildWith, captureInternals, describeHooks, exampleTracker, expectHookTables, fixtureFiles, hookProblems, loadModule, readPage, reportCount } from './api-helpers.js';
 
 const PAGE = 'api/template';
 
@@ -106,15 +106,7 @@ describe('/api/template/', () => {
       ['CssModulesPlugin hooks', webpack.css.CssModulesPlugin.getCompilationHooks(compilation)],
       ['HtmlModulesPlugin hooks', webpack.html.HtmlModulesPlugin.getCompilationHooks(compilation)],
     ];
-    for (const [h2, hooks] of registries) {
-      const real = describeHooks(hooks);
-      const report = hookProblems(PAGE, h2, real);
-      reportCount(h2, real.length);
-      expect(real.length, h2).toBeGreaterThan(0);
-      expect(report.missing, `${h2}: hooks without a heading`).toEqual([]);
-      expect(report.stale, `${h2}: headings for hooks that do not exist`).toEqual([]);
-      expect(report.wrong, `${h2}: signatures that differ from the real hooks`).toEqual([]);
-    }
+    expectHookTables(PAGE, registries);
   });
 
   it('VendorLayerPlugin puts the CSS of installed packages into a layer, calls chunkHash twice per chunk and changes the content hash', async () => {

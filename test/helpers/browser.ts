@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -74,4 +74,12 @@ export async function serveStatic(dir: string, headers: Record<string, string> =
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((r) => server.close(() => r())),
   };
+}
+
+/** Saves a screenshot of the page as <name>.png in DOCS_SCREENSHOTS, when that folder is given (to look at by hand). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.DOCS_SCREENSHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
 }
