@@ -120,7 +120,7 @@ if (!args['no-real']) {
 }
 console.table(table);
 if (!args['no-shapes']) {
-  // One very large page per shape (scripts/bench-shapes.mjs): 1 MB within 3 s, 10 MB within 30 s.
+  // One page as large as a page may be, per shape (scripts/bench-shapes.mjs): within 3 s.
   console.error('measuring input shapes…');
   console.table(shapeRows());
 }

@@ -19,7 +19,7 @@ import { outputKeys } from './keys.js';
 import { OutputWriter, type Contents } from './output.js';
 import { lockOutput, type OutputLock } from './output-lock.js';
 import { checkConfigFile, checkOutputFolder, checkSiteFolder, OUTPUT_MARKER, UsageError } from './out-guard.js';
-import { renderPagePieces } from './render.js';
+import { renderPage } from './render.js';
 import { markdownFromDisk } from './llms.js';
 import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { bundleAssets, listStatic, pageFile, renderContext, searchInputs, siteFiles } from './parts.js';
@@ -427,7 +427,7 @@ async function writeSite(
       const path = pageFile(page);
       const key = keys.page(page);
       if (!keep(path, key)) {
-        const html = timed('render', () => renderPagePieces(ctx, page));
+        const html = timed('render', () => renderPage(ctx, page));
         timed('write', () => write(path, html, key));
       }
       onProgress?.(i + 1, total);

@@ -22,44 +22,19 @@ const RAW_MARKER = /<!--docs-raw:(\d+)-->/g;
 
 const lowercase = (match: string) => match.toLowerCase();
 
-/**
- * Hands raw HTML over to renderDocument and returns what to render in its place: one string, or
- * the pieces of a long one (a very large page's body), which stay pieces in the document.
- */
-export type Raw = (html: string | Iterable<string>) => string;
+/** Hands raw HTML over to renderDocument and returns what to render in its place. */
+export type Raw = (html: string) => string;
 
 /**
  * A complete HTML document: the element `render` returns, with conventional
  * lowercase attribute names, and the raw HTML given to `raw` in its places.
  */
 export function renderDocument(render: (raw: Raw) => ReactElement): string {
-  return [...renderDocumentPieces(render)].join('');
-}
-
-/**
- * renderDocument's document as the pieces it is made of, in order: React's
- * markup between the raw pieces, and the raw pieces as given, taken from
- * them as the document's pieces are taken. Written one after the other, a
- * document whose body is tens of megabytes is never in memory whole.
- */
-export function renderDocumentPieces(render: (raw: Raw) => ReactElement): Iterable<string> {
-  const raws: Array<string | Iterable<string>> = [];
+  const raws: string[] = [];
   const raw: Raw = (html) => `<!--docs-raw:${raws.push(html) - 1}-->`;
   const markup = renderToStaticMarkup(render(raw)).replace(CASED_HTML_ATTRIBUTE, lowercase);
-  return {
-    *[Symbol.iterator]() {
-      yield '<!DOCTYPE html>';
-      let at = 0;
-      for (const m of markup.matchAll(RAW_MARKER)) {
-        yield markup.slice(at, m.index);
-        const html = raws[Number(m[1])]!;
-        if (typeof html === 'string') yield html;
-        else yield* html;
-        at = m.index + m[0].length;
-      }
-      yield markup.slice(at);
-    },
-  };
+  // (A function as the replacement: a body's "$&" or "$1" stays as written.)
+  return '<!DOCTYPE html>' + markup.replace(RAW_MARKER, (_, i: string) => raws[Number(i)]!);
 }
 
 /** The render context with the navigation lists handed over as raw HTML. */

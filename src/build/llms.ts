@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { splitSource } from '../content/frontmatter.js';
-import { linePieces } from '../content/pieces.js';
 import type { Site, SitePage } from '../site/model.js';
 import { withBase } from '../site/links.js';
 
@@ -42,22 +41,16 @@ export function markdownFromDisk(root: string): (page: SitePage) => string {
   return (page) => splitSource(readFileSync(join(root, page.sourcePath), 'utf8'), page.sourcePath).body;
 }
 
-/**
- * Every page's Markdown as written, in sidebar order, in pieces (a page's
- * Markdown may be megabytes: it is written as it comes, never joined with
- * the rest). The build does not keep every page's Markdown in memory until
- * the end: `markdownOf` reads it again.
- */
-export function* llmsFullTxt(site: Site, base: string, markdownOf: (page: SitePage) => string): Generator<string> {
-  let first = true;
+/** Every page's Markdown as written, in sidebar order (`markdownOf` gives it, or reads it again). */
+export function llmsFullTxt(site: Site, base: string, markdownOf: (page: SitePage) => string): string {
+  const parts: string[] = [];
   for (const section of orderedPages(site)) {
     for (const page of section.pages) {
-      yield `${first ? '' : '\n---\n\n'}# ${page.title}\n\nSource: ${absolute(site, base, page.url)}\n\n`;
-      first = false;
-      yield* absoluteLinks(linePieces(markdownOf(page).trim()), linkTargetsOf(site, base, page));
-      yield '\n';
+      parts.push(`${parts.length ? '\n---\n\n' : ''}# ${page.title}\n\nSource: ${absolute(site, base, page.url)}\n\n`);
+      parts.push(absoluteLinks(markdownOf(page).trim(), linkTargetsOf(site, base, page)), '\n');
     }
   }
+  return parts.join('');
 }
 
 /** A title as the text of a Markdown link: brackets and backslashes escaped, so that it cannot end the link and start another. */
@@ -86,31 +79,29 @@ function linkTargetsOf(site: Site, base: string, page: SitePage): Map<string, st
 /**
  * Markdown with the destinations of its inline links and images and of its
  * link definitions written as absolute URLs (those of `targets`); code
- * blocks are left as they are. Pieces end at line breaks (see linePieces).
+ * blocks are left as they are.
  */
-function* absoluteLinks(pieces: Iterable<string>, targets: Map<string, string>): Generator<string> {
-  if (!targets.size) return yield* pieces;
+function absoluteLinks(markdown: string, targets: Map<string, string>): string {
+  if (!targets.size) return markdown;
   let fence: string | undefined;
   const swap = (dest: string) => targets.get(dest) ?? dest;
-  for (const piece of pieces) {
-    const lines = piece.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
-      const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-      if (fence) {
-        if (open && open[1]![0] === fence[0] && open[1]!.length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined;
-        continue;
-      }
-      if (open) {
-        fence = open[1];
-        continue;
-      }
-      lines[i] = line
-        .replace(/(\]\(\s*)(<[^>\n]*>|[^\s)]+)/g, (all, lead: string, dest: string) =>
-          dest.startsWith('<') ? `${lead}<${swap(dest.slice(1, -1))}>` : `${lead}${swap(dest)}`,
-        )
-        .replace(/^( {0,3}\[[^\]]+\]:\s*)(\S+)/, (all, lead: string, dest: string) => `${lead}${swap(dest)}`);
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      if (open && open[1]![0] === fence[0] && open[1]!.length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined;
+      continue;
     }
-    yield lines.join('\n');
+    if (open) {
+      fence = open[1];
+      continue;
+    }
+    lines[i] = line
+      .replace(/(\]\(\s*)(<[^>\n]*>|[^\s)]+)/g, (all, lead: string, dest: string) =>
+        dest.startsWith('<') ? `${lead}<${swap(dest.slice(1, -1))}>` : `${lead}${swap(dest)}`,
+      )
+      .replace(/^( {0,3}\[[^\]]+\]:\s*)(\S+)/, (all, lead: string, dest: string) => `${lead}${swap(dest)}`);
   }
+  return lines.join('\n');
 }

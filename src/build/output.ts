@@ -3,7 +3,6 @@ import { accessSync, chmodSync, constants, copyFileSync, existsSync, linkSync, m
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { cacheEnabled, cachePath, readCheckedFileSync, writeCheckedFileSync } from '../content/cache.js';
-import { PIECE_SIZE } from '../content/pieces.js';
 import { tempFolderPrefix } from './output-lock.js';
 import { faultPoint } from './faults.js';
 
@@ -22,26 +21,12 @@ interface Manifest {
 }
 const MANIFEST_FORMAT = 1;
 
-/**
- * What a file of the output holds: its text, its bytes, or its text in
- * pieces, taken one after the other as the file is written (a very large
- * page's, see renderDocumentPieces).
- */
-export type Contents = string | Buffer | Iterable<string>;
-
-const isPieces = (contents: Contents): contents is Iterable<string> => typeof contents !== 'string' && !Buffer.isBuffer(contents);
+/** What a file of the output holds: its text or its bytes. */
+export type Contents = string | Buffer;
 
 /** A key for contents that have no cheaper one: a hash of the bytes. */
-export function contentKey(contents: string | Buffer | readonly string[]): string {
-  const hash = createHash('sha1');
-  if (!isPieces(contents)) return hash.update(contents).digest('hex');
-  for (const piece of contents) hash.update(piece);
-  return hash.digest('hex');
-}
-
-/** Contents as one string or Buffer (pieces joined). */
-export function joined(contents: Contents): string | Buffer {
-  return isPieces(contents) ? [...contents].join('') : contents;
+export function contentKey(contents: Contents): string {
+  return createHash('sha1').update(contents).digest('hex');
 }
 
 /**
@@ -150,9 +135,7 @@ export class OutputWriter {
 
   /** Adds a file to the build; `key` defaults to a hash of the contents. */
   write(relPath: string, contents: Contents, key?: string): void {
-    // (Pieces are taken once: to be hashed and written, they are taken first.)
-    if (key === undefined && isPieces(contents)) contents = [...contents];
-    if (this.keep(relPath, (key ??= contentKey(contents as string | Buffer | string[])))) return;
+    if (this.keep(relPath, (key ??= contentKey(contents)))) return;
     const entry = { key, size: 0 };
     this.files.set(relPath, entry);
     const file = join(this.temp, relPath);
@@ -160,17 +143,9 @@ export class OutputWriter {
     let made = this.folders.get(folder);
     if (!made) this.folders.set(folder, (made = mkdir(folder, { recursive: true })));
     this.inFlight++;
-    let data: string | Buffer | Iterable<string>;
-    let length: number;
-    if (isPieces(contents)) {
-      // Taken as they are written, each converted to bytes on its own; counted as one piece in flight.
-      data = countedPieces(contents, entry);
-      length = PIECE_SIZE;
-    } else {
-      data = contents;
-      entry.size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
-      length = contents.length;
-    }
+    const data = contents;
+    entry.size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
+    const length = contents.length;
     this.inFlightSize += length;
     this.slot()
       .then(() => made)
@@ -308,25 +283,6 @@ export class OutputWriter {
     await this.settle().catch(() => undefined);
     rmSync(this.temp, { recursive: true, force: true });
   }
-}
-
-/**
- * `pieces` as they are taken, their size in bytes added to `entry.size`, joined into pieces of at
- * least PIECE_SIZE characters (a page is a handful of pieces: one write each would cost more than they are).
- */
-function* countedPieces(pieces: Iterable<string>, entry: { size: number }): Generator<string> {
-  let held: string[] = [];
-  let length = 0;
-  for (const piece of pieces) {
-    entry.size += Buffer.byteLength(piece);
-    held.push(piece);
-    length += piece.length;
-    if (length < PIECE_SIZE) continue;
-    yield held.join('');
-    held = [];
-    length = 0;
-  }
-  if (held.length) yield held.join('');
 }
 
 function currentUmask(): number {

@@ -14,7 +14,7 @@ import { searchTerms, type SearchInput } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import type { OutputKeys } from './keys.js';
 import type { Contents } from './output.js';
-import { renderNotFound, renderPrintablePieces } from './render.js';
+import { renderNotFound, renderPrintable } from './render.js';
 import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
 import { cspSources, hasStaticFavicon, resolveTheme, type Components } from '../theme/theme.js';
 
@@ -110,7 +110,7 @@ export function* siteFiles(
   ctx: RenderContext,
   root: string,
   templatesDir: string,
-  printable: (section: SidebarSection) => string | Iterable<string> = (section) => renderPrintablePieces(ctx, ctx.site, section),
+  printable: (section: SidebarSection) => string = (section) => renderPrintable(ctx, ctx.site, section),
   markdownOf: (page: SitePage) => string = markdownFromDisk(root),
   kept?: { keys: OutputKeys; keep: (path: string, key: string) => boolean },
 ): Generator<[path: string, contents: Contents, key?: string]> {

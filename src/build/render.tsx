@@ -1,23 +1,15 @@
 import { Layout, NotFound } from '../../templates/Layout.js';
 import { Printable } from '../../templates/Printable.js';
 import type { RenderContext } from '../../templates/types.js';
-import { pageHtmlPieces } from '../content/load.js';
+import { pageHtml } from '../content/load.js';
 import { fillLinks } from '../content/markdown.js';
-import { mapPieces } from '../content/pieces.js';
 import { ANCHOR_LABEL_ID } from '../content/plugins/headings.js';
 import { uniqueIds } from '../content/slug.js';
 import type { SidebarSection, Site, SitePage } from '../site/model.js';
-import { renderDocument, renderDocumentPieces, withRawNav } from './document.js';
+import { renderDocument, withRawNav } from './document.js';
 import { format } from '../theme/ui.js';
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/*
- * The body's HTML is filled in piece by piece (pieces that end at line
- * breaks, see src/content/pieces.ts): no replacement here or in chapterHtml
- * matches across a line break, so the pieces give the whole body's result,
- * and a very large page is never copied whole into one string.
- */
 
 /** An aside whose title the writer did not give (see asideNode): its label and title, in the interface's words. */
 const DEFAULT_ASIDE = /(<div class="aside aside-(?:note|tip|warning|danger)" role="note" aria-label=")[^"\n]*("><p class="aside-title" data-aside-default="(note|tip|warning|danger|important|caution)">)[^<\n]*(<\/p>)/g;
@@ -33,33 +25,21 @@ const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 
 /** The page body with its internal links filled in, and default aside titles in the site's language. */
 export function bodyHtml(page: SitePage, ui?: RenderContext['theme']['ui']): string {
-  return [...bodyPieces(page, ui)].join('');
-}
-
-/** bodyHtml in pieces (see pageHtmlPieces), each filled in as it is taken. */
-export function bodyPieces(page: SitePage, ui?: RenderContext['theme']['ui']): Iterable<string> {
-  return mapPieces(pageHtmlPieces(page), (piece) => {
-    const html = fillLinks(piece, page.hrefs, escapeAttr);
-    if (!ui) return html;
-    return html
-      .replace(DEFAULT_ASIDE, (_, open: string, middle: string, kind: keyof typeof ASIDE_KEYS, close: string) => {
-        const word = escapeText(ui[ASIDE_KEYS[kind]]);
-        return `${open}${word}${middle}${word}${close}`;
-      })
-      .replace(FOOTNOTE_WORDS, (_, h2: string | undefined, h2End: string, back: string, n: string, quote: string) =>
-        h2 !== undefined ? `${h2}${escapeText(ui.footnotes)}${h2End}` : `${back}${escapeText(format(ui.footnoteBack, { n }))}${quote}`,
-      );
-  });
+  const html = fillLinks(pageHtml(page), page.hrefs, escapeAttr);
+  if (!ui) return html;
+  return html
+    .replace(DEFAULT_ASIDE, (_, open: string, middle: string, kind: keyof typeof ASIDE_KEYS, close: string) => {
+      const word = escapeText(ui[ASIDE_KEYS[kind]]);
+      return `${open}${word}${middle}${word}${close}`;
+    })
+    .replace(FOOTNOTE_WORDS, (_, h2: string | undefined, h2End: string, back: string, n: string, quote: string) =>
+      h2 !== undefined ? `${h2}${escapeText(ui.footnotes)}${h2End}` : `${back}${escapeText(format(ui.footnoteBack, { n }))}${quote}`,
+    );
 }
 
 /** Renders one page to a complete HTML document. */
 export function renderPage(ctx: RenderContext, page: SitePage): string {
-  return [...renderPagePieces(ctx, page)].join('');
-}
-
-/** renderPage's document in pieces (see renderDocumentPieces), to be written one after the other. */
-export function renderPagePieces(ctx: RenderContext, page: SitePage): Iterable<string> {
-  return renderDocumentPieces((raw) => <Layout ctx={withRawNav(ctx, raw)} page={page} body={raw(bodyPieces(page, ctx.theme.ui))} />);
+  return renderDocument((raw) => <Layout ctx={withRawNav(ctx, raw)} page={page} body={raw(bodyHtml(page, ctx.theme.ui))} />);
 }
 
 /** The 404 page of a site without content/404.md. */
@@ -69,17 +49,12 @@ export function renderNotFound(ctx: RenderContext): string {
 
 /** The printable version of a section: every page in sidebar order in one document. */
 export function renderPrintable(ctx: RenderContext, site: Site, section: SidebarSection): string {
-  return [...renderPrintablePieces(ctx, site, section)].join('');
-}
-
-/** renderPrintable's document in pieces (see renderDocumentPieces): a section of large pages is tens of megabytes. */
-export function renderPrintablePieces(ctx: RenderContext, site: Site, section: SidebarSection): Iterable<string> {
   const chapterId = uniqueIds();
-  return renderDocumentPieces((raw) => {
+  return renderDocument((raw) => {
     const chapters = section.pages.map((entry) => {
       const page = site.byUrl.get(entry.url)!;
       const slug = chapterId(page.id.replace(/\//g, '-') || 'home');
-      return { url: page.url, title: page.title, slug, body: raw(mapPieces(bodyPieces(page, ctx.theme.ui), (piece) => chapterHtml(piece, slug))) };
+      return { url: page.url, title: page.title, slug, body: raw(chapterHtml(bodyHtml(page, ctx.theme.ui), slug)) };
     });
     return <Printable ctx={ctx} section={section} chapters={chapters} />;
   });
@@ -92,7 +67,7 @@ export function renderPrintablePieces(ctx: RenderContext, site: Site, section: S
  */
 const TAG = /<\/?[a-zA-Z][^\s/>]*(?:\s+[^\s"'>/=]+(?:="[^"]*")?)*\s*\/?>/g;
 
-/** A page body (or a piece of one) with headings one level down and ids (and links to them) prefixed: in its tags only. */
+/** A page body with headings one level down and ids (and links to them) prefixed: in its tags only. */
 export function chapterHtml(html: string, prefix: string): string {
   return html.replace(TAG, (tag) =>
     tag

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { MAX_TERM, termsOf, words } from '../../templates/client/search-text.js';
-import { sectionPartsOf, sectionPartsOfPieces, type SearchSection } from './search-sections.js';
+import { sectionPartsOf, type SearchSection } from './search-sections.js';
 
 /*
  * What a page gives the search index (its entry, kept in the cache by the
@@ -51,10 +51,10 @@ export interface PageEntry {
 }
 
 /**
- * A reader of pages into entries (`html` is the page's body, or its pieces). It keeps what
+ * A reader of pages into entries (`html` is the page's body). It keeps what
  * it learnt of words (their terms) from page to page: most words recur.
  */
-export function createEntryReader(): (input: SearchInput, html: string | Iterable<string>) => PageEntry {
+export function createEntryReader(): (input: SearchInput, html: string) => PageEntry {
   /** While a page is read: its count per term (see countIdOf), and the terms it has. */
   let counts = new Float64Array(1024);
   const touched: number[] = [];
@@ -95,10 +95,10 @@ export function createEntryReader(): (input: SearchInput, html: string | Iterabl
   };
 
   /** Reads a page: its terms with their counts and title places, and its document. */
-  return (input: SearchInput, html: string | Iterable<string>): PageEntry => {
+  return (input: SearchInput, html: string): PageEntry => {
     // The body's sections come as parts (a long section of a very large page in several): their words are
     // counted as they come, and of their text only what the document shows is kept.
-    const parts = typeof html === 'string' ? sectionPartsOf(html) : sectionPartsOfPieces(html);
+    const parts = sectionPartsOf(html);
     const shown: SearchSection[] = [];
     let length = 0;
     /** The section being read: its text so far (up to what is shown), and its heading while its words wait to be counted. */

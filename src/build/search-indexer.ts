@@ -52,8 +52,8 @@ const pageKey = (input: SearchInput) =>
     .update(input.sourceKey !== undefined ? `source:${input.sourceKey}` : `html:${input.html ?? ''}`)
     .digest('hex');
 
-/** The body HTML of a page, from the input or else from the render cache (in pieces, read as they are taken). */
-function htmlOf(input: SearchInput): string | Iterable<string> {
+/** The body HTML of a page, from the input or else from the render cache (an earlier build's render). */
+function htmlOf(input: SearchInput): string {
   if (input.html !== undefined) return input.html;
   const cached = input.sourceKey === undefined ? undefined : readCachedBody(input.sourceKey);
   if (!cached) throw new Error(`search index: no HTML for ${input.url} (the render cache lost it during the build; build again)`);

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TOOL_ROOT } from '../paths.js';
-import { processAlive } from '../pids.js';
 import type { Frontmatter } from './frontmatter.js';
 import type { TokenClass } from './highlight.js';
-import type { BodySink, RenderedMarkdown } from './markdown.js';
-import { linePieces, PIECE_SIZE } from './pieces.js';
+import type { RenderedMarkdown } from './markdown.js';
+
+/** How much of a cache file is read at a time. */
+const CHUNK = 1 << 16;
 
 /*
  * The render cache: the Markdown result of each page (body HTML, anchors,
@@ -118,7 +119,7 @@ function fileIntact(path: string): boolean {
     let header: { length: number; digest: string } | undefined;
     let length = 0;
     let head = Buffer.alloc(0);
-    for (const chunk of fileChunks(path, Math.max(PIECE_SIZE, HEADER_SIZE))) {
+    for (const chunk of fileChunks(path, Math.max(CHUNK, HEADER_SIZE))) {
       let rest = chunk;
       if (!header) {
         head = Buffer.concat([head, chunk]);
@@ -237,7 +238,7 @@ function readCacheMeta(key: string): CachedMarkdown | undefined {
   try {
     const chunks: Buffer[] = [];
     let skip = HEADER_SIZE;
-    for (let chunk of fileChunks(pageFile(key), PIECE_SIZE)) {
+    for (let chunk of fileChunks(pageFile(key), CHUNK)) {
       if (skip) {
         const cut = Math.min(skip, chunk.length);
         chunk = chunk.subarray(cut);
@@ -256,46 +257,9 @@ function readCacheMeta(key: string): CachedMarkdown | undefined {
   }
 }
 
-/**
- * The body HTML of a page's cached result alone, read from the file a piece
- * at a time as the pieces are taken (see pieces.ts): a body of tens of
- * megabytes is never in memory whole. Undefined when the cache does not hold
- * it; a file that goes while its pieces are read throws.
- */
-export function readCachedBody(key: string, size = PIECE_SIZE): Iterable<string> | undefined {
-  if (!cacheHas(key)) return undefined;
-  const file = pageFile(key);
-  return {
-    *[Symbol.iterator]() {
-      // Bytes read and not given out yet, none of them a line break; the meta line is skipped.
-      let held: Buffer[] = [];
-      let inBody = false;
-      let skip = HEADER_SIZE;
-      for (let bytes of fileChunks(file, size)) {
-        if (skip) {
-          const cut = Math.min(skip, bytes.length);
-          bytes = bytes.subarray(cut);
-          skip -= cut;
-        }
-        if (!inBody) {
-          const lineEnd = bytes.indexOf(10);
-          if (lineEnd < 0) continue;
-          inBody = true;
-          bytes = bytes.subarray(lineEnd + 1);
-        }
-        // Up to the last line break: a line break byte is never part of another character.
-        const last = bytes.lastIndexOf(10);
-        if (last < 0) {
-          held.push(bytes);
-          continue;
-        }
-        yield Buffer.concat([...held, bytes.subarray(0, last + 1)]).toString('utf8');
-        held = [bytes.subarray(last + 1)];
-      }
-      const rest = Buffer.concat(held);
-      if (rest.length) yield rest.toString('utf8');
-    },
-  };
+/** The body HTML of a page's cached result alone (made by an earlier build), or undefined when the cache does not hold it whole. */
+export function readCachedBody(key: string): string | undefined {
+  return cacheHas(key) ? readCache(key)?.html : undefined;
 }
 
 /** Whether the cache holds a page's result (its body included), whole and undamaged. */
@@ -303,117 +267,10 @@ export function cacheHas(key: string): boolean {
   return layerEnabled('pages') && pageIntact(key);
 }
 
-/**
- * Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored.
- * The body is `value.html`, or `pieces` when given (see RenderedMarkdown.htmlPieces).
- */
-export function writeCache(key: string, value: CachedMarkdown, pieces: readonly string[] = [value.html]): Promise<boolean> {
+/** Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored. */
+export function writeCache(key: string, value: CachedMarkdown): Promise<boolean> {
   // JSON.stringify escapes line breaks inside strings: the first one ends the meta line.
-  const meta = JSON.stringify({ ...value, html: undefined });
-  // A body in pieces is written one piece after the other: a very large body is never copied into one string.
-  const contents = pieces.length === 1 && pieces[0]!.length < PIECE_SIZE ? `${meta}\n${pieces[0]}` : [`${meta}\n`, ...pieces];
-  return writeCachedFile('pages', `${key}.page`, contents, key.slice(0, 2));
-}
-
-/**
- * A page's body written into the render cache as it is made (see
- * RenderOptions.bodySink), then stored with its meta line by `finish`: the
- * body of a very large page rendered in parts is never in memory whole, not
- * even until the page is done. Should the disk refuse a write, the body goes
- * on in memory. Throws when the cache cannot take a file at all (then no sink is used).
- */
-export class CacheBodyFile implements BodySink {
-  private readonly temp: string;
-  private fd: number | undefined;
-  private at = 0;
-  /** The body, when the file could not take it. */
-  private memory: string[] | undefined;
-
-  constructor(private readonly key: string) {
-    if (!layerEnabled('pages')) throw new Error('the render cache is off');
-    const dir = join(cacheRootDir(), 'pages', key.slice(0, 2));
-    mkdirSync(dir, { recursive: true });
-    // What an interrupted build left here (a body being written is tens of megabytes): its process is gone.
-    for (const name of readdirSync(dir)) {
-      const pid = /\.(\d+)\.[a-z0-9]+\.tmp$/.exec(name)?.[1];
-      if (pid && !processAlive(Number(pid))) rmSync(join(dir, name), { force: true });
-    }
-    this.temp = join(dir, `${key}.body.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-    this.fd = openSync(this.temp, 'w');
-  }
-
-  write(piece: string): void {
-    if (this.memory) {
-      this.memory.push(piece);
-      return;
-    }
-    try {
-      this.at += writeSync(this.fd!, piece, this.at, 'utf8');
-    } catch {
-      this.memory = [...this.readBack(), piece];
-    }
-  }
-
-  reset(): void {
-    if (this.memory) this.memory = [];
-    else {
-      ftruncateSync(this.fd!, 0);
-      this.at = 0;
-    }
-  }
-
-  /** Forgets the body (the page failed). */
-  discard(): void {
-    this.close();
-    this.memory = undefined;
-  }
-
-  /**
-   * Stores `value` (its `html` is left out) with the body as the page's cache file; resolves to
-   * whether it was stored. When it was not, the body is in `fallback` (in pieces) by then.
-   */
-  finish(value: CachedMarkdown, fallback: string[]): Promise<boolean> {
-    const final = pageFile(this.key);
-    const temp = `${final}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    let out: number | undefined;
-    try {
-      if (this.memory) throw new Error('the body is in memory');
-      out = openSync(temp, 'w');
-      // The header's place first; it is written once the rest is, with the rest's length and hash.
-      let position = writeSync(out, headerLine(0, '0'.repeat(64)), 0, 'latin1');
-      const hash = createHash('sha256');
-      const meta = Buffer.from(`${JSON.stringify({ ...value, html: undefined })}\n`, 'utf8');
-      hash.update(meta);
-      position += writeSync(out, meta, 0, meta.length, position);
-      for (const chunk of fileChunks(this.temp, PIECE_SIZE)) {
-        hash.update(chunk);
-        position += writeSync(out, chunk, 0, chunk.length, position);
-      }
-      writeSync(out, headerLine(position - HEADER_SIZE, hash.digest('hex')), 0, 'latin1');
-      closeSync(out);
-      out = undefined;
-      renameSync(temp, final);
-      this.close();
-      return Promise.resolve(true);
-    } catch {
-      if (out !== undefined) closeSync(out);
-      rmSync(temp, { force: true });
-      fallback.push(...(this.memory ?? this.readBack()));
-      this.close();
-      return Promise.resolve(false);
-    }
-  }
-
-  private readBack(): string[] {
-    return linePieces(readFileSync(this.temp).subarray(0, this.at).toString('utf8'));
-  }
-
-  private close(): void {
-    if (this.fd === undefined) return;
-    closeSync(this.fd);
-    this.fd = undefined;
-    rmSync(this.temp, { force: true });
-  }
+  return writeCachedFile('pages', `${key}.page`, `${JSON.stringify({ ...value, html: undefined })}\n${value.html}`, key.slice(0, 2));
 }
 
 /** A cached result of a kind (a folder of the cache), or undefined. */

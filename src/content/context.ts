@@ -16,18 +16,6 @@ export interface PageContext {
   tabGroups: number;
 }
 
-/** What the parts of a page rendered in parts carry from one part to the next. */
-export interface PartsState {
-  /** Every id taken so far: the chrome's and the headings'. */
-  taken: Set<string>;
-  /** The level of the last heading. */
-  previousLevel: number;
-  /** h3 headings so far. */
-  h3: number;
-  /** The deepest heading level given a self-link on this page (see SELF_LINK_H3_LIMIT). */
-  selfLinkDepth: number;
-}
-
 export function report(ctx: PageContext, position: Position | undefined, message: string): void {
   ctx.problems.push({
     file: ctx.file,
@@ -40,7 +28,5 @@ export function report(ctx: PageContext, position: Position | undefined, message
 declare module 'vfile' {
   interface DataMap {
     ctx: PageContext;
-    /** A page rendered in parts (see renderInParts in markdown.ts): what each part carries on from the parts before. */
-    parts: PartsState;
   }
 }

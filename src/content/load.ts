@@ -5,13 +5,11 @@ import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
-import { LARGE_PAGE_YOUNG_MB, PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
-import { CacheBodyFile, cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
-import { linePieces } from './pieces.js';
+import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
+import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { isTokenSource, plainTokens, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine, type TokenSource } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
 import { renderMarkdown, type RawLink, type RenderedMarkdown } from './markdown.js';
-import { SPLIT_MIN_CHARS } from './split-parse.js';
 import { loadParsers, withParsers } from '../parsers.js';
 import { codeBlocksIn, fencedCodeBlocks } from './plugins/code-blocks.js';
 
@@ -24,7 +22,7 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' |
   bodyLineOffset: number;
   /** The render cache key of the page's Markdown: a hash of its body, place and the pipeline's code. */
   sourceKey: string;
-  /** `html` was let go after loading (it is '') and is read from the render cache when needed: see pageHtmlPieces. */
+  /** `html` came from the render cache of an earlier build and was left there (it is ''): see pageHtml. */
   htmlInCache?: boolean;
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
 }
@@ -105,58 +103,23 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
 /**
  * Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems.
  * With `reuseCode`, the tokens of code blocks the page had at its last render (`lastKey`, or the last build's) are reused.
- * The body HTML is `rendered.html`, or (a page rendered in parts) `pieces`; `withHtml` gives it as `html` either way.
  */
-async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, lastKey?: string, sinkBody = false): Promise<Fresh> {
+async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, lastKey?: string): Promise<Fresh> {
   const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
   if (previous) registerTokenClasses(previous.classes);
-  const sink = sinkBody && prepared.split.body.length >= LARGE_PAGE_CHARS ? cacheBodyFile(prepared.key) : undefined;
-  let sunkClasses: Record<string, TokenClass> = {};
-  let fresh: RenderedMarkdown;
-  try {
-    fresh = await renderMarkdown(prepared.split.body, {
-      file: prepared.sourcePath,
-      lineOffset: prepared.split.bodyLineOffset,
-      highlighter,
-      codeBlocks: new Map(previous?.blocks),
-      keepCodeBlocks: false,
-      htmlInPieces: true,
-      bodySink: sink && {
-        write(piece) {
-          sink.write(piece);
-          Object.assign(sunkClasses, tokenClassesIn(piece));
-        },
-        reset() {
-          sink.reset();
-          sunkClasses = {};
-        },
-      },
-    });
-  } catch (e) {
-    sink?.discard();
-    throw e;
-  }
-  if (!fresh.htmlInSink || fresh.problems.length) sink?.discard();
+  const fresh = await renderMarkdown(prepared.split.body, {
+    file: prepared.sourcePath,
+    lineOffset: prepared.split.bodyLineOffset,
+    highlighter,
+    codeBlocks: new Map(previous?.blocks),
+  });
   if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(prepared.relPath)!, sourcePath: prepared.sourcePath, bodyLineOffset: prepared.split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
-  const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, htmlPieces, htmlInSink, ...rest } = fresh;
-  const tokenClasses = htmlInSink ? sunkClasses : tokenClassesIn(htmlPieces ?? rest.html);
-  const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses, fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
-  if (!htmlInSink) return { rendered: result, pieces: htmlPieces, cached: writeCache(prepared.key, result, htmlPieces) };
-  // The body is in the cache once stored; should storing it fail, it is in `pieces` by the time `cached` says so.
-  const pieces: string[] = [];
-  return { rendered: result, pieces, cached: sink!.finish(result, pieces) };
+  const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
+  const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
+  return { rendered: result, cached: writeCache(prepared.key, result) };
 }
 
-/** A file of the render cache that a very large page's body is written into as it is made; none when the cache cannot take one. */
-function cacheBodyFile(key: string): CacheBodyFile | undefined {
-  try {
-    return new CacheBodyFile(key);
-  } catch {
-    return undefined;
-  }
-}
-
-type Fresh = { rendered: CachedMarkdown; pieces?: string[]; cached: Promise<boolean> };
+type Fresh = { rendered: CachedMarkdown; cached: Promise<boolean> };
 
 /**
  * What a page whose render has problems still tells: its links and ids, so
@@ -206,13 +169,8 @@ async function withBodyProblems(e: unknown): Promise<unknown> {
   if (!(e instanceof FrontmatterProblems)) return e;
   const { relPath, sourcePath, body, bodyLineOffset } = e.page;
   await loadParsers();
-  const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter: uncoloured, keepCodeBlocks: false, htmlInPieces: true });
+  const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter: uncoloured });
   return new PageProblems([...e.problems, ...fresh.problems], { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
-}
-
-/** A render's result with its body as `html`. */
-function withHtml({ rendered, pieces }: Pick<Fresh, 'rendered' | 'pieces'>): CachedMarkdown {
-  return pieces ? { ...rendered, html: pieces.join('') } : rendered;
 }
 
 /*
@@ -278,7 +236,7 @@ export async function loadPage(
     throw await withBodyProblems(e);
   }
   const { prepared, cached } = loaded;
-  return { page: assemble(prepared, cached ?? withHtml(await renderFresh(prepared, highlighter, true, lastKey))), markdown: prepared.split.body };
+  return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, true, lastKey)).rendered), markdown: prepared.split.body };
 }
 
 /**
@@ -289,18 +247,6 @@ export async function loadPage(
 const HIGHLIGHT_THREAD_MIN_BLOCKS = 20;
 /** Pages rendered at once on this thread while a highlight thread works. */
 const PAGES_IN_FLIGHT = 16;
-/**
- * In a cold build, pages of this many characters and more (the pages cut in
- * parts) are rendered on a thread of their own, whose young generation is sized for the
- * parser (LARGE_PAGE_YOUNG_MB in pool.ts), while this thread renders the
- * others. A page of 1 MB then peaks at 238-270 MB for the whole build
- * against 287-312 MB on this thread, in the same time within the noise
- * (cold builds of the shapes benchmark's pages, three of each, alternated).
- */
-const LARGE_PAGE_CHARS = SPLIT_MIN_CHARS;
-/** How many times very large pages were sent to a thread of their own (tests read this). */
-export const largePageStats = { threads: 0 };
-
 /**
  * A highlight thread for pages rendered on this thread, with their code
  * blocks sent ahead; none when there are few to highlight, or no thread to
@@ -322,22 +268,17 @@ function highlightThreadFor(pages: Prepared[], highlighter: HighlighterSource): 
  * record of the last build, so it highlights every code block: workers
  * render only when megabytes of Markdown changed, where pages edited one at
  * a time (whose tokens are read back from their last render) are the few.
- * With `sinkBody` (the caller reads every body from the render cache), a
- * very large page's body goes to the cache as it is made (see CacheBodyFile).
  */
-export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, reuseCode: boolean, sinkBody = false): Promise<WorkerResult> {
+export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
   await loadParsers();
-  return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, reuseCode, false, sinkBody);
+  return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, reuseCode);
 }
 
-/**
- * Renders a page once `prepared` has read it; problems of the page come back as a result, not thrown.
- * Without `join`, a body rendered in parts stays in `pieces` (the worker thread decides whether to join it).
- */
-async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, reuseCode: boolean, join = true, sinkBody = false): Promise<WorkerResult> {
+/** Renders a page once `prepared` has read it; problems of the page come back as a result, not thrown. */
+async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
   try {
-    const fresh = await renderFresh(prepared(), highlighter, reuseCode, undefined, sinkBody);
-    return join ? { ok: true, rendered: withHtml(fresh), cached: fresh.cached } : { ok: true, ...fresh };
+    const fresh = await renderFresh(prepared(), highlighter, reuseCode);
+    return { ok: true, rendered: fresh.rendered, cached: fresh.cached };
   } catch (e) {
     if (e instanceof InputError) return { ok: false, problems: e.problems, unbuilt: e instanceof PageProblems ? e.unbuilt : undefined };
     throw e;
@@ -350,15 +291,14 @@ export interface PageHooks {
 }
 
 /**
- * A page's body HTML (with link placeholders), from the render cache when
- * the page let it go, in pieces that end at line breaks (see pieces.ts):
- * one piece unless the body is very large; from the cache, read as they are taken.
+ * A page's body HTML (with link placeholders): in memory, or (a page whose render an earlier build
+ * cached, and that let it stay there) read from the render cache.
  */
-export function pageHtmlPieces(page: SourcePage): Iterable<string> {
-  if (!page.htmlInCache) return linePieces(page.html);
-  const pieces = readCachedBody(page.sourceKey);
-  if (!pieces) throw new Error(`the render cache lost ${page.sourcePath} during the build (was the cache folder deleted?); build again`);
-  return pieces;
+export function pageHtml(page: SourcePage): string {
+  if (!page.htmlInCache) return page.html;
+  const html = readCachedBody(page.sourceKey);
+  if (html === undefined) throw new Error(`the render cache lost ${page.sourcePath} during the build (was the cache folder deleted?); build again`);
+  return html;
 }
 
 export interface LoadedPages {
@@ -368,10 +308,7 @@ export interface LoadedPages {
   failed: Set<string>;
   /** Of those, the ones that were rendered, with problems: their links are checked all the same. */
   unbuilt: UnbuiltPage[];
-  /**
-   * The Markdown bodies as read, by source path, while they fit in
-   * MARKDOWN_KEPT characters, but for very large pages (llms-full.txt reads the others again).
-   */
+  /** The Markdown bodies as read, by source path, while they fit in MARKDOWN_KEPT characters (llms-full.txt reads the others again). */
   markdown: Map<string, string>;
 }
 
@@ -391,10 +328,9 @@ export async function loadPages(
   files = listContentFiles(contentDir),
   hooks?: PageHooks,
   /**
-   * Whether pages keep their body HTML. Without, each page lets it go once
-   * `hooks.page` had it, and it is read from the render cache when the page
-   * is written (pageHtmlPieces): memory then holds what every page needs to know
-   * of the others (titles, anchors, ids, links), not every page's body.
+   * Whether a page whose render an earlier build cached has its body HTML read now. Without, the
+   * body stays in the cache until the page is written (pageHtml), and often is never needed: an
+   * unchanged page's file is kept from the last output.
    */
   keepHtml = true,
 ): Promise<LoadedPages> {
@@ -411,7 +347,7 @@ export async function loadPages(
   const seen = new Map<string, string>();
   // Pass 1: read every file, check its frontmatter, and take what the cache has.
   /** `cached`: whether the render is in the cache (a page may let its HTML go only then). */
-  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; packed?: boolean; failed?: true; done?: true; page?: SourcePage };
+  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; fromCache?: boolean; packed?: boolean; failed?: true; done?: true; page?: SourcePage };
   const slots: Slot[] = [];
   for (const file of files) {
     const id = pageIdOf(file)!;
@@ -422,9 +358,9 @@ export async function loadPages(
     }
     seen.set(id, displayPath);
     try {
-      // Without keepHtml, a cached page's body stays in the cache (see pageHtmlPieces).
+      // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
       const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));
-      slots.push({ prepared, rendered: cached, cached: !!cached, packed });
+      slots.push({ prepared, rendered: cached, cached: !!cached, fromCache: !!cached, packed });
     } catch (caught) {
       const e = await withBodyProblems(caught);
       if (!(e instanceof InputError)) throw e;
@@ -450,35 +386,20 @@ export async function loadPages(
       hooks?.page(slot.page, slot.cached === true);
       slot.done = true;
       slot.rendered = undefined;
-      // The page has what it needs of its source; the body text goes (but for llms-full.txt, while it fits,
-      // and unless the page is very large: it would stay in memory whole for the rest of the build).
+      // The page has what it needs of its source; the body text goes (but for llms-full.txt, while it fits).
       const body = slot.prepared.split.body;
-      if (body.length < LARGE_PAGE_CHARS && kept + body.length <= MARKDOWN_KEPT) {
+      if (kept + body.length <= MARKDOWN_KEPT) {
         kept += body.length;
         markdown.set(slot.prepared.sourcePath, body);
       }
       slot.prepared = { ...slot.prepared, split: { ...slot.prepared.split, body: '' } };
-      if (!keepHtml) {
-        const page = slot.page;
-        const letGo = (cached: boolean) => {
-          if (!cached) return;
-          page.html = '';
-          page.htmlInCache = true;
-        };
-        // Once the render cache holds it (loadPages returns after every cache write is done).
-        if (typeof slot.cached === 'boolean') letGo(slot.cached);
-        else void slot.cached?.then(letGo);
-      }
+      // (A page rendered in this build keeps its body in memory: the cache is never read in the build that wrote it.)
+      if (slot.fromCache && !keepHtml) slot.page.htmlInCache = true;
     }
   };
   emit();
   const settle = (slot: Slot, result: WorkerResult) => {
-    if (result.ok === 'in-cache') {
-      const rendered = readCache(slot.prepared.key, false);
-      if (!rendered) throw new Error(`the render cache lost ${slot.prepared.sourcePath} during the build (was the cache folder deleted?); build again`);
-      slot.rendered = rendered;
-      slot.cached = true;
-    } else if (result.ok) {
+    if (result.ok) {
       slot.rendered = result.rendered;
       slot.cached = result.cached;
     } else {
@@ -508,34 +429,20 @@ export async function loadPages(
       await thread?.close();
     }
   };
-  // Pass 2: render the rest. Very large pages render on a thread of their own (see LARGE_PAGE_CHARS);
-  // the others on this thread, or with worker threads when there is enough Markdown to pay for them.
+  // Pass 2: render the rest, on this thread or with worker threads when there is enough Markdown to pay for them.
   const misses = slots.filter((slot) => !slot.rendered && !slot.done);
   // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
   const reuseCode = misses.length < slots.length;
-  // (Not for an edit: a thread has no record of the last build, and would colour every code block of the page again.)
-  const large = workerCount() > 0 && !reuseCode ? misses.filter((m) => m.prepared.split.body.length >= LARGE_PAGE_CHARS) : [];
-  const others = large.length ? misses.filter((m) => m.prepared.split.body.length < LARGE_PAGE_CHARS) : misses;
-  /** Renders `these` with worker threads (and this thread, unless `options` say otherwise). */
-  const withWorkers = (these: Slot[], options?: Parameters<typeof renderInWorkers>[6]) =>
-    renderInWorkers(
+  if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0) {
+    await renderInWorkers(
       rootDir,
       contentDir,
-      these.map((m) => m.prepared.relPath),
-      (_file, i) => renderPrepared(() => these[i]!.prepared, highlighter, reuseCode),
-      (i, result) => settle(these[i]!, result),
+      misses.map((m) => m.prepared.relPath),
+      (_file, i) => renderPrepared(() => misses[i]!.prepared, highlighter, reuseCode),
+      (i, result) => settle(misses[i]!, result),
       reuseCode,
-      { ...options, keepHtml },
     );
-  const onThread = () => {
-    largePageStats.threads++;
-    // Room for what the page keeps until it is done (about 10 MB per MB of Markdown: its HTML, links and code tokens), four times
-    // over for the garbage of its parts; never less than a pool thread's heap.
-    const oldMb = 64 + Math.ceil(large.reduce((chars, m) => chars + m.prepared.split.body.length, 0) / 1e6) * 40;
-    return withWorkers(large, { threads: 1, mainThread: false, heap: { oldMb, youngMb: LARGE_PAGE_YOUNG_MB }, resultsInCache: true });
-  };
-  const rest = () => (others.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0 ? withWorkers(others) : renderHere(others));
-  await Promise.all([rest(), large.length ? onThread() : undefined]);
+  } else await renderHere(misses);
   for (const slot of slots) if (slot.page) pages.push(slot.page);
   if (changed || pages.length !== lastBuild?.keys.size) {
     writeCached(RENDERS_KIND, rendersKey, { version: pipelineVersion(), pages: pages.map((page) => [page.sourcePath, page.sourceKey, metas.get(page.sourceKey)!]) });

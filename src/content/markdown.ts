@@ -1,12 +1,12 @@
 // First (in mdast-parse.ts): the parser's quadratic step is fixed before any page is parsed.
-import { parseMarkdown, parser, parserWithoutAutolinks, type ParserKind } from './mdast-parse.js';
+import { parser, parserWithoutAutolinks } from './mdast-parse.js';
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import { toHtml } from 'hast-util-to-html';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import type { Node } from 'unist';
-import { holds, walk } from './walk.js';
+import { walk } from './walk.js';
 import { VFile } from 'vfile';
 import type { SourceProblem } from '../errors.js';
 import { EXTERNAL, SCHEME } from '../site/link-kinds.js';
@@ -15,14 +15,12 @@ import type { HighlighterSource, TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { rehypeSafeRawHtml, remarkFootnotesDefined, remarkRawHtmlClosed } from './plugins/raw-html.js';
-import { report, type PartsState } from './context.js';
+import { report } from './context.js';
 import { nestingProblem, weightProblem } from './nesting.js';
-import { cutPoints, PartReader, partTexts, SPLIT_MIN_CHARS, type Cut } from './split-parse.js';
-import { parseLargePage } from './parse-thread.js';
 import { mayHoldAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
-import { rehypeHeadings, selfLinkDepthFor, type Anchor } from './plugins/headings.js';
+import { rehypeHeadings, type Anchor } from './plugins/headings.js';
 import { rehypeHeadingSlugs } from './heading-slugs.js';
-import { CHROME_IDS, rehypeReserveIds, rehypeUniqueIds } from './slug.js';
+import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
 
 export interface RawLink {
   /** The href as written. */
@@ -84,21 +82,13 @@ export interface RenderedMarkdown {
   problems: SourceProblem[];
   /** Highlighted tokens of the page's code blocks, by codeBlockKey (to reuse at its next render). */
   codeBlocks: Map<string, TokenLine[]>;
-  /**
-   * With RenderOptions.htmlInPieces, the body HTML of a page rendered in parts, as the pieces whose
-   * concatenation it is (`html` is then ''): a very large page's HTML need never be one string.
-   */
-  htmlPieces?: string[];
-  /** With RenderOptions.bodySink, whether the body HTML went there (`html` is '' and `htmlPieces` empty). */
-  htmlInSink?: boolean;
 }
 
-/** Where a page rendered in parts writes its HTML as it is made (see RenderOptions.bodySink). */
-export interface BodySink {
-  write(piece: string): void;
-  /** Forgets what was written: the page is rendered again. */
-  reset(): void;
-}
+/**
+ * The largest page, in bytes of Markdown: a longer one is a problem at its file, to be split. The
+ * parser holds every token of a page at once, and parts of its work grow faster than the page.
+ */
+export const MAX_PAGE_BYTES = 1024 * 1024;
 
 // The plugin list, in order, as one declarative pipeline. Parsing (mdast-parse.ts) and the mdast
 // stage are shared; the hast stage runs per page with that page's collectors.
@@ -112,24 +102,6 @@ export interface RenderOptions {
   /** Highlighted code blocks of the page's last render, by codeBlockKey. */
   codeBlocks?: ReadonlyMap<string, TokenLine[]>;
   keepTree?: boolean;
-  /** Where to cut the page (tests cut small pages); by default cutPoints'. */
-  cuts?: Cut[];
-  /** Rendered whole even when cut (tests compare the two). */
-  whole?: boolean;
-  /**
-   * Whether the result lists the tokens of every code block (`codeBlocks`; by default it does).
-   * Without, a page rendered in parts forgets them part by part: a build reads a page's tokens
-   * back from its markup (see codeBlocksIn), and a page of 10 MB has tens of thousands of blocks.
-   */
-  keepCodeBlocks?: boolean;
-  /** A page rendered in parts gives its HTML as `htmlPieces`, not as `html`. */
-  htmlInPieces?: boolean;
-  /**
-   * A page rendered in parts writes its HTML here as it is made, not into the result (with
-   * htmlInPieces): each part's once the next part is rendered (a table or list that goes on in the
-   * next part changes the end of the part before). A page rendered whole does not use it.
-   */
-  bodySink?: BodySink;
 }
 
 export async function renderMarkdown(body: string, options: RenderOptions): Promise<RenderedMarkdown> {
@@ -141,11 +113,8 @@ export async function renderMarkdown(body: string, options: RenderOptions): Prom
     tabGroups: 0,
     codeBlocks: { previous: options.codeBlocks ?? new Map(), used: new Map() },
   };
-  const tooDeep = nestingProblem(body, options.file, options.lineOffset);
-  if (tooDeep) return { html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [tooDeep], codeBlocks: new Map() };
-  // (Small pages are parsed whole and cannot weigh too much.)
-  const tooHeavy = body.length >= SPLIT_MIN_CHARS ? weightProblem(body, (options.cuts ?? cutPoints(body)).map((cut) => cut.at), options.file, options.lineOffset) : undefined;
-  if (tooHeavy) return { html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [tooHeavy], codeBlocks: new Map() };
+  const problem = sizeProblem(body, options.file) ?? nestingProblem(body, options.file, options.lineOffset) ?? weightProblem(body, [], options.file, options.lineOffset);
+  if (problem) return { html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem], codeBlocks: new Map() };
   try {
     return await renderChecked(body, options, ctx);
   } catch (e) {
@@ -164,24 +133,21 @@ export async function renderMarkdown(body: string, options: RenderOptions): Prom
   }
 }
 
+/** A page over MAX_PAGE_BYTES, as a problem at its file. */
+function sizeProblem(body: string, file: string): SourceProblem | undefined {
+  // (Characters first: a byte is at most one character, at least a third of one.)
+  if (body.length * 3 <= MAX_PAGE_BYTES) return undefined;
+  const bytes = Buffer.byteLength(body);
+  if (bytes <= MAX_PAGE_BYTES) return undefined;
+  const kb = (n: number) => `${Math.ceil(n / 1024).toLocaleString('en')} KB`;
+  return { file, line: 0, column: 0, message: `this page's Markdown is ${kb(bytes)}, over the limit of ${kb(MAX_PAGE_BYTES)} a page may have; split it into several pages` };
+}
+
 async function renderChecked(body: string, options: RenderOptions, ctx: PageContext): Promise<RenderedMarkdown> {
-  // A very large page is parsed in parts (see split-parse.ts) and, when nothing in it reaches across parts, rendered part by part.
-  const cuts = options.cuts ?? cutPoints(body);
-  if (cuts.length && !options.keepTree && !options.whole && renderableInParts(body)) {
-    renderInPartsStats.tried++;
-    const inParts = await renderInParts(body, cuts, ctx, options.keepCodeBlocks ?? true, options.htmlInPieces ?? false, options.bodySink);
-    if (inParts) return inParts;
-    renderInPartsStats.whole++;
-    restart(ctx);
-    options.bodySink?.reset();
-  }
   const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
-  // Parsed in parts on two threads (parse-thread.ts) when it is cut: the same tree, in linear time and memory.
-  const parse = async (kind: ParserKind) =>
-    cuts.length ? parseLargePage(body, cuts, kind) : ((kind === 'full' ? parser : parserWithoutAutolinks).parse(vfile) as MdastRoot);
-  let mdast = await parse('without-autolinks');
+  let mdast = parserWithoutAutolinks.parse(vfile) as MdastRoot;
   // Parsed again, looking for autolink literals, only when its text could hold one.
-  if (mayHoldAutolinks(body) && textMayHoldAutolinks(mdast)) mdast = await parse('full');
+  if (mayHoldAutolinks(body) && textMayHoldAutolinks(mdast)) mdast = parser.parse(vfile) as MdastRoot;
   const anchors: Anchor[] = [];
   const headings: string[] = [];
   const hast = await toHast(mdast, vfile, anchors, headings);
@@ -270,139 +236,4 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
   walk<Node & { value: string }>(hast, 'raw', (node) => {
     for (const m of node.value.matchAll(/\sid=["']([^"']+)["']/g)) ids.add(m[1]!);
   });
-}
-
-/*
- * Rendering in parts. A page cut in parts is rendered one part at a time:
- * each part is parsed, transformed and written as HTML, and its trees are
- * let go before the next part is parsed, so that memory follows the size of
- * a part, not of the page (a megabyte of Markdown makes hundreds of
- * megabytes of trees). What a part needs from the parts before it is carried
- * over (PartsState): the ids taken (heading ids stay unique and are numbered
- * as on the whole page), the level of the last heading, the h3 count, the
- * link and tab numbering, the problems, the code blocks' tokens. A table or list cut in two is joined in the HTML:
- * the part before ends without its closing tags, the part after starts at
- * its first row or item. The HTML is the whole page's, byte for byte (tested
- * on every page of the site and generated pages).
- *
- * Not rendered in parts, because something in them reaches across parts:
- * pages that may hold raw HTML (which is parsed as one document, an open tag
- * in one part closing in another, and whose ids must be known before any
- * heading is slugged). Such a page is still parsed in parts. (Tabs take ids
- * of a form no heading takes: see TAB_ID in slug.ts.)
- */
-
-/**
- * Whether the page can be rendered in parts: nothing in it looks like raw
- * HTML outside code (`Array<string>` in a code span is
- * code). This is a first look at the text; a part whose tree holds raw HTML
- * all the same makes the page rendered whole (see renderInParts).
- */
-export function renderableInParts(body: string): boolean {
-  if (!/<[A-Za-z!?/]/.test(body)) return true;
-  const withoutCode = body.replace(/^( {0,3})(`{3,}|~{3,})[^]*?^ {0,3}\2[`~]*[ \t]*$/gm, '').replace(/(`+)[^`]+?\1/g, '');
-  return !/<[A-Za-z!?/]/.test(withoutCode);
-}
-
-/**
- * Joins the HTML of a part whose first table or list continues the last one
- * of the part before (`previous`): without the closing tags of the one and
- * the opening tags of the other. Undefined when they are not as expected.
- * (A table cut before its first row ends as a head without a body.)
- */
-function joinContinued(previous: string, part: string, kind: 'table' | 'list'): [string, string] | undefined {
-  if (kind === 'list') return previous.endsWith('\n</ul>') && part.startsWith('<ul>\n') ? [previous.slice(0, -'\n</ul>'.length), part.slice('<ul>\n'.length)] : undefined;
-  const head = /^<table>\n<thead>\n[^]*?<\/thead>\n<tbody>\n/.exec(part)?.[0];
-  if (!head) return undefined;
-  if (previous.endsWith('\n</tbody>\n</table>')) return [previous.slice(0, -'\n</tbody>\n</table>'.length), part.slice(head.length)];
-  if (previous.endsWith('\n</thead>\n</table>')) return [previous.slice(0, -'\n</table>'.length), part.slice(head.length - '<tbody>\n'.length)];
-  return undefined;
-}
-
-/** Forgets what a render of the page left in its context, to render it again. */
-function restart(ctx: PageContext): void {
-  ctx.problems = [];
-  ctx.codeBlocks.used = new Map();
-  ctx.tabGroups = 0;
-}
-
-/** Pages rendered in parts, and of those how many were rendered whole after all (tests read these). */
-export const renderInPartsStats = { tried: 0, whole: 0 };
-
-/** Renders a page in the parts `cuts` make (see above); undefined when the parts do not join as expected (it is then rendered whole). */
-async function renderInParts(body: string, cuts: Cut[], ctx: PageContext, keepCodeBlocks: boolean, inPieces: boolean, sink?: BodySink): Promise<RenderedMarkdown | undefined> {
-  const texts = partTexts(body, cuts);
-  // (A sink is for a body in pieces.)
-  sink = inPieces ? sink : undefined;
-  let rendered = await renderPartsOnce(body, cuts, texts, ctx, 3, keepCodeBlocks, sink);
-  if (rendered === 'too many h3') {
-    // Past the limit, the page's h3s get no self-link: the parts are rendered again, knowing it.
-    restart(ctx);
-    sink?.reset();
-    rendered = (await renderPartsOnce(body, cuts, texts, ctx, 2, keepCodeBlocks, sink)) as RenderedMarkdown | undefined;
-  }
-  if (!rendered || inPieces) return rendered;
-  const { htmlPieces, ...result } = rendered;
-  return { ...result, html: htmlPieces!.join('') };
-}
-
-/** Renders the parts with self-links down to h`selfLinkDepth`; 'too many h3' when the page turns out to have more h3s than allow it. */
-async function renderPartsOnce(
-  body: string,
-  cuts: Cut[],
-  texts: string[],
-  ctx: PageContext,
-  selfLinkDepth: number,
-  keepCodeBlocks: boolean,
-  sink?: BodySink,
-): Promise<RenderedMarkdown | 'too many h3' | undefined> {
-  const autolinks = mayHoldAutolinks(body);
-  const parts: PartsState = { taken: new Set(CHROME_IDS), previousLevel: 1, h3: 0, selfLinkDepth };
-  const reader = new PartReader(body, cuts);
-  const anchors: Anchor[] = [];
-  const headings: string[] = [];
-  const ids = new Set<string>();
-  const links: RawLink[] = [];
-  const html: string[] = [];
-  /** Whether a part went to the sink (the next one is then preceded by a line break). */
-  let sunk = false;
-  /** Writes the parts' HTML held so far to the sink. */
-  const toSink = () => {
-    while (sink && html.length) {
-      if (sunk) sink.write('\n');
-      sink.write(html.shift()!);
-      sunk = true;
-    }
-  };
-  for (const text of texts) {
-    let tree = parseMarkdown('without-autolinks', text);
-    if (autolinks && textMayHoldAutolinks(tree)) tree = parseMarkdown('full', text);
-    const read = holds(tree, 'html') ? undefined : reader.next(tree);
-    if (!read) return undefined;
-    const vfile = new VFile({ value: body, path: ctx.file, data: { ctx, parts } });
-    const hast = await toHast({ type: 'root', children: read.children }, vfile, anchors, headings);
-    collect(hast, ctx, ids, links);
-    let part = toHtml(hast, HTML_OPTIONS);
-    if (read.continues) {
-      const joined = joinContinued(html[html.length - 1] ?? '', part, read.continues);
-      if (!joined) return undefined;
-      [html[html.length - 1], part] = joined;
-    }
-    // (A part of blank lines writes nothing: no line break for it.)
-    if (part) {
-      // The parts before are done: the next part can change only this one.
-      toSink();
-      html.push(part);
-    }
-    if (selfLinkDepth === 3 && selfLinkDepthFor(parts.h3) === 2) return 'too many h3';
-    // (A block repeated within a part is still highlighted once.)
-    if (!keepCodeBlocks) ctx.codeBlocks.used.clear();
-  }
-  if (sink) {
-    toSink();
-    return { html: '', htmlPieces: [], htmlInSink: true, anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
-  }
-  // The parts' HTML, a line break between each two.
-  const htmlPieces = html.flatMap((part, i) => (i ? ['\n', part] : [part]));
-  return { html: '', htmlPieces, anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
 }

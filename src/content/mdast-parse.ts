@@ -9,7 +9,7 @@ import { remarkGfmWithoutAutolinks } from './plugins/gfm-without-autolinks.js';
 
 /*
  * The Markdown parsers of the pipeline, in a module of their own so that the
- * parse thread (parse-worker.ts) loads them without the rest of it.
+ * frontmatter and outline code load them without the rest of it.
  */
 
 /** The full parser: remark-parse with GFM and directives. */

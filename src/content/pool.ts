@@ -51,47 +51,15 @@ export function workerCount(): number {
   return Math.max(0, Math.min(availableParallelism() - 1, 3));
 }
 
-/**
- * A page rendered, and whether it is in the render cache (a worker thread has waited for the write); or its problems.
- * From a worker thread, a page the cache holds comes without its body (`html` is '') unless the caller keeps bodies.
- */
-export type WorkerResult =
-  | {
-      ok: true;
-      rendered: CachedMarkdown;
-      cached: boolean | Promise<boolean>;
-      /** On a worker thread, before the result is posted: the body of a page rendered in parts (`rendered.html` is then ''). */
-      pieces?: string[];
-    }
-  | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage }
-  /** From a worker thread asked for `resultsInCache`: the render is in the render cache, whole (the caller reads it there). */
-  | { ok: 'in-cache' };
-
-/**
- * Young generation (MB) of the thread that renders a very large page (see
- * LARGE_PAGE_CHARS in load.ts): the parser makes a great many objects that
- * die young, and with four times V8's default room far fewer of them are
- * copied or promoted before they die. Cold builds of the 1 MB pages of the
- * shapes benchmark, two of each: lists 3.35-3.41 s against 4.52-4.75 s with
- * 96 MB, tables 2.64-2.89 s against 2.97-3.63 s, prose the same; peaks of
- * 254-276 MB against 190-232 MB. With 240 or 288 MB, lists peaked at 387-391
- * MB and were no faster.
- */
-export const LARGE_PAGE_YOUNG_MB = 192;
+/** A page rendered, and whether it is in the render cache (a worker thread has waited for the write); or its problems. */
+export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean> } | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage };
 
 /**
  * Renders the pages in `files` (relative to contentDir) across the main
  * thread (with `renderHere`) and worker threads, handing each result to
  * `onResult` with its index as it comes (results are not kept here: the
- * caller decides what of them it keeps). `threads`: how many worker threads
- * (by default workerCount()); `mainThread`: whether the main thread renders
- * too (when false, it renders only what a thread could not); `heap`: the
- * threads' heap, when not the default; `keepHtml`: whether results from
- * worker threads bring the body HTML that the render cache holds too;
- * `resultsInCache`: whether a result the render cache holds comes as
- * `{ ok: 'in-cache' }` (for a very large page: its anchors and links are
- * read from the cache once the thread has ended, rather than copied across
- * while its heap is still there).
+ * caller decides what of them it keeps). The main thread renders too unless
+ * setParallelMinBytes said otherwise (then it renders only what a thread could not).
  */
 export async function renderInWorkers(
   rootDir: string,
@@ -100,14 +68,9 @@ export async function renderInWorkers(
   renderHere: (file: string, index: number) => Promise<WorkerResult>,
   onResult: (index: number, result: WorkerResult) => void,
   reuseCode = false,
-  {
-    threads = workerCount(),
-    mainThread = mainThreadRenders,
-    heap,
-    keepHtml = true,
-    resultsInCache = false,
-  }: { threads?: number; mainThread?: boolean; heap?: { oldMb: number; youngMb: number }; keepHtml?: boolean; resultsInCache?: boolean } = {},
 ): Promise<void> {
+  const threads = workerCount();
+  const mainThread = mainThreadRenders;
   let next = 0;
   // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
   const BATCH = 8;
@@ -119,8 +82,8 @@ export async function renderInWorkers(
   const workers = Array.from({ length: Math.min(threads, files.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
     const worker = new Worker(workerEntry('content'), {
-      workerData: { rootDir, contentDir, reuseCode, keepHtml, resultsInCache },
-      resourceLimits: heap ? { maxOldGenerationSizeMb: Math.max(heap.oldMb, workerHeapMb), maxYoungGenerationSizeMb: heap.youngMb } : { maxOldGenerationSizeMb: workerHeapMb },
+      workerData: { rootDir, contentDir, reuseCode },
+      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb },
     });
     return new Promise<void>((resolve, reject) => {
       let batch: number[] = [];

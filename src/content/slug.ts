@@ -81,8 +81,7 @@ const reservations = new WeakMap<VFile, Reserved>();
 export function rehypeReserveIds() {
   return (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    // A part of a page rendered in parts takes on the ids of the parts before it.
-    const reserved: Reserved = { taken: file.data.parts?.taken ?? new Set(CHROME_IDS), slugged: [] };
+    const reserved: Reserved = { taken: new Set(CHROME_IDS), slugged: [] };
     /** Where each id of this tree was first given, to name it when the id comes again. */
     const given = new Map<string, Element['position']>();
     let pipelineFootnotes = false;

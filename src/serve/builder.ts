@@ -6,7 +6,6 @@ import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
 import { linksWithoutConfig, linkTargets, listStatic, pageFile, renderContext, siteFiles, siteWarnings, staticCollisions } from '../build/build.js';
-import { joined } from '../build/output.js';
 import { lastUpdated } from '../build/git.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { loadParsers } from '../parsers.js';
@@ -494,7 +493,7 @@ export class SiteBuilder {
     };
     // The text the pages were made from, not what is on disk now (a save may be waiting for the next build).
     const markdownOf = (page: SitePage) => this.sources.get(relative(this.contentDir, join(this.root, page.sourcePath)).split(sep).join('/'))?.markdown ?? '';
-    for (const [path, contents] of siteFiles(ctx, this.root, templatesDir, printable, markdownOf)) output.set(urlPath(path), joined(contents));
+    for (const [path, contents] of siteFiles(ctx, this.root, templatesDir, printable, markdownOf)) output.set(urlPath(path), contents);
     return { output, ctx, rendered, stalePrintables };
   }
 }

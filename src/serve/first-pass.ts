@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { ClientAsset } from '../build/assets.js';
 import { bundleCss } from '../build/assets.js';
 import { linkTargets, pageFile, renderContext, siteFiles } from '../build/build.js';
-import { joined } from '../build/output.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { SourcePage } from '../content/load.js';
 import { pageIdOf } from '../content/load.js';
@@ -101,7 +100,7 @@ export class FirstPass {
     // The small site files; printable sections and llms-full.txt are made by the full build.
     for (const [p, contents] of siteFiles(ctx, inputs.root, inputs.templatesDir, () => '', () => '')) {
       if (p.endsWith(join('printable', 'index.html')) || p === 'llms-full.txt') continue;
-      out.push([urlPath(p), joined(contents)]);
+      out.push([urlPath(p), contents]);
     }
     return out;
   }

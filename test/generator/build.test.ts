@@ -395,101 +395,22 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'four'))).toEqual(snapshotDir(join(dir, 'one')));
   });
 
-  /** The fixture site with a page over 128 KB: duplicate headings, a table and lists cut between rows and items, code, links. */
-  const siteWithLargePage = (): { dir: string; page: string } => {
+  it('refuses a page over 1 MB with one problem at its file, and builds one just under it', async () => {
     const dir = site();
-    const sections = Array.from({ length: 120 }, (_, i) =>
-      [
-        `## ${i % 4 ? `Section ${i}` : 'Repeated title'}`,
-        `Text of section ${i} with \`code\`, a [link](/guides/first/) and one [to a heading](#repeated-title-${i % 3 ? 1 : 2}).`,
-        '| Option | Default |\n| --- | --- |\n' + Array.from({ length: 20 }, (_, j) => `| \`option${i}-${j}\` | \`${j}\` |`).join('\n'),
-        Array.from({ length: 20 }, (_, j) => `- item ${j} of section ${i}`).join('\n'),
-        '```js\n' + `module.exports = { name: 'section-${i}' };\n` + '```',
-      ].join('\n\n'),
-    );
-    const page = join(dir, 'content/guides/large.md');
-    writeFileSync(page, `---\ntitle: Large\ndescription: A very large page.\n---\n\n${sections.join('\n\n')}\n`);
-    expect(statSync(page).size).toBeGreaterThan(128 * 1024);
-    // In the guides section, so that the section's printable version holds it too.
-    editFile(join(dir, 'site.config.yaml'), '      - guides/long\n', '      - guides/long\n      - guides/large\n');
-    return { dir, page };
-  };
-
-  /** Runs `fn` with DOCS_WORKERS set to `workers`. */
-  const withWorkers = async (workers: string, fn: () => Promise<void>) => {
-    const saved = process.env.DOCS_WORKERS;
-    process.env.DOCS_WORKERS = workers;
-    try {
-      await fn();
-    } finally {
-      if (saved === undefined) delete process.env.DOCS_WORKERS;
-      else process.env.DOCS_WORKERS = saved;
-    }
-  };
-
-  it('writes the same bytes when a very large page is rendered in parts on a thread of its own', async () => {
-    const { dir } = siteWithLargePage();
-    const { largePageStats } = await import('../../src/content/load.js');
-    const before = largePageStats.threads;
-    await withCacheDir(join(dir, 'cache-one'), () =>
-      withWorkers('0', async () => {
-        expect((await runDocs(['build', '--root', dir, '--out', 'one', '--quiet'])).code).toBe(0);
-      }),
-    );
-    expect(largePageStats.threads).toBe(before);
-    await withCacheDir(join(dir, 'cache-two'), () =>
-      withWorkers('1', async () => {
-        expect((await runDocs(['build', '--root', dir, '--out', 'two', '--quiet'])).code).toBe(0);
-      }),
-    );
-    expect(largePageStats.threads).toBe(before + 1);
-    expect(snapshotDir(join(dir, 'two'))).toEqual(snapshotDir(join(dir, 'one')));
-    const html = readFileSync(join(dir, 'one/guides/large/index.html'), 'utf8');
-    expect(html).toContain('id="repeated-title-2"');
-    expect(html).toContain('<td><code>option119-19</code></td>');
-  });
-
-  it('writes the same bytes wherever the body of a very large page is cut in pieces (read from the cache, filled in, indexed, written)', async () => {
-    const { dir } = siteWithLargePage();
-    const { setPieceSize } = await import('../../src/content/pieces.js');
-    const builds = [
-      ['whole', 1e9],
-      ['pieces', 200],
-    ] as const;
-    try {
-      for (const [out, size] of builds) {
-        setPieceSize(size);
-        await withCacheDir(join(dir, `cache-${out}`), async () => {
-          expect((await runDocs(['build', '--root', dir, '--out', out, '--quiet'])).code).toBe(0);
-        });
-      }
-    } finally {
-      setPieceSize();
-    }
-    expect(snapshotDir(join(dir, 'pieces'))).toEqual(snapshotDir(join(dir, 'whole')));
-    const html = readFileSync(join(dir, 'pieces/guides/large/index.html'), 'utf8');
-    expect(html).toContain('id="repeated-title-2"');
-    expect(html).toContain('<td><code>option119-19</code></td>');
-    const printable = readFileSync(join(dir, 'pieces/guides/printable/index.html'), 'utf8');
-    expect(printable).toContain('id="guides-large--repeated-title-2"');
-    expect(printable).toContain('<td><code>option119-19</code></td>');
-  });
-
-  it('renders an edit of a very large page on the main thread, which reuses the tokens of its code', async () => {
-    const { dir, page } = siteWithLargePage();
-    const { largePageStats } = await import('../../src/content/load.js');
-    await withCacheDir(join(dir, 'cache'), () =>
-      withWorkers('1', async () => {
-        const before = largePageStats.threads;
-        expect((await runDocs(['build', '--root', dir, '--out', 'cold', '--quiet'])).code).toBe(0);
-        expect(largePageStats.threads).toBe(before + 1);
-        editFile(page, 'Text of section 7 with', 'The text of section 7, with');
-        expect((await runDocs(['build', '--root', dir, '--out', 'edited', '--quiet'])).code).toBe(0);
-        // A thread has no record of the last build: it would colour every code block again.
-        expect(largePageStats.threads).toBe(before + 1);
-      }),
-    );
-    expect(readFileSync(join(dir, 'edited/guides/large/index.html'), 'utf8')).toContain('The text of section 7, with');
+    const page = join(dir, 'content/guides/long.md');
+    const head = '---\ntitle: Long\ndescription: A long page.\n---\n\n';
+    // Paragraphs of 100 bytes; "é" takes two bytes: the limit counts bytes, not characters.
+    const paragraph = 'Words of a long page, é, written again and again to fill it up to the size limit of a page…\n\n';
+    const body = (bytes: number) => paragraph.repeat(Math.floor(bytes / Buffer.byteLength(paragraph)));
+    writeFileSync(page, head + body(1024 * 1024 + 200));
+    const refused = await runDocs(['build', '--root', dir, '--quiet']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain("content/guides/long.md: this page's Markdown is 1,025 KB, over the limit of 1,024 KB a page may have; split it into several pages");
+    expect(existsSync(join(dir, 'dist'))).toBe(false);
+    writeFileSync(page, head + body(1024 * 1024 - 200));
+    expect(Buffer.byteLength(readFileSync(page, 'utf8'))).toBeLessThan(1024 * 1024);
+    expect((await runDocs(['build', '--root', dir, '--quiet'])).code).toBe(0);
+    expect(readFileSync(join(dir, 'dist/guides/long/index.html'), 'utf8')).toContain('written again and again');
   });
 
   it('prefixes internal links and assets with --base', async () => {

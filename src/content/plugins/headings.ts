@@ -26,17 +26,14 @@ export interface Anchor {
 export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
   return () => (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    // A part of a page rendered in parts goes on from the parts before it, and is told which headings get a self-link.
-    const parts = file.data.parts;
-    let previous = parts?.previousLevel ?? 1;
+    let previous = 1;
     // A reference page with hundreds of h3s (one per CLI flag) keeps its h3 ids but
     // gives only its h2s a self-link: the links would be most of the page's weight.
     let h3Count = 0;
     walk<Element>(tree, 'element', (node) => {
       if (node.tagName === 'h3') h3Count++;
     });
-    if (parts) parts.h3 += h3Count;
-    const selfLinkDepth = parts ? parts.selfLinkDepth : selfLinkDepthFor(h3Count);
+    const selfLinkDepth = selfLinkDepthFor(h3Count);
     walk<Element>(tree, 'element', (node, index, parent) => {
       const level = /^h([1-6])$/.exec(node.tagName)?.[1];
       if (!level) return;
@@ -47,7 +44,6 @@ export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
         report(ctx, node.position, `heading level skips from h${previous} to h${depth}`);
       }
       previous = depth;
-      if (parts) parts.previousLevel = depth;
       const id = node.properties.id as string | undefined;
       if (!id || depth > 3) return;
       const title = toString(node).trim();

@@ -1,0 +1,33 @@
+import type { Root } from 'mdast';
+import type { Element, Root as HastRoot } from 'hast';
+import remarkDirective from 'remark-directive';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import rehypeSlug from 'rehype-slug';
+import { unified } from 'unified';
+import { VFile } from 'vfile';
+import { describe, expect, it } from 'vitest';
+import { rehypeHeadingSlugs } from '../../src/content/heading-slugs.js';
+import { walk } from '../../src/content/walk.js';
+import { pageBodies } from '../helpers/content.js';
+
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
+const parse = (text: string) => processor.parse(text) as Root;
+
+describe('heading ids', () => {
+  const toHast = (remarkRehype as unknown as (options: object) => (tree: Root, file: VFile) => HastRoot)({ allowDangerousHtml: true });
+  it('slugs headings as rehype-slug does, on every page of the site and a page of duplicate headings', () => {
+    const duplicates = Array.from({ length: 50 }, (_, i) => `## Same title\n\n### ${i % 3 ? 'Other' : 'Same title'} \`code\` *em*\n\n<h2>Raw</h2>\n`).join('\n');
+    let headings = 0;
+    for (const [file, body] of [...pageBodies(), ['duplicates.md', duplicates] as [string, string]]) {
+      const hast = toHast(parse(body), new VFile(body));
+      const theirs = structuredClone(hast);
+      (rehypeSlug() as (tree: HastRoot) => void)(theirs);
+      rehypeHeadingSlugs()(hast);
+      expect(hast, file).toStrictEqual(theirs);
+      walk<Element>(hast, 'element', (node) => void (/^h[1-6]$/.test(node.tagName) && headings++));
+    }
+    expect(headings).toBeGreaterThan(1000);
+  });
+});
