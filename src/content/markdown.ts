@@ -113,7 +113,7 @@ export async function renderMarkdown(body: string, options: RenderOptions): Prom
     tabGroups: 0,
     codeBlocks: { previous: options.codeBlocks ?? new Map(), used: new Map() },
   };
-  const problem = sizeProblem(body, options.file) ?? nestingProblem(body, options.file, options.lineOffset) ?? weightProblem(body, [], options.file, options.lineOffset);
+  const problem = sizeProblem(body, options.file) ?? nestingProblem(body, options.file, options.lineOffset) ?? weightProblem(body, options.file, options.lineOffset);
   if (problem) return { html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem], codeBlocks: new Map() };
   try {
     return await renderChecked(body, options, ctx);

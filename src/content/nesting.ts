@@ -81,44 +81,34 @@ export function nestingProblem(body: string, file: string, lineOffset: number): 
 }
 
 /*
- * How much a part of a page may weigh. Parsing holds every token of what it parses at once (the
- * parser's events), so memory follows the markup of the largest part a page is parsed in: a large
- * page is cut into parts of a few kilobytes (split-parse.ts), but a run with no place to cut (one
- * paragraph, one line, a page with a link reference definition) is parsed whole. Measured on this
- * tool's build: about 270 bytes of memory per character of text, and about 2 KB more per character
- * that starts markup ([ ] ( ) & < > * _ ` \ ! |). A part whose estimate exceeds PART_WEIGHT_LIMIT
- * would take the build past about 1 GB: it is a problem at its first line, not a build that runs
- * out of memory.
+ * How much markup a page may hold. Parsing holds every token of a page at once (the parser's
+ * events), so memory follows its markup. Measured on this tool's build: about 270 bytes of memory
+ * per character of text, and about 2 KB more per character that starts markup ([ ] ( ) & < > * _ `
+ * \ ! |). A page whose estimate exceeds WEIGHT_LIMIT would take the build past about 1 GB: it is a
+ * problem at its first line, not a build that runs out of memory.
  */
-export const PART_WEIGHT_LIMIT = 650_000_000;
+export const WEIGHT_LIMIT = 650_000_000;
 const MARKUP_CHAR = /[[\]()&<>*_`\\!|]/g;
 
-/** The estimated memory (bytes) of parsing `text` whole. */
-export function partWeight(text: string): number {
+/** The estimated memory (bytes) of parsing `text`. */
+export function pageWeight(text: string): number {
   let markup = 0;
   MARKUP_CHAR.lastIndex = 0;
   while (MARKUP_CHAR.exec(text)) markup++;
   return text.length * 270 + markup * 2000;
 }
 
-/** The first part of a page (bounded by `starts`, offsets into `body`) that weighs too much, as a problem at its first line. */
-export function weightProblem(body: string, starts: readonly number[], file: string, lineOffset: number): SourceProblem | undefined {
-  const bounds = [0, ...starts, body.length];
-  for (let i = 0; i < bounds.length - 1; i++) {
-    const text = body.slice(bounds[i], bounds[i + 1]);
-    if (text.length * 270 <= PART_WEIGHT_LIMIT / 8 && text.length < 64 * 1024) continue;
-    if (partWeight(text) <= PART_WEIGHT_LIMIT) continue;
-    // (At the part's first line that is not blank.)
-    const first = bounds[i]! + (/^\s*\n/.exec(text)?.[0].length ?? 0);
-    let line = 1;
-    for (let at = body.indexOf('\n'); at >= 0 && at < first; at = body.indexOf('\n', at + 1)) line++;
-    const kb = Math.round(text.length / 1024);
-    return {
-      file,
-      line: lineOffset + line,
-      column: 1,
-      message: `the ${kb} KB from this line on hold too much markup to be rendered within the memory a build may use, and have no place where the page can be cut (a blank line before a paragraph or a heading, outside lists, quotes and code); add blank lines between its paragraphs, or move part of it to a page of its own`,
-    };
-  }
-  return undefined;
+/** A body that weighs too much (see pageWeight), as a problem at its first line that is not blank. */
+export function weightProblem(body: string, file: string, lineOffset: number): SourceProblem | undefined {
+  if (body.length * 270 <= WEIGHT_LIMIT / 8 && body.length < 64 * 1024) return undefined;
+  if (pageWeight(body) <= WEIGHT_LIMIT) return undefined;
+  const first = /^\s*\n/.exec(body)?.[0].length ?? 0;
+  let line = 1;
+  for (let at = body.indexOf('\n'); at >= 0 && at < first; at = body.indexOf('\n', at + 1)) line++;
+  return {
+    file,
+    line: lineOffset + line,
+    column: 1,
+    message: `this page's ${Math.round(body.length / 1024)} KB hold too much markup to be rendered within the memory a build may use; move part of it to a page of its own`,
+  };
 }
