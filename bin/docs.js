@@ -55,7 +55,6 @@ async function bundleDir() {
       cli: join(root, 'src/cli.ts'),
       'content-worker': join(root, 'src/content/worker.ts'),
       'highlight-worker': join(root, 'src/content/highlight-worker.ts'),
-      'search-worker': join(root, 'src/build/search-worker.ts'),
       // The render worker of `docs serve`, while the templates are the ones bundled here.
       'serve-worker': join(root, 'src/serve/worker.ts'),
     },

@@ -15,13 +15,13 @@ export const TOOL_ROOT: string =
   typeof __DOCS_TOOL_ROOT__ === 'string' ? __DOCS_TOOL_ROOT__ : fileURLToPath(new URL('../', import.meta.url));
 
 /** The script a worker thread starts from: the bundled one when running bundled. */
-export function workerEntry(name: 'content' | 'highlight' | 'search'): URL {
+export function workerEntry(name: 'content' | 'highlight'): URL {
   return bundledWorkerEntry(name) ?? pathToFileURL(join(TOOL_ROOT, 'src', ...SOURCE_ENTRIES[name]));
 }
 
-const SOURCE_ENTRIES = { content: ['content', 'worker-entry.mjs'], highlight: ['content', 'highlight-worker-entry.mjs'], search: ['build', 'search-worker-entry.mjs'] };
+const SOURCE_ENTRIES = { content: ['content', 'worker-entry.mjs'], highlight: ['content', 'highlight-worker-entry.mjs'] };
 
 /** The bundled script of a worker thread, or undefined when the tool runs from its sources. */
-export function bundledWorkerEntry(name: 'content' | 'highlight' | 'search' | 'serve'): URL | undefined {
+export function bundledWorkerEntry(name: 'content' | 'highlight' | 'serve'): URL | undefined {
   return typeof __DOCS_BUNDLE_DIR__ === 'string' ? pathToFileURL(join(__DOCS_BUNDLE_DIR__, `${name}-worker.mjs`)) : undefined;
 }

@@ -13,7 +13,7 @@ import { loadParsers, parsersLoadMs, withParsers } from '../parsers.js';
 import { TOOL_ROOT } from '../paths.js';
 import { checkRelated, checkUnbuiltLinks, resolveLinks, type LinkTargets } from '../site/links.js';
 import { buildSite, GENERATED, routeOf, type Site, type SitePage } from '../site/model.js';
-import { createSearchWorker, type SearchWorker } from './search.js';
+import { createSearchIndexer, type SearchIndexer } from './search.js';
 import { lastUpdated } from './git.js';
 import { outputKeys } from './keys.js';
 import { OutputWriter, type Contents } from './output.js';
@@ -341,30 +341,23 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   // From the start of the process: loading Node and the tool's code.
   stageTimes.startup = started;
-  // Each page goes to the search indexer (a thread of its own) as soon as its Markdown is rendered or read from the cache.
-  let indexer: SearchWorker | undefined;
+  // Each page goes to the search indexer as soon as its Markdown is rendered or read from the cache.
+  let indexer: SearchIndexer | undefined;
   const searchFeed = (config: SiteConfig, base: string) => {
     if (options.checkOnly || config.search.provider !== 'local') return undefined;
     // The index starts from the state it had at the last build into the same folder.
-    const index = (indexer = createSearchWorker({ state: outputFolder(options) }));
+    const index = (indexer = createSearchIndexer({ state: outputFolder(options) }));
     const inputOf = searchInputs(config, base);
     return {
       page(page: SourcePage, fromCache: boolean) {
         const input = inputOf(page);
-        // A page from the render cache goes without its body: the thread reads it from there if it needs it.
+        // A page from the render cache goes without its body: the indexer reads it from there if it needs it.
         if (input && fromCache) delete input.html;
         if (input) index.add(input);
       },
     };
   };
-  let loaded: Awaited<ReturnType<typeof loadSite>>;
-  try {
-    loaded = await loadSite(options, searchFeed);
-  } catch (e) {
-    await indexer?.close();
-    throw e;
-  }
-  const { site, base, root, markdown, warnings } = loaded;
+  const { site, base, root, markdown, warnings } = await loadSite(options, searchFeed);
   if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started, warnings };
 
   const templatesDir = options.templates ?? TEMPLATES_DIR;
@@ -375,7 +368,6 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
     await timed('commit', () => out.commit());
     return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started, warnings };
   } catch (e) {
-    await indexer?.close();
     await out.abort();
     throw e;
   } finally {
@@ -390,7 +382,7 @@ async function writeSite(
   templatesDir: string,
   out: OutputWriter,
   onProgress?: (done: number, total: number) => void,
-  indexer?: SearchWorker,
+  indexer?: SearchIndexer,
   markdown = new Map<string, string>(),
 ): Promise<number> {
   let files = 0;
@@ -435,8 +427,7 @@ async function writeSite(
       if (i % 4 === 3) await nextTurn();
       await out.ready();
     }
-    // One file at a time: a printable section of a large site is tens of megabytes. Made while the
-    // search thread finishes the index.
+    // One file at a time: a printable section of a large site is tens of megabytes.
     // llms-full.txt takes the Markdown read at the start (what the pages were rendered from), or reads it again.
     const fromDisk = markdownFromDisk(root);
     const markdownOf = (page: SitePage) => markdown.get(page.sourcePath) ?? fromDisk(page);
@@ -445,7 +436,7 @@ async function writeSite(
       write(...next.value);
       await out.ready();
     }
-    // The index is made beside the pages; the time the build still waits for it after its own work.
+    // The index's files are written beside the pages'; the time the build still waits for them.
     await timed('search-wait', () => searchFiles);
     return files;
   } catch (e) {

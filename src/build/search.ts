@@ -29,13 +29,11 @@ import { MAX_TERM } from '../../templates/client/search-text.js';
  * The parts: src/build/search-entry.ts reads a page into its entry (terms,
  * counts, document); src/build/search-indexer.ts keeps the postings and the
  * state between builds; src/build/search-encoding.ts writes the bytes of the
- * files; src/build/search-thread.ts runs the indexer on a thread of its own
- * (src/build/search-worker.ts is the thread's side).
+ * files.
  */
 
 export type { SearchInput } from './search-entry.js';
 export { createSearchIndexer, type IndexFileOptions, type SearchIndexer, type SearchIndexerOptions } from './search-indexer.js';
-export { createSearchWorker, type SearchWorker, type SearchWorkerMessage, type SearchWorkerReply } from './search-thread.js';
 
 /**
  * The words of every title and heading, for correcting typos in queries

@@ -104,7 +104,7 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'b'))).toEqual(a);
   });
 
-  it('ends its search index thread when the build fails: the command exits 1 and leaves no temporary folder', () => {
+  it('fails as a whole when a link is broken: the command exits 1 and leaves no temporary folder', () => {
     const dir = site();
     editFile(join(dir, 'content/index.md'), '(./guides/second.md)', '(./guides/third.md)');
     const child = spawnSync(process.execPath, [join(ROOT, 'bin/docs.js'), 'build', '--root', dir, '--out', 'dist'], { encoding: 'utf8', timeout: 60_000 });

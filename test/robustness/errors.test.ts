@@ -160,7 +160,7 @@ describe('a full disk at every size the build may run out at (F8b)', () => {
     const script = sizes
       .map((kb) => [`mount -t tmpfs -o size=${kb}k tmpfs "$SMALL" || exit 90`, `echo "BEGIN ${kb}"`, `"$@" build -q --out "$SMALL/dist" 2>&1; echo "exit $?"`, 'ls -a "$SMALL"', 'umount "$SMALL"'].join('\n'))
       .join('\n');
-    // (With the cache on, as a build usually runs: the search index is then written by its thread.)
+    // (With the cache on, as a build usually runs: the search index then keeps its state between builds.)
     const run = await docsIn(s, [], { prefix: ['unshare', '-m', 'sh', '-c', script, 'sh'], env: { SMALL: small } });
     expectNoStack(run);
     expect(run.code).toBe(0);
