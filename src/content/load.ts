@@ -5,7 +5,7 @@ import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
-import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type WorkerResult } from './pool.js';
+import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
 import { isTokenSource, plainTokens, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine, type TokenSource } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
@@ -120,6 +120,9 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
 }
 
 type Fresh = { rendered: CachedMarkdown; cached: Promise<boolean> };
+
+/** A page rendered, and whether it is in the render cache (a worker thread has waited for the write); or its problems. */
+export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean> } | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage };
 
 /**
  * What a page whose render has problems still tells: its links and ids, so

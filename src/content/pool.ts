@@ -1,9 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import type { SourceProblem } from '../errors.js';
-import type { CachedMarkdown } from './cache.js';
-import type { UnbuiltPage } from './load.js';
 import { workerEntry } from '../paths.js';
 
 /*
@@ -51,9 +48,6 @@ export function workerCount(): number {
   return Math.max(0, Math.min(availableParallelism() - 1, 3));
 }
 
-/** A page rendered, and whether it is in the render cache (a worker thread has waited for the write); or its problems. */
-export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean> } | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage };
-
 /**
  * Renders the pages in `files` (relative to contentDir) across the main
  * thread (with `renderHere`) and worker threads, handing each result to
@@ -61,12 +55,12 @@ export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean
  * caller decides what of them it keeps). The main thread renders too unless
  * setParallelMinBytes said otherwise (then it renders only what a thread could not).
  */
-export async function renderInWorkers(
+export async function renderInWorkers<Result>(
   rootDir: string,
   contentDir: string,
   files: string[],
-  renderHere: (file: string, index: number) => Promise<WorkerResult>,
-  onResult: (index: number, result: WorkerResult) => void,
+  renderHere: (file: string, index: number) => Promise<Result>,
+  onResult: (index: number, result: Result) => void,
   reuseCode = false,
 ): Promise<void> {
   const threads = workerCount();
@@ -87,7 +81,7 @@ export async function renderInWorkers(
     });
     return new Promise<void>((resolve, reject) => {
       let batch: number[] = [];
-      worker.on('message', (message: { ready?: true; results?: WorkerResult[]; error?: string }) => {
+      worker.on('message', (message: { ready?: true; results?: Result[]; error?: string }) => {
         if (message.error) {
           void worker.terminate();
           reject(new Error(message.error));

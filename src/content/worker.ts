@@ -2,8 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { flushCacheWrites } from './cache.js';
 import { loadHighlighter } from './highlight.js';
-import { renderForWorker } from './load.js';
-import type { WorkerResult } from './pool.js';
+import { renderForWorker, type WorkerResult } from './load.js';
 
 const { rootDir, contentDir, reuseCode } = workerData as { rootDir: string; contentDir: string; reuseCode: boolean };
 const port = parentPort!;
