@@ -52,7 +52,7 @@ async function bundleDir() {
   const temp = `${dir}.${process.pid}.tmp`;
   await build({
     entryPoints: {
-      cli: join(root, 'src/cli.ts'),
+      cli: join(root, 'src/cli/cli.ts'),
       'content-worker': join(root, 'src/content/worker.ts'),
       'highlight-worker': join(root, 'src/content/highlight-worker.ts'),
       // The render worker of `docs serve`, while the templates are the ones bundled here.
@@ -105,7 +105,7 @@ if (!cli) {
   const { register } = await import('tsx/esm/api');
   // The project's tsconfig, whatever the current folder (it sets the JSX runtime of the templates).
   register({ tsconfig: join(root, 'tsconfig.json') });
-  cli = pathToFileURL(join(root, 'src/cli.ts')).href;
+  cli = pathToFileURL(join(root, 'src/cli/cli.ts')).href;
 }
 const { main } = await import(cli);
 process.exitCode = await main(process.argv);

@@ -10,7 +10,7 @@
 // all of them alike. A cold build has nothing in its caches, so a layer off can only spare it
 // that layer's writes: the cold row with DOCS_CACHE=0 bounds what every layer together costs there.
 //
-// A layer is turned off through DOCS_CACHE_OFF (src/content/cache.ts); the output manifest by
+// A layer is turned off through DOCS_CACHE_OFF (src/io/cache.ts); the output manifest by
 // removing it before each build; the bundle of the command by DOCS_BUNDLE=0. Prints per row the
 // median and range of the wall time and of the CPU time (user + system), and what the setting
 // saves: (median with it off - median with every layer on) / median with it off.

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readCached, writeCached } from '../content/cache.js';
+import { readCached, writeCached } from '../io/cache.js';
 import { tokenStylesheet } from '../content/highlight.js';
-import { toolVersion } from '../tool-version.js';
+import { toolVersion } from '../shared/tool-version.js';
 
 export interface Asset {
   /** URL path, e.g. /assets/main.3f2a1c9b0d.js */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RenderContext } from '../../templates/types.js';
-import { toolVersion } from '../tool-version.js';
+import { toolVersion } from '../shared/tool-version.js';
 import type { SidebarSection, SitePage } from '../site/model.js';
 
 /*

@@ -15,8 +15,8 @@ export class UsageError extends Error {
  * ours to replace; any other non-empty folder is refused, whatever else it
  * holds (a hand-made site has a 404.html, a sitemap.xml and a _headers too).
  */
-export const OUTPUT_MARKER = '.docs-output';
-export const OUTPUT_MARKER_TEXT = 'Written by `docs build`. Each build replaces everything in this folder.\n';
+export { OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from '../site/model.js';
+import { OUTPUT_MARKER } from '../site/model.js';
 
 /** The path with every existing part resolved through symbolic links (the rest appended as written). */
 function real(path: string): string {

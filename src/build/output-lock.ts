@@ -3,7 +3,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processAlive } from '../pids.js';
+import { processAlive } from '../shared/pids.js';
 import { UsageError } from './out-guard.js';
 
 /** How long a build waits for another build into the same output folder before it gives up. */

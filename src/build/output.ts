@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { accessSync, chmodSync, constants, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { cacheEnabled, cachePath, readCheckedFileSync, writeCheckedFileSync } from '../content/cache.js';
+import { cacheEnabled, cachePath, readCheckedFileSync, writeCheckedFileSync } from '../io/cache.js';
 import { tempFolderPrefix } from './output-lock.js';
 import { faultPoint } from './faults.js';
 

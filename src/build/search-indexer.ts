@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { codeVersion, flushCacheWrites, layerEnabled, readCachedBody, readCached, readCachedFile, writeCached, writeCachedFile } from '../content/cache.js';
+import { codeVersion, flushCacheWrites, layerEnabled, readCachedBody, readCached, readCachedFile, writeCached, writeCachedFile } from '../io/cache.js';
 import { contentKey } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
 import { createEntryReader, type PageEntry, type SearchInput } from './search-entry.js';

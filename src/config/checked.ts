@@ -1,6 +1,6 @@
-import { formatPath, InputError, type SourceProblem } from '../errors.js';
-import { zodProblems } from '../validate.js';
-import { locate, yamlValue, parseLocatedYaml, type LocatedYaml } from '../yaml-positions.js';
+import { formatPath, InputError, type SourceProblem } from '../shared/errors.js';
+import { zodProblems } from './validate.js';
+import { locate, yamlValue, parseLocatedYaml, type LocatedYaml } from './yaml-positions.js';
 import { SiteConfigSchema, type SiteConfig } from './schema.js';
 
 /* The config's parsing and checks (loaded with the parsers: see src/parsers.ts). */

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { InputError } from '../errors.js';
-import type { LocatedYaml } from '../yaml-positions.js';
-import { toolVersion } from '../tool-version.js';
-import { readCached, writeCached } from '../content/cache.js';
-import { readSourceText } from '../content/sources.js';
-import { parsers } from '../parsers.js';
+import { InputError } from '../shared/errors.js';
+import type { LocatedYaml } from './yaml-positions.js';
+import { toolVersion } from '../shared/tool-version.js';
+import { readCached, writeCached } from '../io/cache.js';
+import { readSourceText } from '../io/sources.js';
+import { parsers } from './parsers.js';
 import type { LoadedConfig } from './checked.js';
 import type { SiteConfig } from './schema.js';
 

@@ -1,6 +1,6 @@
 import type { HighlighterSource, TokenLine } from './highlight.js';
 import type { Position } from 'unist';
-import type { SourceProblem } from '../errors.js';
+import type { SourceProblem } from '../shared/errors.js';
 
 /** What the Markdown plugins of one page share: where problems go and how to locate them. */
 export interface PageContext {

@@ -1,8 +1,8 @@
-import { parsers } from '../parsers.js';
-import type { Frontmatter, SplitSource } from './frontmatter-schema.js';
+import { parsers } from '../config/parsers.js';
+import type { Frontmatter, SplitSource } from '../config/frontmatter-schema.js';
 
 export type { Frontmatter, SplitSource };
-export { splitSource, type RawSource } from './split-source.js';
+export { splitSource, type RawSource } from '../config/split-source.js';
 
 /**
  * Places of frontmatter fields, for problems found later (a related link): the

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Highlighter } from 'shiki';
-import { workerEntry } from '../paths.js';
+import { workerEntry } from '../shared/paths.js';
 import { highlightBlocks, registerTokenClasses, type CodeToHighlight, type TokenLine, type TokenSource } from './highlight.js';
 import type { HighlightReply } from './highlight-worker.js';
 

@@ -1,17 +1,25 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { readSourceText } from './sources.js';
+import { readSourceText } from '../io/sources.js';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { InputError, type SourceProblem } from '../errors.js';
+import { InputError, type SourceProblem } from '../shared/errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount } from './pool.js';
-import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached, type CachedMarkdown } from './cache.js';
+import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached } from '../io/cache.js';
 import { isTokenSource, plainTokens, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine, type TokenSource } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
 import { renderMarkdown, type RawLink, type RenderedMarkdown } from './markdown.js';
-import { loadParsers, withParsers } from '../parsers.js';
+import { loadParsers, withParsers } from '../config/parsers.js';
 import { codeBlocksIn, fencedCodeBlocks } from './plugins/code-blocks.js';
+
+/** What the render cache keeps of a page (see readCache): its render without the tree, and the frontmatter it was made with. */
+export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems' | 'codeBlocks'> & {
+  ids: string[];
+  tokenClasses: Record<string, TokenClass>;
+  /** The frontmatter the page had, as written and as read (so that the same YAML is not parsed again). */
+  fm?: { yaml: string; frontmatter: Frontmatter };
+};
 
 export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' | 'codeBlocks'> {
   /** Page path without slashes: '' (home), 'concepts' (section index), 'concepts/output'. */
@@ -76,7 +84,7 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
   // From the last build's record, while the cache still holds the body it stands for.
   let packed = lookup && !withHtml ? lastBuild?.metas.get(key) : undefined;
   if (packed && !cacheHas(key)) packed = undefined;
-  let cached = packed ? { ...packed, html: '' } : lookup ? readCache(key, withHtml) : undefined;
+  let cached = packed ? { ...packed, html: '' } : lookup ? readCache<CachedMarkdown>(key, withHtml) : undefined;
   let fm: Pick<SplitSource, 'frontmatter' | 'locateField'>;
   const same = cached?.fm?.yaml === raw.yaml;
   // The frontmatter as read before: with the cached render, or (a page whose body changed) at the last build.
@@ -93,8 +101,8 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
   }
   if (cached && !same) {
     // The same body under new frontmatter: the cached render is kept with the frontmatter it now has.
-    const whole = withHtml ? cached : readCache(key);
-    if (whole) writeCache(key, { ...whole, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } });
+    const whole = withHtml ? cached : readCache<CachedMarkdown>(key);
+    if (whole) writeCache<CachedMarkdown>(key, { ...whole, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } });
     cached = { ...cached, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } };
   }
   return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached, packed: !!packed && same };
@@ -201,7 +209,7 @@ function readLastBuild(key: string): LastBuild | undefined {
 function codeOfLastRender(sourcePath: string, lastKey = lastBuild?.keys.get(sourcePath)): CachedCodeBlocks | undefined {
   if (!layerEnabled('markup-tokens')) return undefined;
   const key = lastKey;
-  const last = key === undefined ? undefined : readCache(key);
+  const last = key === undefined ? undefined : readCache<CachedMarkdown>(key);
   if (!last) return undefined;
   return { blocks: [...codeBlocksIn(last.html)], classes: last.tokenClasses };
 }

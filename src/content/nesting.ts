@@ -1,4 +1,4 @@
-import type { SourceProblem } from '../errors.js';
+import type { SourceProblem } from '../shared/errors.js';
 
 /**
  * How deep lists and block quotes may nest in a page. Real documentation

@@ -6,15 +6,15 @@ import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { InputError } from '../errors.js';
-import { withParsers } from '../parsers.js';
-import { cacheHas, cacheKey } from './cache.js';
+import { InputError } from '../shared/errors.js';
+import { withParsers } from '../config/parsers.js';
+import { cacheHas, cacheKey } from '../io/cache.js';
 import type { Anchor } from './plugins/headings.js';
 import { readFrontmatter, splitSource } from './frontmatter.js';
 import type { SourcePage } from './load.js';
 import { pageIdOf } from './load.js';
 import { CHROME_IDS, isReservedForHeading } from './slug.js';
-import { readSourceText } from './sources.js';
+import { readSourceText } from '../io/sources.js';
 
 /*
  * Pages known by their frontmatter and headings only. `docs serve` shows the

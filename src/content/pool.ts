@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../paths.js';
+import { workerEntry } from '../shared/paths.js';
 
 /*
  * Markdown rendering across threads. Parsing and highlighting are pure CPU

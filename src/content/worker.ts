@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { flushCacheWrites } from './cache.js';
+import { flushCacheWrites } from '../io/cache.js';
 import { loadHighlighter } from './highlight.js';
 import { renderForWorker, type WorkerResult } from './load.js';
 

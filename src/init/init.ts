@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../build/out-guard.js';
-import { TOOL_ROOT } from '../paths.js';
+import { TOOL_ROOT } from '../shared/paths.js';
 import { STARTER_FILES } from './starter.js';
 
 /**

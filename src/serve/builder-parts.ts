@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join, relative, resolve, sep } from 'node:path';
 import { searchInputs, searchOrder } from '../build/build.js';
 import { createSearchIndexer } from '../build/search.js';
-import { InputError, type SourceProblem } from '../errors.js';
+import { InputError, type SourceProblem } from '../shared/errors.js';
 import type { Site } from '../site/model.js';
 import type { BuildResult, FileList } from './protocol.js';
 

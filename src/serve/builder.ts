@@ -8,12 +8,12 @@ import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/
 import { linksWithoutConfig, linkTargets, listStatic, pageFile, renderContext, siteFiles, siteWarnings, staticCollisions } from '../build/build.js';
 import { lastUpdated } from '../build/git.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
-import { loadParsers } from '../parsers.js';
+import { loadParsers } from '../config/parsers.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
 import { loadPage, PageProblems, pageIdOf, type SourcePage, type UnbuiltPage } from '../content/load.js';
-import { scanContent } from '../content/sources.js';
-import { cachePath } from '../content/cache.js';
-import { formatProblem, InputError, type SourceProblem } from '../errors.js';
+import { scanContent } from '../io/sources.js';
+import { cachePath } from '../io/cache.js';
+import { formatProblem, InputError, type SourceProblem } from '../shared/errors.js';
 import { checkRelated, checkUnbuiltLinks, resolveLinks } from '../site/links.js';
 import { buildSite, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { BuildResult, Change, FileList } from './protocol.js';

@@ -6,7 +6,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { SourcePage } from '../content/load.js';
 import { pageIdOf } from '../content/load.js';
 import { outlinePages } from '../content/outline.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../shared/errors.js';
 import { resolveLinks } from '../site/links.js';
 import { buildSite, type SitePage } from '../site/model.js';
 import { loadComponents, themeStylesheet, withThemeCss } from '../theme/theme.js';

@@ -1,4 +1,4 @@
-import type { SourceProblem } from '../errors.js';
+import type { SourceProblem } from '../shared/errors.js';
 
 /*
  * Messages between the preview server (main thread) and the render worker.

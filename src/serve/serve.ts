@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { join, relative, resolve } from 'node:path';
-import { TOOL_ROOT } from '../paths.js';
+import { TOOL_ROOT } from '../shared/paths.js';
 import { checkSiteFolder, UsageError } from '../build/out-guard.js';
 import { type BuildState, EventHub } from './events.js';
 import { FileStore, makeEntry, RELOAD_SCRIPT_URL, type Entry } from './files.js';

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundledWorkerEntry, TOOL_ROOT } from '../paths.js';
+import { bundledWorkerEntry, TOOL_ROOT } from '../shared/paths.js';
 import type { BuildResult, Change, FileList, FromWorker, ToWorker, WorkerData } from './protocol.js';
 
 export interface RenderWorkerEvents {

@@ -1,4 +1,4 @@
-import { InputError, systemErrorMessage } from '../errors.js';
+import { InputError, systemErrorMessage } from '../shared/errors.js';
 import { failed } from './builder-parts.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SECURITY_HEADERS } from '../build/build.js';

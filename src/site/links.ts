@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
-import type { SourceProblem } from '../errors.js';
-import { EXTERNAL, SCHEME } from './link-kinds.js';
+import type { SourceProblem } from '../shared/errors.js';
+import { EXTERNAL, SCHEME } from '../content/link-kinds.js';
 import type { UnbuiltPage } from '../content/load.js';
 import { hasContributors, routeOf, type Site, type SitePage } from './model.js';
 import { cspSources } from '../theme/theme.js';

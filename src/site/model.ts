@@ -2,8 +2,11 @@ import type { LoadedConfig } from '../config/checked.js';
 import type { NavEntry, SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import type { Anchor } from '../content/plugins/headings.js';
-import type { SourceProblem } from '../errors.js';
-import { OUTPUT_MARKER } from '../build/out-guard.js';
+import type { SourceProblem } from '../shared/errors.js';
+
+/** The file every build leaves in its output folder: the proof that a folder is a build's, which `--out` may replace. */
+export const OUTPUT_MARKER = '.docs-output';
+export const OUTPUT_MARKER_TEXT = 'Written by `docs build`. Each build replaces everything in this folder.\n';
 
 /*
  * The Site model: built once per build from the config and the pages. Per

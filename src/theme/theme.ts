@@ -7,7 +7,7 @@ import type { ComponentType } from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';
 import type { LoadedConfig } from '../config/load.js';
 import { COMPONENT_NAMES, type ComponentName, type SiteConfig } from '../config/schema.js';
-import { InputError, type SourceProblem } from '../errors.js';
+import { InputError, type SourceProblem } from '../shared/errors.js';
 import { colorStylesheet, contrastProblems, themeColors, type ColorKey, type ThemeColors } from './colors.js';
 import { SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
 import { format, uiStrings, type UiStrings } from './ui.js';

@@ -9,7 +9,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { describe, expect, test } from 'vitest';
 import { CONTENT, headingsOf, pagesIn } from '../helpers/content.ts';
-import { splitFrontmatter } from '../../src/content/frontmatter-schema.js';
+import { splitFrontmatter } from '../../src/config/frontmatter-schema.js';
 
 /*
  * Coverage of the configuration reference against the installed webpack.

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import { loadParsers } from '../../src/parsers.js';
-import { InputError } from '../../src/errors.js';
+import { loadParsers } from '../../src/config/parsers.js';
+import { InputError } from '../../src/shared/errors.js';
 import { ROOT } from '../helpers/content.js';
 
 const ORIGIN = 'expected the origin of the published site, such as https://docs.example.org: "http://" or "https://" and a host, no path (a site under a sub-path such as /project/ is built with docs build --base /project/)';

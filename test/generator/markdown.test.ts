@@ -6,14 +6,14 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Highlighter } from 'shiki';
-import { splitFrontmatter } from '../../src/content/frontmatter-schema.js';
+import { splitFrontmatter } from '../../src/config/frontmatter-schema.js';
 import { highlightTokens, LANGUAGE_NAMES, loadHighlighter } from '../../src/content/highlight.js';
 import { HighlightThread } from '../../src/content/highlight-thread.js';
 import { listContentFiles, pageIdOf } from '../../src/content/load.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 import { codeBlockKey, fencedCodeBlocks, parseCodeMeta } from '../../src/content/plugins/code-blocks.js';
 import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from '../../src/content/plugins/gfm-without-autolinks.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/shared/errors.js';
 import { routeOf } from '../../src/site/model.js';
 import { ROOT } from '../helpers/content.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createSearchIndexer, type SearchInput } from '../../src/build/search.js';
 import { createEntryReader } from '../../src/build/search-entry.js';
 import { sectionsOf } from '../../src/build/search-sections.js';
-import { flushCacheWrites } from '../../src/content/cache.js';
+import { flushCacheWrites } from '../../src/io/cache.js';
 import { editFile, fixtureSite, runDocs, withCacheDir } from '../helpers/site.js';
 import { createSearchEngine } from '../../templates/client/search-engine.js';
 import { queryWords, termsOf } from '../../templates/client/search-text.js';

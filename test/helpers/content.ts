@@ -8,7 +8,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { splitFrontmatter, type Frontmatter } from '../../src/content/frontmatter-schema.js';
+import { splitFrontmatter, type Frontmatter } from '../../src/config/frontmatter-schema.js';
 import { splitSource } from '../../src/content/frontmatter.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli/cli.js';
 import { listFiles, ROOT } from './content.js';
 
 /** A copy of the fixture site in a temporary folder, to break and build. */

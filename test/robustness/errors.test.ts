@@ -2,8 +2,8 @@ import { chownSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reportUnexpected } from '../../src/cli.js';
-import { systemErrorMessage } from '../../src/errors.js';
+import { reportUnexpected } from '../../src/cli/cli.js';
+import { systemErrorMessage } from '../../src/shared/errors.js';
 import { docsIn, expectNoStack, goodBuild, leftovers, notCache, scratchSite, startDocs, treeHash, works, type Scratch } from './harness.js';
 
 /*

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli/cli.js';
 
 const [site, seedText, countText, ...extra] = process.argv.slice(2);
 if (!site || !seedText || !countText) throw new Error('usage: mutation-runner.ts <site> <seed> <count> <extra pages…>');

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES_DIR } from '../../src/build/build.js';
 import { loadPage } from '../../src/content/load.js';
 import { headingLines, outlinePages } from '../../src/content/outline.js';
-import { scanContent } from '../../src/content/sources.js';
+import { scanContent } from '../../src/io/sources.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { SiteBuilder } from '../../src/serve/builder.js';
 import { fileForPath } from '../../src/serve/first-pass.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headScript } from '../../templates/head-script.js';
 import { build, contentSecurityPolicy, SECURITY_HEADERS } from '../../src/build/build.js';
 import { loadConfig } from '../../src/config/load.js';
-import { loadParsers } from '../../src/parsers.js';
+import { loadParsers } from '../../src/config/parsers.js';
 import { RELOAD_TAG } from '../../src/serve/files.js';
 import { headersFor, negotiateEncoding, parseHeadersFile, parseTarget } from '../../src/serve/http.js';
 import type { Preview } from '../../src/serve/serve.js';

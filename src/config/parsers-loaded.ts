@@ -1,4 +1,4 @@
 /* What loadParsers (src/parsers.ts) loads: everything that needs the yaml or zod package. */
 export { locate, parseLocatedYaml, yamlValue } from './yaml-positions.js';
-export { readFrontmatter } from './content/frontmatter-schema.js';
-export { configProblemAt, parseChecked } from './config/checked.js';
+export { readFrontmatter } from './frontmatter-schema.js';
+export { configProblemAt, parseChecked } from './checked.js';

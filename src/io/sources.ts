@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { InputError, type SourceProblem } from '../errors.js';
+import { InputError, type SourceProblem } from '../shared/errors.js';
 
 /*
  * What the build reads from the writer's folders, and the rules that keep it

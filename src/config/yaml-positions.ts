@@ -1,5 +1,5 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
-import { InputError, type SourceProblem } from './errors.js';
+import { InputError, type SourceProblem } from '../shared/errors.js';
 
 /** A YAML document parsed with enough bookkeeping to turn a data path back into line:column. */
 export interface LocatedYaml {

@@ -1,4 +1,4 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../shared/errors.js';
 
 const FENCE = /^---[ \t]*\r?\n/;
 

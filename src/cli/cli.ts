@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { formatProblem, InputError, systemErrorMessage } from './errors.js';
-import { UsageError } from './build/out-guard.js';
-import { TOOL_ROOT } from './paths.js';
+import { formatProblem, InputError, systemErrorMessage } from '../shared/errors.js';
+import { UsageError } from '../build/out-guard.js';
+import { TOOL_ROOT } from '../shared/paths.js';
 
 export const EXIT = { ok: 0, input: 1, usage: 2 } as const;
 
@@ -50,7 +50,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     .option('-H, --host <host>', 'interface to listen on (loopback unless told otherwise)', '127.0.0.1')
     .option('--open', 'open the site in the default browser')
     .action(async (opts: { config: string; root: string; port: string; host: string; open?: boolean }) => {
-      const { serve } = await import('./serve/serve.js');
+      const { serve } = await import('../serve/serve.js');
       const port = /^\d+$/.test(opts.port.trim()) ? Number(opts.port) : Number.NaN;
       code = await serve({ root: opts.root, config: opts.config, port, portText: opts.port, host: opts.host, open: !!opts.open }, io);
     });
@@ -60,7 +60,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     .description('Write a starter site (config, home page, two sections, a logo) into an empty or new folder.')
     .argument('[dir]', 'the folder to write into', '.')
     .action(async (dir: string) => {
-      const { initSite } = await import('./init/init.js');
+      const { initSite } = await import('../init/init.js');
       try {
         const { root, files } = initSite(dir);
         const where = relative(process.cwd(), root) || '.';
@@ -118,7 +118,7 @@ async function runBuild(
   let lastPlain = 0;
   try {
     // Loaded here, not on start: `docs serve` leaves the building to its worker and starts quicker without it.
-    const { build, stageTimes } = await import('./build/build.js');
+    const { build, stageTimes } = await import('../build/build.js');
     const result = await build({
       root: opts.root,
       config: opts.config,

@@ -12,7 +12,7 @@ declare const __DOCS_BUNDLE_DIR__: string | undefined;
 
 /** The tool's folder (holds package.json, src/, templates/). */
 export const TOOL_ROOT: string =
-  typeof __DOCS_TOOL_ROOT__ === 'string' ? __DOCS_TOOL_ROOT__ : fileURLToPath(new URL('../', import.meta.url));
+  typeof __DOCS_TOOL_ROOT__ === 'string' ? __DOCS_TOOL_ROOT__ : fileURLToPath(new URL('../../', import.meta.url));
 
 /** The script a worker thread starts from: the bundled one when running bundled. */
 export function workerEntry(name: 'content' | 'highlight'): URL {

@@ -2,10 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TOOL_ROOT } from '../paths.js';
-import type { Frontmatter } from './frontmatter.js';
-import type { TokenClass } from './highlight.js';
-import type { RenderedMarkdown } from './markdown.js';
+import { TOOL_ROOT } from '../shared/paths.js';
 
 /** How much of a cache file is read at a time. */
 const CHUNK = 1 << 16;
@@ -20,12 +17,10 @@ const CHUNK = 1 << 16;
 
 const cacheRootDir = () => process.env.DOCS_CACHE_DIR ?? join(TOOL_ROOT, 'node_modules', '.cache', 'docs');
 
-export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems' | 'codeBlocks'> & {
-  ids: string[];
-  tokenClasses: Record<string, TokenClass>;
-  /** The frontmatter the page had, as written and as read (so that the same YAML is not parsed again). */
-  fm?: { yaml: string; frontmatter: Frontmatter };
-};
+/** What the render cache keeps of a page: its body HTML, and what else the page's render made (stored as JSON). */
+export interface CachedPage {
+  html: string;
+}
 
 /** A hash of some of the tool's own files (paths relative to its folder): a cache key part that changes with their code. */
 export function codeVersion(files: readonly string[]): string {
@@ -43,6 +38,8 @@ export function pipelineVersion(): string {
   for (const file of (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort()) {
     hash.update(file).update(readFileSync(join(dir, file)));
   }
+  // The frontmatter as read is kept with each page's render.
+  hash.update(readFileSync(join(TOOL_ROOT, 'src', 'config', 'frontmatter-schema.ts')));
   // The installed versions of the pipeline's packages (read from the lockfile-installed tree).
   for (const pkg of ['shiki', 'unified', 'remark-parse', 'remark-gfm', 'remark-directive', 'remark-rehype', 'rehype-raw', 'hast-util-sanitize', 'rehype-slug', 'github-slugger', 'hast-util-to-html', 'micromark-util-edit-map']) {
     try {
@@ -199,14 +196,14 @@ function pageIntact(key: string): boolean {
  * the body) and then the body HTML, so that `withHtml: false` (what a build
  * needs to know of a page it does not render) reads no body: its `html` is ''.
  */
-export function readCache(key: string, withHtml = true): CachedMarkdown | undefined {
-  if (!withHtml) return readCacheMeta(key);
+export function readCache<T extends CachedPage>(key: string, withHtml = true): T | undefined {
+  if (!withHtml) return readCacheMeta<T>(key);
   const bytes = readCachedFile('pages', `${key}.page`, key.slice(0, 2));
   if (!bytes) return undefined;
   const end = bytes.indexOf(10);
   if (end < 0) return undefined;
   try {
-    const meta = JSON.parse(bytes.toString('utf8', 0, end)) as CachedMarkdown;
+    const meta = JSON.parse(bytes.toString('utf8', 0, end)) as T;
     meta.html = bytes.toString('utf8', end + 1);
     return meta;
   } catch {
@@ -233,7 +230,7 @@ function* fileChunks(path: string, size: number): Generator<Buffer> {
 }
 
 /** readCache without the body: only the meta line is read (a very large page's body is tens of megabytes). */
-function readCacheMeta(key: string): CachedMarkdown | undefined {
+function readCacheMeta<T extends CachedPage>(key: string): T | undefined {
   if (!layerEnabled('pages') || !pageIntact(key)) return undefined;
   try {
     const chunks: Buffer[] = [];
@@ -247,7 +244,7 @@ function readCacheMeta(key: string): CachedMarkdown | undefined {
       const end = chunk.indexOf(10);
       chunks.push(end < 0 ? chunk : chunk.subarray(0, end));
       if (end < 0) continue;
-      const meta = JSON.parse(Buffer.concat(chunks).toString('utf8')) as CachedMarkdown;
+      const meta = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
       meta.html = '';
       return meta;
     }
@@ -268,7 +265,7 @@ export function cacheHas(key: string): boolean {
 }
 
 /** Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored. */
-export function writeCache(key: string, value: CachedMarkdown): Promise<boolean> {
+export function writeCache<T extends CachedPage>(key: string, value: T): Promise<boolean> {
   // JSON.stringify escapes line breaks inside strings: the first one ends the meta line.
   return writeCachedFile('pages', `${key}.page`, `${JSON.stringify({ ...value, html: undefined })}\n${value.html}`, key.slice(0, 2));
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { nonBlank } from '../config/text.js';
-import { InputError, type SourceProblem } from '../errors.js';
-import { zodProblems } from '../validate.js';
-import { yamlValue, locate, parseLocatedYaml } from '../yaml-positions.js';
+import { nonBlank } from './text.js';
+import { InputError, type SourceProblem } from '../shared/errors.js';
+import { zodProblems } from './validate.js';
+import { yamlValue, locate, parseLocatedYaml } from './yaml-positions.js';
 import { splitSource } from './split-source.js';
 
 /* The frontmatter's schema and its reading (loaded with the parsers: see src/parsers.ts). */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { formatPath, type SourceProblem } from './errors.js';
+import { formatPath, type SourceProblem } from '../shared/errors.js';
 import { yamlValue, locate, type LocatedYaml } from './yaml-positions.js';
 
 /* Turns zod issues into problems located in the YAML source, in words a writer understands. */
