@@ -1,28 +1,30 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
-import { loadPages, type PageHooks, type SourcePage, type UnbuiltPage } from '../content/load.js';
-import { scanContent, staticWarnings } from '../io/sources.js';
+import { loadPages, type PageHooks, type SourcePage } from '../content/load.js';
+import { scanContent } from '../io/sources.js';
 import { readCached, writeCached } from '../io/cache.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
-import { loadParsers, parsersLoadMs, withParsers } from '../config/parsers.js';
+import { parsersLoadMs, withParsers } from '../config/parsers.js';
 import { TOOL_ROOT } from '../shared/paths.js';
-import { checkRelated, checkUnbuiltLinks, resolveLinks, type LinkTargets } from '../site/links.js';
-import { buildSite, GENERATED, routeOf, type Site, type SitePage } from '../site/model.js';
+import { resolveLinks, type LinkTargets } from '../site/links.js';
+import type { Site, SitePage } from '../site/model.js';
 import { createSearchIndexer, type SearchIndexer } from './search.js';
 import { lastUpdated } from './git.js';
 import { outputKeys } from './keys.js';
 import { OutputWriter, type Contents } from './output.js';
 import { lockOutput, type OutputLock } from './output-lock.js';
-import { checkConfigFile, checkOutputFolder, checkSiteFolder, OUTPUT_MARKER, UsageError } from './out-guard.js';
+import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from './out-guard.js';
 import { renderPage } from './render.js';
 import { markdownFromDisk } from './llms.js';
-import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
-import { bundleAssets, listStatic, pageFile, renderContext, searchInputs, siteFiles } from './parts.js';
+import { loadComponents, themeStylesheet, withThemeCss } from '../theme/theme.js';
+import { bundleAssets, renderContext, searchInputs, siteFiles } from './parts.js';
+import { checkSite, linksWithoutConfig, siteWarnings } from '../engine/checks.js';
+import { pageFile } from '../site/model.js';
 
 export interface BuildOptions {
   /** Site root: holds content/, templates/ and static/ unless told otherwise. */
@@ -59,74 +61,6 @@ export interface BuildResult {
 /** The templates shipped with the tool (top-level templates/ of this package). */
 export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
 
-/**
- * What a link may name besides the pages: the generated files, each section's
- * printable document, the files of static/; and the pages that failed to
- * load (accepted unchecked).
- */
-/**
- * The link problems of the pages when the config is not valid, so that they come with the config's
- * at once: each link is checked against the pages, the files of static/ and the generated files. What
- * only the config can say is taken as it is written (redirect sources, read from the file whatever
- * else is wrong in it) or given the benefit of the doubt (any folder's printable document, images
- * of other hosts).
- */
-export async function linksWithoutConfig(root: string, configPath: string, sourcePages: SourcePage[], failed: ReadonlySet<string>, unbuilt: UnbuiltPage[]): Promise<SourceProblem[]> {
-  const pages: SitePage[] = sourcePages.map((p) => ({ ...p, url: routeOf(p.id), title: p.frontmatter.title, group: p.frontmatter.group, section: -1, hrefs: p.links.map((l) => l.href) }) as SitePage);
-  const files = new Set<string>([...GENERATED, ...listStatic(join(root, 'static'))]);
-  for (const page of pages) files.add(`${page.url.replace(/[^/]*\/$/, '')}printable/`).add(`${page.url}printable/`);
-  try {
-    const { parseLocatedYaml, yamlValue } = await loadParsers();
-    const written = yamlValue(parseLocatedYaml(readFileSync(configPath, 'utf8'), configPath).located) as { redirects?: unknown } | null;
-    if (written?.redirects && typeof written.redirects === 'object') for (const from of Object.keys(written.redirects)) files.add(from).add(from.endsWith('/') ? from : `${from}/`);
-  } catch {
-    // A config that is not YAML at all: no redirects to know of.
-  }
-  const site = { pages, byUrl: new Map(pages.map((p) => [p.url, p])) } as unknown as Site;
-  const targets = { files, unchecked: new Set([...failed].map(routeOf)) };
-  return [...resolveLinks(site, '/', targets), ...checkUnbuiltLinks(site, targets, unbuilt)];
-}
-
-export function linkTargets(root: string, site: Site, failed: Iterable<string>, statics = listStatic(join(root, 'static'))): LinkTargets {
-  const files = new Set([...GENERATED, ...statics]);
-  for (const section of site.sections) if (section.pages.length) files.add(`${section.url}printable/`);
-  return { files, unchecked: new Set([...failed].map(routeOf)) };
-}
-
-/**
- * Files of static/ whose path the build writes itself: a page, a printable
- * document, a redirect page, 404.html, the search index or one of the
- * generated files. Static files are copied last, so such a file would
- * silently replace the build's (a page, or the security headers of
- * _headers): each is a problem. (static/favicon.svg is the site's favicon,
- * written instead of the built-in one.)
- */
-/** The names of the hashed files the build writes into assets/ (see assets.ts): a file of static/ by such a name could replace one. */
-const BUILT_ASSET = /^\/assets\/(?:main|search|style|terms)\.[0-9a-f]{10}\.(?:js|css|json)$/;
-
-export function staticCollisions(root: string, site: Site, statics = listStatic(join(root, 'static'))): SourceProblem[] {
-  const written = new Map<string, string>();
-  for (const page of site.pages) written.set('/' + pageFile(page).split(sep).join('/'), `the page built from ${page.sourcePath}`);
-  for (const section of site.sections) if (section.pages.length) written.set(`${section.url}printable/index.html`, `the printable document of ${section.url}`);
-  for (const from of Object.keys(site.config.redirects)) written.set(`${from.replace(/\/$/, '')}/index.html`, `the redirect page of ${from}`);
-  if (!written.has('/404.html')) written.set('/404.html', 'the page for addresses that lead nowhere');
-  for (const file of GENERATED) if (file !== '/favicon.svg' && !written.has(file)) written.set(file, 'a file it generates');
-  written.set(`/${OUTPUT_MARKER}`, 'the mark of its output folder');
-  const problems: SourceProblem[] = [];
-  for (const file of statics) {
-    const what =
-      written.get(file) ??
-      (file.startsWith('/search-index/') ? 'the search index' : BUILT_ASSET.test(file) ? 'the name of its script, stylesheet or search files' : undefined);
-    if (what) problems.push({ file: `static${file}`, line: 0, column: 0, message: `the build writes ${file.slice(1)} itself (${what}), and this file would replace it; remove or rename it` });
-    // A redirect from the file's own address makes it a folder (of the redirect page).
-    else if (written.get(`${file}/index.html`)?.startsWith('the redirect page')) {
-      problems.push({ file: `static${file}`, line: 0, column: 0, message: `the redirect of ${file} would make this file's address a folder (for its redirect page); remove the file or the redirect` });
-    }
-  }
-  return problems;
-}
-
-export { GENERATED };
 
 export function normaliseBase(base = '/'): string {
   let b = base.trim() || '/';
@@ -195,14 +129,8 @@ export async function loadSite(
   // Without a valid config the pages' links are checked against the pages alone (see linksWithoutConfig).
   if (!loaded) throw new InputError([...configProblems, ...shownOf([...pageProblems, ...(await linksWithoutConfig(root, configPath, pages, failed, unbuilt))])]);
   // (Run again with the parsers loaded if a problem needs a position in YAML: see src/parsers.ts.)
-  const { site, problems } = await withParsers(() => {
-    const { site, problems } = timed('model', () => buildSite(loaded, pages, failed));
-    // (static/ listed once, for both.)
-    const statics = listStatic(join(root, 'static'));
-    const targets = linkTargets(root, site, failed, statics);
-    problems.push(...themeProblems(root, loaded), ...staticCollisions(root, site, statics), ...pageProblems, ...timed('links', () => [...resolveLinksCached(site, base, targets), ...checkRelated(site, targets), ...checkUnbuiltLinks(site, targets, unbuilt)]));
-    return { site, problems };
-  });
+  const { site, problems } = await withParsers(() => timed('site', () => checkSite(root, loaded, pages, failed, unbuilt, base, resolveLinksCached)));
+  problems.push(...pageProblems);
   const parsersMs = parsersLoadMs();
   if (parsersMs !== undefined) stageTimes.parsers = parsersMs;
   const warnings = siteWarnings(site, root, configPath);
@@ -232,35 +160,6 @@ function onlyPrefix(root: string, only: string): string {
     throw new UsageError(`--only ${only}: nothing in the site folder starts with ${prefix || '.'}; give a path from the site folder, such as content/ or a page's file`);
   }
   return prefix;
-}
-
-/**
- * What a build lets pass but the writer should know: a page in content/ that
- * no section lists and no navigation or footer entry links to (it is built,
- * but no menu leads to it), and what static/ holds that is not copied.
- */
-export function siteWarnings(site: Site, root: string, configPath: string): SourceProblem[] {
-  const menus = new Set<string>();
-  const addMenu = (entries: ReadonlyArray<{ url: string; children?: ReadonlyArray<{ url: string }> }>) => {
-    for (const entry of entries) {
-      menus.add(entry.url);
-      if (entry.children) addMenu(entry.children);
-    }
-  };
-  addMenu(site.config.navigation);
-  addMenu([...site.config.footer.links, ...site.config.footer.secondary]);
-  const config = relative(root, configPath);
-  return [
-    ...site.pages
-      .filter((page) => page.section === -1 && page.id !== '404' && !menus.has(page.url))
-      .map((page) => ({
-        file: page.sourcePath,
-        line: 0,
-        column: 0,
-        message: `this page is in no section of ${config}, nor in the navigation or the footer, so no menu leads to it; list "${page.id}" in a section's pages`,
-      })),
-    ...staticWarnings(root, join(root, 'static')),
-  ];
 }
 
 /*
@@ -448,4 +347,4 @@ async function writeSite(
 
 const outputFolder = (options: BuildOptions) => resolve(options.root, options.out ?? 'dist');
 
-export { searchInputs, searchOrder, pageFile, bundleAssets, renderContext, siteFiles, listStatic, contentSecurityPolicy, SECURITY_HEADERS } from './parts.js';
+export { searchInputs, searchOrder, bundleAssets, renderContext, siteFiles, contentSecurityPolicy, SECURITY_HEADERS } from './parts.js';

@@ -1,7 +1,7 @@
 import { OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './out-guard.js';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { headScript } from '../../templates/head-script.js';
 import { createNavCache } from '../../templates/nav.js';
 import type { RenderContext } from '../../templates/types.js';
@@ -15,6 +15,7 @@ import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import type { OutputKeys } from './keys.js';
 import type { Contents } from './output.js';
 import { renderNotFound, renderPrintable } from './render.js';
+import { listStatic } from '../io/sources.js';
 import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
 import { cspSources, hasStaticFavicon, resolveTheme, type Components } from '../theme/theme.js';
 
@@ -52,10 +53,6 @@ export function searchOrder(site: Site): SitePage[] {
   return [...site.pages].sort((a, b) => (a.sourcePath < b.sourcePath ? -1 : a.sourcePath > b.sourcePath ? 1 : 0));
 }
 
-/** Where a page is written, relative to the output folder. */
-export function pageFile(page: SitePage): string {
-  return page.id === '404' ? '404.html' : join(page.id, 'index.html');
-}
 
 /** The interaction script and the stylesheet, bundled from the templates folder. */
 export async function bundleAssets(templatesDir: string): Promise<{ js: ClientAsset; css: Asset }> {
@@ -140,13 +137,6 @@ export function* siteFiles(
   for (const file of listStatic(staticDir)) yield [file, readFileSync(join(staticDir, file))];
 }
 
-export function listStatic(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
-    .filter((d) => d.isFile())
-    .map((d) => '/' + relative(dir, join(d.parentPath, d.name)).split(sep).join('/'))
-    .sort();
-}
 
 /** Whether a page lists contributors (their avatars are images from GitHub). */
 

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 
@@ -256,4 +256,12 @@ export function staticWarnings(rootDir: string, staticDir: string): SourceProble
   };
   walk(staticDir);
   return warnings;
+}
+
+export function listStatic(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => '/' + relative(dir, join(d.parentPath, d.name)).split(sep).join('/'))
+    .sort();
 }

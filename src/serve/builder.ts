@@ -1,11 +1,13 @@
-import { loadComponents, themeProblems, themeStylesheet, withThemeCss } from '../theme/theme.js';
+import { loadComponents, themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
-import { linksWithoutConfig, linkTargets, listStatic, pageFile, renderContext, siteFiles, siteWarnings, staticCollisions } from '../build/build.js';
+import { renderContext, siteFiles } from '../build/build.js';
+import { checkSite, linksWithoutConfig, siteWarnings } from '../engine/checks.js';
+import { pageFile } from '../site/model.js';
 import { lastUpdated } from '../build/git.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { loadParsers } from '../config/parsers.js';
@@ -14,8 +16,7 @@ import { loadPage, PageProblems, pageIdOf, type SourcePage, type UnbuiltPage } f
 import { scanContent } from '../io/sources.js';
 import { cachePath } from '../io/cache.js';
 import { formatProblem, InputError, type SourceProblem } from '../shared/errors.js';
-import { checkRelated, checkUnbuiltLinks, resolveLinks } from '../site/links.js';
-import { buildSite, type SidebarSection, type Site, type SitePage } from '../site/model.js';
+import type { SidebarSection, Site, SitePage } from '../site/model.js';
 import type { BuildResult, Change, FileList } from './protocol.js';
 import { BASE, digest, esbuildProblems, failed, sameContents, searchIndexFiles, UNKNOWN, urlPath } from './builder-parts.js';
 import { FirstPass } from './first-pass.js';
@@ -208,16 +209,10 @@ export class SiteBuilder {
       const links = await linksWithoutConfig(this.root, this.options.configPath, pages, failedIds, unbuilt);
       return failed([...this.configProblems, ...this.scanProblems, ...problems, ...links]);
     }
-    const { site, problems: siteProblems } = buildSite(this.config!, pages, failedIds);
-    lap('model');
-    // (static/ listed once, for the links and the collisions.)
-    const statics = listStatic(join(this.root, 'static'));
-    const targets = linkTargets(this.root, site, failedIds, statics);
+    const { site, problems: siteProblems } = checkSite(this.root, this.config!, pages, failedIds, unbuilt, BASE);
+    lap('site');
     problems.unshift(...siteProblems, ...this.scanProblems);
-    problems.push(...resolveLinks(site, BASE, targets), ...checkRelated(site, targets), ...checkUnbuiltLinks(site, targets, unbuilt));
     problems.push(...this.assetProblems.js, ...this.assetProblems.css);
-    // The theme: its files and colours, the site's own components (src/theme/theme.ts).
-    problems.push(...themeProblems(this.root, this.config!), ...staticCollisions(this.root, site, statics));
     let own: ReturnType<typeof loadComponents> | undefined;
     if (!problems.length) {
       try {

@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import type { ClientAsset } from '../build/assets.js';
 import { bundleCss } from '../build/assets.js';
-import { linkTargets, pageFile, renderContext, siteFiles } from '../build/build.js';
+import { renderContext, siteFiles } from '../build/build.js';
+import { linkTargets } from '../engine/checks.js';
+import { listStatic } from '../io/sources.js';
+import { pageFile } from '../site/model.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { SourcePage } from '../content/load.js';
 import { pageIdOf } from '../content/load.js';
@@ -83,7 +86,7 @@ export class FirstPass {
     const { site } = buildSite(inputs.config, pages, failed);
     const page = site.byId.get(pageIdOf(file)!);
     if (!page) return undefined;
-    const targets = linkTargets(inputs.root, site, failed);
+    const targets = linkTargets(site, failed, listStatic(join(inputs.root, 'static')));
     resolveLinks(site, BASE, targets, [page]);
     let own: ReturnType<typeof loadComponents>;
     try {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { LoadedConfig } from '../config/checked.js';
 import type { NavEntry, SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
@@ -218,3 +219,8 @@ function safeDecode(text: string): string {
 
 /** Whether a page of the site lists contributors (their avatars come from GitHub's hosts). */
 export const hasContributors = (site: Pick<Site, 'pages'>) => site.pages.some((p) => p.frontmatter.contributors.length > 0);
+
+/** Where a page is written, relative to the output folder. */
+export function pageFile(page: SitePage): string {
+  return page.id === '404' ? '404.html' : join(page.id, 'index.html');
+}

@@ -18,6 +18,7 @@ const LAYERS: ReadonlyArray<readonly [name: string, prefixes: readonly string[]]
   ['content', ['src/content/']],
   ['site', ['src/site/']],
   ['templates', ['templates/']],
+  ['engine', ['src/engine/']],
   ['build', ['src/build/']],
   ['serve', ['src/serve/']],
   ['init', ['src/init/']],
