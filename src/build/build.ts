@@ -6,6 +6,7 @@ import { loadConfig, type LoadedConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
 import { loadPages, type PageHooks, type SourcePage } from '../content/load.js';
+import type { PoolOptions } from '../content/pool.js';
 import { scanContent } from '../io/sources.js';
 import { readCached, writeCached } from '../io/cache.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
@@ -44,6 +45,8 @@ export interface BuildOptions {
   only?: string;
   /** Warnings (a page in no section) are problems: `docs check --strict`. */
   strict?: boolean;
+  /** How pages are rendered across threads (tests try the thread paths on small sites). */
+  pool?: PoolOptions;
   /** Called once when the build waits for another build into the same output folder. */
   onWait?: (pid: number) => void;
 }
@@ -124,7 +127,7 @@ export async function loadSite(
   const scan = scanContent(root, contentDir);
   // Without a content folder every page would be reported missing: the one problem is enough.
   if (!scan.files.length && scan.problems.length) throw new InputError([...configProblems, ...scan.problems]);
-  const { pages, problems: pageProblems, failed, unbuilt, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, scan.files, hooks, false));
+  const { pages, problems: pageProblems, failed, unbuilt, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, scan.files, hooks, false, options.pool));
   pageProblems.push(...scan.problems);
   // Without a valid config the pages' links are checked against the pages alone (see linksWithoutConfig).
   if (!loaded) throw new InputError([...configProblems, ...shownOf([...pageProblems, ...(await linksWithoutConfig(root, configPath, pages, failed, unbuilt))])]);

@@ -5,7 +5,7 @@ import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
-import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount } from './pool.js';
+import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PoolOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached } from '../io/cache.js';
 import { isTokenSource, plainTokens, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine, type TokenSource } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
@@ -344,6 +344,7 @@ export async function loadPages(
    * unchanged page's file is kept from the last output.
    */
   keepHtml = true,
+  pool: PoolOptions = {},
 ): Promise<LoadedPages> {
   keepHtml ||= !layerEnabled('pages');
   const rendersKey = createHash('sha256').update(contentDir).digest('hex');
@@ -444,7 +445,7 @@ export async function loadPages(
   const misses = slots.filter((slot) => !slot.rendered && !slot.done);
   // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
   const reuseCode = misses.length < slots.length;
-  if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= PARALLEL_MIN_BYTES && workerCount() > 0) {
+  if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
     await renderInWorkers(
       rootDir,
       contentDir,
@@ -452,6 +453,7 @@ export async function loadPages(
       (_file, i) => renderPrepared(() => misses[i]!.prepared, highlighter, reuseCode),
       (i, result) => settle(misses[i]!, result),
       reuseCode,
+      pool,
     );
   } else await renderHere(misses);
   for (const slot of slots) if (slot.page) pages.push(slot.page);

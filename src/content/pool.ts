@@ -19,41 +19,31 @@ import { workerEntry } from '../shared/paths.js';
  * DOCS_WORKERS sets the number of worker threads (0: the main thread alone).
  */
 
-const DEFAULT_MIN_BYTES = 4_000_000;
-/** Old-generation heap of a worker thread (MB): the highlighter and its grammars, plus one batch of pages. */
-const DEFAULT_WORKER_HEAP_MB = 384;
-let workerHeapMb = DEFAULT_WORKER_HEAP_MB;
-
-/** Lets tests make a worker thread run out of memory; no argument restores the default. */
-export function setWorkerHeapMb(value = DEFAULT_WORKER_HEAP_MB): void {
-  workerHeapMb = value;
-}
-export let PARALLEL_MIN_BYTES = DEFAULT_MIN_BYTES;
-let mainThreadRenders = true;
-
-/**
- * Lets tests run the worker path on a small site: a lower threshold, and the
- * main thread left out so that the workers render every page. No arguments
- * restore the defaults.
- */
-export function setParallelMinBytes(value = DEFAULT_MIN_BYTES, mainThread = value === DEFAULT_MIN_BYTES): void {
-  PARALLEL_MIN_BYTES = value;
-  mainThreadRenders = mainThread;
+/** How the pool renders: from how much Markdown it starts threads, whether the main thread renders too, and the threads' heap. */
+export interface PoolOptions {
+  /** Markdown to render (bytes) from which worker threads are started; 4 MB by default. */
+  minBytes?: number;
+  /** Whether the main thread renders too (otherwise only what a thread could not); true by default. */
+  mainThread?: boolean;
+  /** Old-generation heap of a worker thread (MB): the highlighter and its grammars, plus one batch of pages; 384 by default. */
+  heapMb?: number;
 }
 
-/** Worker threads to start besides the main thread: one per further core, at most 3. */
+export const PARALLEL_MIN_BYTES = 4_000_000;
+const WORKER_HEAP_MB = 384;
+
+/** Worker threads to start besides the main thread: one per further core. */
 export function workerCount(): number {
   const wanted = Number(process.env.DOCS_WORKERS);
   if (process.env.DOCS_WORKERS !== undefined && Number.isInteger(wanted) && wanted >= 0) return wanted;
-  return Math.max(0, Math.min(availableParallelism() - 1, 3));
+  return Math.max(0, availableParallelism() - 1);
 }
 
 /**
  * Renders the pages in `files` (relative to contentDir) across the main
  * thread (with `renderHere`) and worker threads, handing each result to
  * `onResult` with its index as it comes (results are not kept here: the
- * caller decides what of them it keeps). The main thread renders too unless
- * setParallelMinBytes said otherwise (then it renders only what a thread could not).
+ * caller decides what of them it keeps). `options`: see PoolOptions.
  */
 export async function renderInWorkers<Result>(
   rootDir: string,
@@ -62,9 +52,9 @@ export async function renderInWorkers<Result>(
   renderHere: (file: string, index: number) => Promise<Result>,
   onResult: (index: number, result: Result) => void,
   reuseCode = false,
+  { mainThread = true, heapMb = WORKER_HEAP_MB }: PoolOptions = {},
 ): Promise<void> {
   const threads = workerCount();
-  const mainThread = mainThreadRenders;
   let next = 0;
   // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
   const BATCH = 8;
@@ -77,7 +67,7 @@ export async function renderInWorkers<Result>(
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
     const worker = new Worker(workerEntry('content'), {
       workerData: { rootDir, contentDir, reuseCode },
-      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
     });
     return new Promise<void>((resolve, reject) => {
       let batch: number[] = [];

@@ -310,7 +310,15 @@ export function writeCachedFile(kind: string, name: string, contents: string | U
     let made = folders.get(dir);
     if (!made) folders.set(dir, (made = mkdir(dir, { recursive: true })));
     await made;
-    await writeFile(temp, withHeader(contents));
+    try {
+      await writeFile(temp, withHeader(contents));
+    } catch (e) {
+      // The folder went since it was made (the cache was deleted while the process ran): made again, once.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      folders.delete(dir);
+      await mkdir(dir, { recursive: true });
+      await writeFile(temp, withHeader(contents));
+    }
     await rename(temp, join(dir, name));
     return true;
   })().catch(() => false); // A cache that cannot be written only costs time.

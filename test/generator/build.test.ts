@@ -145,7 +145,7 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'fill'))).toEqual(uncached);
   });
 
-  it('indexes a page from the render cache when the search entries are gone (the index thread reads its body there)', async () => {
+  it('indexes a page from the render cache when the search entries are gone (the indexer reads its body there, and the cache folder is made again)', async () => {
     const dir = site();
     await withCacheDir(join(dir, 'cache'), async () => {
       await runDocs(['build', '--root', dir, '--out', 'first', '--quiet']);
@@ -370,20 +370,12 @@ describe('docs build', () => {
       process.env.DOCS_WORKERS = '0';
       await runDocs(['build', '--root', dir, '--out', 'one', '--quiet']);
       process.env.DOCS_WORKERS = '2';
-      const { setParallelMinBytes, setWorkerHeapMb } = await import('../../src/content/pool.js');
+      const { build } = await import('../../src/build/build.js');
       // Workers alone (the main thread left out), then workers and the main thread together.
-      setParallelMinBytes(1, false);
-      try {
-        await runDocs(['build', '--root', dir, '--out', 'two', '--quiet']);
-        setParallelMinBytes(1, true);
-        await runDocs(['build', '--root', dir, '--out', 'three', '--quiet']);
-        // Workers whose heap is too small for the pipeline: their pages go to the main thread.
-        setWorkerHeapMb(4);
-        await runDocs(['build', '--root', dir, '--out', 'four', '--quiet']);
-      } finally {
-        setParallelMinBytes();
-        setWorkerHeapMb();
-      }
+      await build({ root: dir, out: 'two', pool: { minBytes: 1, mainThread: false } });
+      await build({ root: dir, out: 'three', pool: { minBytes: 1 } });
+      // Workers whose heap is too small for the pipeline: their pages go to the main thread.
+      await build({ root: dir, out: 'four', pool: { minBytes: 1, heapMb: 4 } });
     } finally {
       for (const [key, value] of [['DOCS_CACHE', saved.cache], ['DOCS_WORKERS', saved.workers]] as const) {
         if (value === undefined) delete process.env[key];
