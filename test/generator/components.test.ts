@@ -5,7 +5,8 @@ import type { Highlighter } from 'shiki';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
-import { ROOT } from '../helpers/content.js';
+import { listFiles, ROOT } from '../helpers/content.js';
+import { hasJava, nuHtmlErrors } from '../helpers/nu-html.js';
 import { runDocs } from '../helpers/site.js';
 
 /* The writers' components (src/content/plugins/components.ts): their HTML, their problems, and writers' text kept as text. */
@@ -22,9 +23,11 @@ function site(): string {
 
 let highlighter: Highlighter;
 let built: string;
+let dist: string;
 beforeAll(async () => {
   highlighter = await loadHighlighter();
   const dir = site();
+  dist = join(dir, 'dist');
   const { code, err } = await runDocs(['build', '--root', dir, '--out', 'dist', '--quiet']);
   expect(err).toBe('');
   expect(code).toBe(0);
@@ -71,6 +74,14 @@ describe('the components fixture site', () => {
       '<p>Variants: <span class="text-badge text-badge-default">Default</span>, <span class="text-badge text-badge-note">Note</span>, <span class="text-badge text-badge-tip">Tip</span>, <span class="text-badge text-badge-caution">Caution</span> and <span class="text-badge text-badge-danger">Danger</span>. Colons in prose stay text: node:fs and webpack:5.</p>',
     );
   });
+
+  it.runIf(hasJava)('passes the Nu HTML Checker on every page', async () => {
+    const files = listFiles(dist).filter((f) => f.endsWith('.html'));
+    expect(files).toContain('guide/components/index.html');
+    expect(files).toContain('guide/printable/index.html');
+    const errors = await nuHtmlErrors(dist, files.map((f) => join(dist, f)));
+    expect(errors, errors.join('\n')).toEqual([]);
+  }, 120_000);
 
   it('ships the components\' styles in the one stylesheet, on the theme\'s custom properties', () => {
     const css = readFileSync(join(ROOT, 'templates/styles/35-components.css'), 'utf8');
