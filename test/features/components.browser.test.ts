@@ -1,10 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations } from '../helpers/a11y.js';
+import { axeViolations, WCAG_TAGS } from '../helpers/a11y.js';
 import { hasChromium, launch, offline, screenshot } from '../helpers/browser.js';
 import { builtSite } from '../helpers/built.js';
 import { ROOT } from '../helpers/content.js';
+import { buildRealSite } from '../helpers/real-site.js';
 
 /*
  * The writers' components (cards, link cards, steps, file trees, badges) in Chromium, on a phone and a
@@ -141,4 +144,48 @@ describe.runIf(hasChromium)('writers\' components in the browser', () => {
     expect(await page.locator('.text-badge-tip').first().evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
     await page.context().close();
   });
+});
+
+/** axe's WCAG violations inside the elements `selector` matches (the rest of a page is other tests' business). */
+async function axeViolationsIn(page: Page, selector: string): Promise<Array<{ id: string; targets: string[] }>> {
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  return page.evaluate(async ([include, tags]) => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run({ include: [[include]] }, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  }, [selector, WCAG_TAGS] as const);
+}
+
+describe.runIf(hasChromium)('writers\' components on the webpack site', () => {
+  let real: Awaited<ReturnType<typeof buildRealSite>>;
+  beforeAll(async () => {
+    real = await buildRealSite();
+  }, 120_000);
+  afterAll(async () => {
+    await real?.close();
+  });
+
+  for (const [device, options] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      it(`show Getting started's file tree and Migrating's steps without violations on a ${device} (${colorScheme} scheme)`, async () => {
+        const context = await browser.newContext({ ...options, colorScheme });
+        const page = await context.newPage();
+        await offline(page);
+        await page.goto(real.server.url + '/guides/getting-started/');
+        const tree = await page.locator('.file-tree').ariaSnapshot();
+        expect(tree).toContain('- listitem:\n    - text: webpack-demo/\n    - list:');
+        expect(await axeViolations(page)).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(options.viewport!.width);
+        await page.locator('.file-tree').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await screenshot(page, `components-real-${device}-${colorScheme}-file-tree`);
+        await page.goto(real.server.url + '/guides/migrating/');
+        expect(await page.locator('ol.steps > li').count()).toBe(7);
+        expect(await axeViolationsIn(page, '.steps')).toEqual([]);
+        await page.locator('.steps').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await page.evaluate(() => window.scrollBy(0, -80));
+        await screenshot(page, `components-real-${device}-${colorScheme}-steps`);
+        await context.close();
+      });
+    }
+  }
 });
