@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Highlighter } from 'shiki';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHighlighter } from '../../src/content/highlight.js';
-import { renderMarkdown } from '../../src/content/markdown.js';
+import { renderInPartsStats, renderMarkdown } from '../../src/content/markdown.js';
+import { cutPoints } from '../../src/content/split-parse.js';
 import { listFiles, ROOT } from '../helpers/content.js';
 import { hasJava, nuHtmlErrors } from '../helpers/nu-html.js';
 import { runDocs } from '../helpers/site.js';
@@ -88,6 +89,27 @@ describe('the components fixture site', () => {
     // Every colour is a property of the theme (00-base.css, colors.ts): none written out here.
     expect(css.replace(/url\("[^"]*"\)/g, '')).not.toMatch(/#[0-9a-f]{3,8}\b|rgba?\(|hsla?\(/i);
     expect(css).toMatch(/\.text-badge-note \{ background: var\(--note\); color: var\(--bg\); \}/);
+  });
+});
+
+describe('a long page of components, rendered in parts', () => {
+  it('comes out as the whole page does, problems and all', async () => {
+    const section = (i: number) =>
+      `## Part ${i}\n\n::::cards\n:::card[Card ${i}]\nBody ${i}.\n:::\n::link-card[Link ${i}]{href=/a/ description="D ${i}"}\n::::\n\n:::steps\n1. One :badge[${i}]{variant=tip}\n2. Two\n:::\n\n:::file-tree\n- src/\n  - **a${i}.js** comment ${i}\n:::\n\nProse :badge[x]{variant=bad} here.\n`;
+    const body = Array.from({ length: 12 }, (_, i) => section(i)).join('\n');
+    const cuts = cutPoints(body, 0, 300);
+    expect(cuts.length).toBeGreaterThan(5);
+    const options = { file: 'content/x.md', lineOffset: 3, highlighter };
+    const whole = await renderMarkdown(body, { ...options, cuts, whole: true });
+    const before = { ...renderInPartsStats };
+    const parts = await renderMarkdown(body, { ...options, cuts });
+    expect(renderInPartsStats.tried - before.tried).toBe(1);
+    expect(renderInPartsStats.whole - before.whole).toBe(0);
+    expect(parts.html).toBe(whole.html);
+    expect(parts.problems).toEqual(whole.problems);
+    expect(parts.problems).toHaveLength(12);
+    expect(parts.problems[11]).toMatchObject({ line: 3 + 11 * 21 + 20, column: 7 });
+    expect(parts.html.match(/<ol class="steps">/g)).toHaveLength(12);
   });
 });
 
