@@ -234,6 +234,19 @@ Not in the list.
       const result = await render(body);
       expect(typeof result.html).toBe('string');
     }
+    // Pieces of components, right and wrong, mixed and nested at random (seeded): a result every time, each problem placed.
+    const pieces = [
+      '::::cards\n', ':::card[T]\n', ':::card\n', '::link-card[L]{href=/a/}\n', '::link-card{}\n', ':::steps\n', ':::file-tree\n', ':::\n', '::::\n',
+      '1. one\n', '- a/\n  - b.js c\n', '- **x**\n', '-\n', 'text :badge[b]{variant=tip} :badge{x} :badge[\n', '```js\nx\n```\n', '> :::steps\n', '\n',
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let n = 0; n < 150; n++) {
+      const body = Array.from({ length: 3 + Math.floor(next() * 25) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      const result = await render(body);
+      expect(typeof result.html, body).toBe('string');
+      for (const p of result.problems) expect(p.line >= 4 && p.column >= 1, `${body}\n${p.message}`).toBe(true);
+    }
     // A `:badge` without brackets or braces is prose.
     expect(await html('Use npm:badge here.\n')).toBe('<p>Use npm:badge here.</p>');
   });
