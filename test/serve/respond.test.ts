@@ -169,6 +169,9 @@ describe('the answers of the preview', () => {
     expect((await get('/guides/search-index/')).status).toBe(404);
     pending = false;
     expect((await get('/search-index/index.json')).status).toBe(200);
+    // A server that does not make a search index answers its files as any other.
+    const plain = await preview({ store: storeOf({ ...SITE, '/search-index/index.json': '{}' }) });
+    expect((await plain.get('/search-index/index.json')).body).toBe('{}');
   });
 
   it('before the first good build, answers every path with the page that waits for it (503), and HEAD with its headers alone', async () => {
@@ -270,6 +273,7 @@ describe('the hash of the document at a path (what tells an open page to reload)
 
   it('is "placeholder" before the first build, and the hash of a page rendered on request during it', async () => {
     expect((await preview({})).responder.hashOf('/guides/')).toBe('placeholder');
+    expect((await preview({ early: () => undefined })).responder.hashOf('/guides/')).toBe('placeholder');
     const build = earlyBuild({}, {}, { rendered: { '/guides/index.html': '<html><head></head><body>early</body></html>' } });
     const { responder } = await preview({ store: build.main, early: build.early });
     expect(responder.hashOf('/guides/')).toBe(build.files.get('/guides/index.html')!.hash);
