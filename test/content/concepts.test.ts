@@ -546,16 +546,23 @@ describe('module resolution: default extensions', () => {
 describe('concepts index: what npx webpack --version prints', () => {
   const page = readPage('concepts');
 
-  it('prints the system, the binaries and the matching packages with their ranges', () => {
+  it('--version prints the matching packages with their ranges, info adds the system and the binaries', () => {
     const cli = join(process.cwd(), 'node_modules', 'webpack-cli', 'bin', 'cli.js');
-    const run = spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8', cwd: process.cwd() });
-    expect(run.status).toBe(0);
-    for (const section of ['System:', 'OS:', 'CPU:', 'Memory:', 'Binaries:', 'Node:', 'Packages:']) expect(run.stdout).toContain(section);
-    expect(run.stdout).toMatch(new RegExp(`webpack: \\^?[\\d.]+ => ${webpack.version.replace(/\./g, '\\.')}`));
+    const run = (arg: string) => spawnSync(process.execPath, [cli, arg], { encoding: 'utf8', cwd: process.cwd() });
+    const version = run('--version');
+    expect(version.status).toBe(0);
+    expect(version.stdout).toContain('Packages:');
+    for (const section of ['System:', 'Binaries:']) expect(version.stdout).not.toContain(section);
+    const installed = new RegExp(`webpack: +\\^?[\\d.]+ → ${webpack.version.replace(/\./g, '\\.')}`);
+    expect(version.stdout).toMatch(installed);
     // A declared dependency whose name holds neither "webpack" nor "loader" is left out.
-    expect(run.stdout).not.toMatch(/^\s+vitest:/m);
+    expect(version.stdout).not.toMatch(/^\s+vitest:/m);
+    const info = run('info');
+    expect(info.status).toBe(0);
+    for (const section of ['System:', 'OS:', 'CPU:', 'Memory:', 'Binaries:', 'Node:', 'Packages:']) expect(info.stdout).toContain(section);
+    expect(info.stdout).toMatch(installed);
     expect(page.body).toContain('the operating system, CPU and memory');
-    expect(page.body).toContain(`(\`webpack: ^${webpack.version} => ${webpack.version}\`)`);
+    expect(page.body).toContain(`(\`webpack: ^${webpack.version} → ${webpack.version}\`)`);
   });
 });
 
