@@ -59,7 +59,7 @@ describe('the links the checker accepts', () => {
       '[ok1](/guides/first) [ok2](/guides/first/index.html) [ok3](../first/) [ok4](first/) [ok5](./first.md) [ok6](../index.md) [ok7](./index.md)',
       '[ok8](/sitemap.xml) [ok9](/guides/printable) [ok10](/guides/first/?tab=npm#install) [ok11](#) [ok12](#setup) [ok13](/images/a.png) [ok14](first) [ok15](/guides/printable/)',
       '[ok16](mailto:team@example.org) [ok17](https://example.com/x) [ok18](//example.com/y) [ok19](/guides/first/#install) [ok20](../../guides/first/index.html#install)',
-      '![ok21](/images/a.png) ![ok22](https://img.shields.io/badge.svg) ![ok23](https://avatars.githubusercontent.com/u/1)',
+      '![ok21](/images/a.png) ![ok22](https://img.shields.io/badge.svg) ![ok23](https://avatars.githubusercontent.com/u/1) [ok24](/sitemap.xml#top)',
     ]);
     expect(await check(dir)).toEqual({ code: 0, problems: [] });
     expect((await runDocs(['build', '--root', dir, '--base', '/docs/', '--quiet'])).code).toBe(0);
@@ -84,6 +84,7 @@ describe('the links the checker accepts', () => {
       'ok18 //example.com/y',
       'ok19 /docs/guides/first/#install',
       'ok20 /docs/guides/first/#install',
+      'ok24 /docs/sitemap.xml#top',
     ]);
   });
 
@@ -191,6 +192,34 @@ describe('links of the frontmatter', () => {
       'content/guides/first.md:17:10 frontmatter.related[3].url: links to "#nope", but /guides/second/ has no such anchor',
       'content/guides/first.md:21:10 frontmatter.related[5].url: links to "DATA:text/html,x": javascript:, vbscript: and data: links are not allowed (they run script or hide content); link to a page or an https:// address',
     ]);
+  });
+});
+
+describe('links of the landing page\'s frontmatter', () => {
+  it('checks the hero\'s buttons and the feature cards\' links, and lets a card without a link be', async () => {
+    const { dir } = siteWith([], (d) =>
+      editFile(
+        join(d, 'content/index.md'),
+        'description: Home of the fixture site.\n',
+        'description: Home of the fixture site.\nhero:\n  actions:\n    - text: Start\n      url: /guides/first/\n    - text: Broken\n      url: /guides/secnd/\nfeatures:\n  - title: Plain\n    text: No link.\n  - title: Linked\n    text: A link.\n    url: "vbscript:msgbox"\n  - title: Good\n    text: A good link.\n    url: /guides/first/#install\n',
+      ),
+    );
+    const { problems } = await check(dir);
+    expect(problems.filter((p) => p.startsWith('content/index.md'))).toEqual([
+      'content/index.md:9:12 frontmatter.hero.actions[1].url: links to "/guides/secnd/", which is not a page of this site (did you mean /guides/second/?)',
+      'content/index.md:15:10 frontmatter.features[1].url: links to "vbscript:msgbox": javascript:, vbscript: and data: links are not allowed (they run script or hide content); link to a page or an https:// address',
+    ]);
+  });
+});
+
+describe('links while the config is not valid', () => {
+  it('still checks the links of the pages against the pages and files, but not images of other hosts', async () => {
+    const { dir, line } = siteWith(['[a](/guides/frist/) [b](/old-first/) ![c](https://evil.example/x.png) [d](/guides/first/#install) [e](/guides/printable/) [f](/robots.txt)'], (d) =>
+      editFile(join(d, 'site.config.yaml'), 'title: fixture', 'title: 5\n  unknown: 1'),
+    );
+    const { code, problems } = await check(dir);
+    expect(code).toBe(1);
+    expect(problems.filter((p) => p.startsWith(PAGE))).toEqual([`${PAGE}:${line}:1 links to "/guides/frist/", which is not a page of this site (did you mean /guides/first/?)`]);
   });
 });
 
