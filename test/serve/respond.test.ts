@@ -66,6 +66,8 @@ async function preview(setup: Setup = {}): Promise<{ get: (path: string, options
         res.on('error', reject);
       });
       req.on('error', reject);
+      // A handler that never answers fails its test here, rather than when the whole run gives up.
+      req.setTimeout(10_000, () => req.destroy(new Error(`no answer to ${path} within 10 s`)));
       req.end();
     });
   return { get, err: () => err, responder };
