@@ -172,6 +172,22 @@ describe.runIf(hasChromium)('the "On this page" column at 1440 × 900', () => {
     });
   }
 
+  it('has the chat button step aside while it is over one of its links', async () => {
+    const page = await open(TOUR, { viewport: { width: 1440, height: 340 } });
+    await scrollToHeading(page, 'ship', 0);
+    await page.waitForTimeout(300);
+    const state = await page.evaluate(() => {
+      const chat = document.getElementById('chat-button')!.getBoundingClientRect();
+      const over = [...document.querySelectorAll('.toc a')].some((a) => {
+        const box = a.getBoundingClientRect();
+        return box.left < chat.right && box.right > chat.left && box.top < chat.bottom && box.bottom > chat.top;
+      });
+      return { over, aside: document.getElementById('chat-button')!.classList.contains('aside') };
+    });
+    expect(state).toEqual({ over: true, aside: true });
+    await page.context().close();
+  });
+
   it('is a plain list of links without JavaScript, nothing marked', async () => {
     const page = await open(TOUR, { ...WIDE, javaScriptEnabled: false });
     expect(await page.locator('nav.toc').isVisible()).toBe(true);
