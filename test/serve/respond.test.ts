@@ -109,9 +109,10 @@ describe('the answers of the preview', () => {
 
   it('refuses another host name on a loopback address with 403, whichever loopback name it is bound to', async () => {
     for (const host of ['127.0.0.1', '::1', 'localhost']) {
-      const { get } = await preview({ store: storeOf(SITE), host });
-      const refused = await get('/', { host: 'evil.example' });
+      const { get } = await preview({ store: storeOf(SITE), host, rules: () => RULES });
+      const refused = await get('/guides/', { host: 'evil.example' });
       expect(refused.status, host).toBe(403);
+      expect(refused.headers['x-top'], host).toBe('yes');
       expect(refused.body).toBe('Forbidden: the preview answers only to localhost names on a loopback address.\n');
       expect((await get('/', { host: 'localhost' })).status, host).toBe(200);
     }
