@@ -531,14 +531,19 @@ describe('module resolution: default extensions', () => {
     try {
       writeFiles(dir, { ...PACKAGE_JSON, 'src/index.js': 'export default 1;\n' });
       const resolve = webpack({ context: dir, mode: 'production', entry: './src/index.js' }).options.resolve;
-      expect(resolve.byDependency?.['commonjs']?.extensions).toEqual(['.js', '.json', '.wasm']);
-      expect(resolve.byDependency?.['esm']?.extensions).toEqual(['.js', '.json', '.wasm', '.html', '.css']);
+      // No rule handles .ts files, so the built-in TypeScript support is on (on any Node.js since webpack 5.113).
+      expect(resolve.byDependency?.['commonjs']?.extensions).toEqual(['.ts', '.js', '.json', '.wasm']);
+      expect(resolve.byDependency?.['esm']?.extensions).toEqual(['.ts', '.js', '.json', '.wasm', '.html', '.css']);
+      const tsRule = { module: { rules: [{ test: /\.ts$/, loader: 'ts-loader' }] } };
+      const withLoader = webpack({ context: dir, mode: 'production', entry: './src/index.js', ...tsRule }).options.resolve;
+      expect(withLoader.byDependency?.['commonjs']?.extensions).toEqual(['.js', '.json', '.wasm']);
+      expect(withLoader.byDependency?.['esm']?.extensions).toEqual(['.js', '.json', '.wasm', '.html', '.css']);
       const explicitHtml = webpack({ context: dir, mode: 'production', entry: './src/index.js', experiments: { html: true } }).options.resolve;
       expect(explicitHtml.byDependency?.['esm']?.extensions?.[0]).toBe('.html');
     } finally {
       removeDir(dir);
     }
-    expect(page.body).toContain('For `require()` the default list is `.js`, `.json` and `.wasm`.');
+    expect(page.body).toContain('For `require()` the default list is `.ts`, `.js`, `.json` and `.wasm`, and without webpack\'s built-in TypeScript support it is `.js`, `.json` and `.wasm`');
     expect(page.body).toContain('For `import`, webpack appends `.html` and `.css`');
   });
 });
