@@ -4,6 +4,7 @@ import type { ComponentName } from '../src/config/schema.js';
 import type { SitePage } from '../src/site/model.js';
 import { clientStrings } from '../src/theme/ui.js';
 import { Article, PageToc } from './components/Article.js';
+import { pageDescription } from './description.js';
 import { Banner, NotificationBar } from './components/Banner.js';
 import { UiContext } from './components/ExternalLink.js';
 import { ChatButton, Footer } from './components/Footer.js';
@@ -67,7 +68,7 @@ export function Layout(props: PageProps) {
   const { ctx, page } = props;
   const { config } = ctx.site;
   const title = page.id === '' ? config.site.title : `${page.title} | ${config.site.title}`;
-  const description = page.frontmatter.description ?? config.site.description;
+  const description = pageDescription(page, config.site.description);
   const canonical = config.site.url.replace(/\/$/, '') + href(ctx, page.url);
   const landing = page.id === '' && ctx.theme.home === 'landing';
   const image = absoluteUrl(ctx, page.frontmatter.image ?? ctx.theme.image);

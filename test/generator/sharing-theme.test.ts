@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { colorStylesheet, contrastProblems, contrastRatio, themeColors } from '../../src/theme/colors.js';
 import { UI_EN, UI_ZH } from '../../src/theme/ui.js';
+import { DESCRIPTION_MAX, firstParagraph } from '../../templates/description.js';
 import { tocEntries, TOC_H3_LIMIT } from '../../templates/toc.js';
 import { ROOT } from '../helpers/content.js';
 import { editFile, runDocs } from '../helpers/site.js';
@@ -73,9 +74,13 @@ describe('link previews', () => {
     expect(html).toContain('<meta name="description" content="A walk through Lumen, &quot;start&quot; to &lt;finish&gt; &amp; back."/>');
   });
 
-  it('gives a page without a picture or description of its own site.image and site.description', () => {
+  it('gives a page without a picture of its own site.image, and without a description its first paragraph (the home page: site.description)', () => {
     const tags = Object.fromEntries(meta(page(dir, 'guide/short/index.html')));
-    expect(tags['og:description']).toBe('Lumen lights up your build.');
+    expect(tags['og:description']).toBe('A short page with one section.');
+    expect(page(dir, 'guide/short/index.html')).toContain('<meta name="description" content="A short page with one section."/>');
+    // Its text only: the links of the paragraph are words.
+    expect(Object.fromEntries(meta(page(dir, 'guide/index.html')))['og:description']).toBe('The guide of Lumen: the tour and a short page.');
+    expect(Object.fromEntries(meta(page(dir, 'index.html')))['og:description']).toBe('Lumen lights up your build.');
     expect(tags['og:image']).toBe('https://lumen.example.org/social.png');
     expect(tags['twitter:image']).toBe('https://lumen.example.org/social.png');
     expect(tags['twitter:card']).toBe('summary_large_image');
@@ -141,6 +146,23 @@ describe('link previews', () => {
     expect(run.err).toContain(
       `${at(broken, 'content/guide/tour.md', 'image:', 'images')} frontmatter.image: expected a PNG, JPEG, WebP or GIF file of static/ written from there (such as /images/social.png), or an absolute https:// URL\n`,
     );
+  });
+});
+
+describe('the description of a page without one', () => {
+  const of = (html: string) => firstParagraph({ html, htmlInCache: false, sourceKey: 'none', sourcePath: 'content/x.md' });
+  it('is its first paragraph of its own (not one of an aside, a list or a table), as text, cut at a word before DESCRIPTION_MAX characters', () => {
+    expect(
+      of('<div class="aside aside-note" role="note" aria-label="Note"><p class="aside-title">Note</p>\n<p>Inside.</p></div>\n<ul>\n<li>\n<p>Item.</p>\n</li>\n</ul>\n<p>Own <em>words</em>.</p>\n<p>Second.</p>'),
+    ).toBe('Own words.');
+    expect(of('<h2 id="a">A</h2>\n<p>First <a href="/x/">link</a> &amp; <code>&lt;code&gt;</code>,\nover two lines.</p>\n<p>Second.</p>')).toBe('First link & <code>, over two lines.');
+    const long = 'word '.repeat(100).trim();
+    const cut = of(`<p>${long}</p>`)!;
+    expect(cut.length).toBeLessThanOrEqual(DESCRIPTION_MAX);
+    expect(cut).toMatch(/^(word )+word…$/);
+    expect(of(`<p>${'x'.repeat(DESCRIPTION_MAX)}</p>`)).toBe('x'.repeat(DESCRIPTION_MAX));
+    expect(of('<ul>\n<li>No paragraph.</li>\n</ul>')).toBeUndefined();
+    expect(of('')).toBeUndefined();
   });
 });
 
