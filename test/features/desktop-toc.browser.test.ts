@@ -150,6 +150,12 @@ describe.runIf(hasChromium)('the "On this page" column at 1440 × 900', () => {
       const text = await page.locator('.topnav a.active').evaluate((el) => getComputedStyle(el).color);
       expect(text).toBe(colorScheme === 'dark' ? 'rgb(255, 255, 255)' : 'rgb(31, 42, 48)');
       await screenshot(page, `desktop-header-${colorScheme}`);
+      // The scheme chosen with the header toggle (data-theme) wins over the system's, for the logo too.
+      const other = colorScheme === 'dark' ? 'light' : 'dark';
+      await page.evaluate((theme) => (document.documentElement.dataset.theme = theme), other);
+      const chosen = await page.locator('.header .logo img').evaluateAll((imgs) => imgs.filter((img) => (img as HTMLElement).offsetParent !== null).map((img) => img.getAttribute('src')));
+      expect(chosen).toEqual([other === 'dark' ? '/logo-dark.svg' : '/logo.svg']);
+      expect(await page.locator('.header').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(other === 'dark' ? 'rgb(23, 26, 32)' : 'rgb(255, 255, 255)');
       await page.context().close();
     });
 
