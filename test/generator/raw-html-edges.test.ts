@@ -75,6 +75,10 @@ describe('the end tags the check of raw HTML asks for', () => {
     expect(await problems('<div title="a>b">\n\nText.\n')).toEqual([never('div', 4, 1)]);
   });
 
+  it('does not take an end tag nothing opened for the end of the element still open', async () => {
+    expect(await problems('<div>\n</span>\n\nText.\n')).toEqual([never('div', 4, 1)]);
+  });
+
   it('names the place of an element opened after other text on its line, in an HTML block of several lines', async () => {
     expect(await problems('<div>\n</div>\nxx <section>\n')).toEqual([never('section', 6, 4)]);
   });
