@@ -3,7 +3,8 @@ import { ANCHOR_LABEL_ID } from '../src/content/plugins/headings.js';
 import type { ComponentName } from '../src/config/schema.js';
 import type { SitePage } from '../src/site/model.js';
 import { clientStrings } from '../src/theme/ui.js';
-import { Article } from './components/Article.js';
+import { Article, PageToc } from './components/Article.js';
+import { pageDescription } from './description.js';
 import { Banner, NotificationBar } from './components/Banner.js';
 import { UiContext } from './components/ExternalLink.js';
 import { ChatButton, Footer } from './components/Footer.js';
@@ -55,14 +56,22 @@ export function HeadEnd({ ctx, page }: { ctx: RenderContext; page?: SitePage }) 
   );
 }
 
+/** A URL of link previews: absolute (with site.url and the base path) for a path of the site. */
+function absoluteUrl(ctx: RenderContext, url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  if (/^https?:\/\//i.test(url)) return url;
+  return ctx.site.config.site.url.replace(/\/$/, '') + href(ctx, url);
+}
+
 /** The whole document of one page. */
 export function Layout(props: PageProps) {
   const { ctx, page } = props;
   const { config } = ctx.site;
   const title = page.id === '' ? config.site.title : `${page.title} | ${config.site.title}`;
-  const description = page.frontmatter.description ?? config.site.description;
+  const description = pageDescription(page, config.site.description);
   const canonical = config.site.url.replace(/\/$/, '') + href(ctx, page.url);
   const landing = page.id === '' && ctx.theme.home === 'landing';
+  const image = absoluteUrl(ctx, page.frontmatter.image ?? ctx.theme.image);
   return (
     <UiContext.Provider value={ctx.theme.ui}>
     <html lang={config.site.language}>
@@ -75,10 +84,15 @@ export function Layout(props: PageProps) {
         <meta property="og:title" content={page.title} />
         <meta property="og:description" content={description} />
         <meta property="og:url" content={canonical} />
+        {image ? <meta property="og:image" content={image} /> : null}
+        <meta name="twitter:card" content={image ? 'summary_large_image' : 'summary'} />
+        <meta name="twitter:title" content={page.title} />
+        <meta name="twitter:description" content={description} />
+        {image ? <meta name="twitter:image" content={image} /> : null}
         <HeadEnd ctx={ctx} page={page} />
         <script src={href(ctx, ctx.assets.js)} defer />
       </head>
-      <Body ctx={ctx} section={landing ? -1 : page.section} currentUrl={page.url}>
+      <Body ctx={ctx} section={landing ? -1 : page.section} currentUrl={page.url} aside={landing ? null : <PageToc ctx={ctx} page={page} />}>
         {landing ? <Part ctx={ctx} name="Home" Default={Home} props={homeProps(props)} /> : <Part ctx={ctx} name="Article" Default={Article} props={props} />}
       </Body>
     </html>
@@ -87,7 +101,7 @@ export function Layout(props: PageProps) {
 }
 
 /** Everything around a page's main content: banners, header, phone menu, sidebar, footer, chat button. */
-function Body({ ctx, section, currentUrl, children }: { ctx: RenderContext; section: number; currentUrl: string; children: ReactNode }) {
+function Body({ ctx, section, currentUrl, children, aside }: { ctx: RenderContext; section: number; currentUrl: string; children: ReactNode; aside?: ReactNode }) {
   const { config } = ctx.site;
   const { ui } = ctx.theme;
   return (
@@ -105,6 +119,7 @@ function Body({ ctx, section, currentUrl, children }: { ctx: RenderContext; sect
         <main id="content" className="content" tabIndex={-1}>
           {children}
         </main>
+        {aside}
       </div>
       <Part ctx={ctx} name="Footer" Default={Footer} props={{ ctx }} />
       <ChatButton ctx={ctx} />

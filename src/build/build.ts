@@ -123,7 +123,7 @@ export async function loadSite(
   // Loaded on first use: when every page comes from the render cache, never.
   const highlighter = () => timed('highlighter', () => loadHighlighter());
   // Page bodies wait in the render cache, not in memory, until their page is written.
-  // Only regular files inside the site folder are read (see src/content/sources.ts).
+  // Only regular files inside the site folder are read (see src/io/sources.ts).
   const scan = scanContent(root, contentDir);
   // Without a content folder every page would be reported missing: the one problem is enough.
   if (!scan.files.length && scan.problems.length) throw new InputError([...configProblems, ...scan.problems]);
@@ -131,7 +131,7 @@ export async function loadSite(
   pageProblems.push(...scan.problems);
   // Without a valid config the pages' links are checked against the pages alone (see linksWithoutConfig).
   if (!loaded) throw new InputError([...configProblems, ...shownOf([...pageProblems, ...(await linksWithoutConfig(root, configPath, pages, failed, unbuilt))])]);
-  // (Run again with the parsers loaded if a problem needs a position in YAML: see src/parsers.ts.)
+  // (Run again with the parsers loaded if a problem needs a position in YAML: see src/config/parsers.ts.)
   const { site, problems } = await withParsers(() => timed('site', () => checkSite(root, loaded, pages, failed, unbuilt, base, resolveLinksCached)));
   problems.push(...pageProblems);
   const parsersMs = parsersLoadMs();

@@ -113,7 +113,7 @@ export function* siteFiles(
 ): Generator<[path: string, contents: Contents, key?: string]> {
   const { site, base } = ctx;
   for (const section of site.sections) {
-    if (!section.pages.length) continue;
+    if (!section.pages.length || site.config.site.printable === false) continue;
     const path = join(section.url, 'printable', 'index.html');
     const key = kept?.keys.printable(section);
     if (!key || !kept!.keep(path, key)) yield [path, printable(section), key];

@@ -5,7 +5,7 @@ import { zodProblems } from './validate.js';
 import { yamlValue, locate, parseLocatedYaml } from './yaml-positions.js';
 import { splitSource } from './split-source.js';
 
-/* The frontmatter's schema and its reading (loaded with the parsers: see src/parsers.ts). */
+/* The frontmatter's schema and its reading (loaded with the parsers: see src/config/parsers.ts). */
 
 export const FrontmatterSchema = z.strictObject({
   title: nonBlank().describe('Page title: the h1, the sidebar entry and the <title>.'),
@@ -15,6 +15,11 @@ export const FrontmatterSchema = z.strictObject({
     .default('-')
     .describe('Sidebar group heading; "-" (the default) means no heading.'),
   description: nonBlank().optional().describe('Meta description and search summary.'),
+  image: z
+    .string()
+    .regex(/^(https?:\/\/[^\s"'<>\\]+|\/[^\s"'<>\\?#]+\.(png|jpe?g|webp|gif))$/i, 'expected a PNG, JPEG, WebP or GIF file of static/ written from there (such as /images/social.png), or an absolute https:// URL')
+    .optional()
+    .describe('The picture of link previews of this page (og:image), instead of site.image.'),
   contributors: z.array(z.string().regex(/^[A-Za-z0-9-]+$/, 'expected a GitHub user name')).default([]),
   related: z
     .array(z.strictObject({ title: nonBlank(), url: nonBlank() }))

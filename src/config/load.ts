@@ -11,7 +11,7 @@ import type { SiteConfig } from './schema.js';
 
 export type { LoadedConfig };
 
-/** Reads, parses and validates site.config.yaml; throws InputError listing every problem (and ParsersNotLoaded, see src/parsers.ts). */
+/** Reads, parses and validates site.config.yaml; throws InputError listing every problem (and ParsersNotLoaded, see src/config/parsers.ts). */
 export function loadConfig(path: string, displayName = basename(path)): LoadedConfig {
   let source: string;
   try {
@@ -45,7 +45,7 @@ export function parseConfig(source: string, file: string): LoadedConfig {
   const cached = readCached<SiteConfig>(CONFIG_KIND, key);
   if (cached) {
     let located: LocatedYaml | undefined;
-    // (The parsers are needed only when a problem is reported: see src/parsers.ts.)
+    // (The parsers are needed only when a problem is reported: see src/config/parsers.ts.)
     const problemAt: LoadedConfig['problemAt'] = (path, message) =>
       parsers().configProblemAt(file, () => (located ??= parsers().parseLocatedYaml(source, file).located))(path, message);
     return { config: cached, file, problemAt };

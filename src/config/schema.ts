@@ -127,6 +127,25 @@ const staticFile = (exts: string[], what: string) =>
     .regex(/^static\//, `expected a file under static/ (it is published at the same path without "static")`)
     .regex(new RegExp(`\\.(${exts.join('|')})$`, 'i'), `expected ${what}`);
 
+const logoFile = staticFile(['svg', 'png'], 'an SVG or PNG file');
+
+/** A picture for link previews: a raster file under static/ (previews do not show SVG), or an absolute URL. */
+const SITE_PATH = /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0]+$/;
+const shareImage = z.string().superRefine((value, ctx) => {
+  const problem = /^https?:/i.test(value)
+    ? /^https?:\/\/[^\s"'<>\\]+$/i.test(value)
+      ? undefined
+      : 'expected an absolute URL without spaces, quotes, angle brackets or backslashes'
+    : !SITE_PATH.test(value) || !value.startsWith('static/')
+      ? 'expected a file under static/ (such as static/social.png) or an absolute https:// URL'
+      : /\.svg$/i.test(value)
+        ? 'expected a PNG, JPEG, WebP or GIF file: link previews do not show SVG'
+        : /\.(png|jpe?g|webp|gif)$/i.test(value)
+          ? undefined
+          : 'expected a PNG, JPEG, WebP or GIF file';
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 const colorValue = z.string().regex(HEX_COLOR, 'expected a colour as #rgb or #rrggbb');
 const ColorsSchema = z
   .strictObject(
@@ -151,11 +170,23 @@ const COMPONENT_DESCRIPTIONS: Record<ComponentName, string> = {
 export const ThemeSchema = z
   .strictObject({
     logo: z
-      .strictObject({
-        src: staticFile(['svg', 'png'], 'an SVG or PNG file').describe('The logo file (SVG or PNG) under static/, shown in the header and the footer.'),
-      })
+      .union([
+        logoFile.describe('The logo file (SVG or PNG) under static/, for both colour schemes.'),
+        z
+          .strictObject({
+            light: logoFile.optional().describe('The logo file (SVG or PNG) under static/, shown in the header and the footer (in the dark scheme too, unless dark is given).'),
+            src: logoFile.optional().describe('Older name of light.'),
+            dark: logoFile.optional().describe('The logo file shown in the dark colour scheme (system or chosen with the header toggle).'),
+            alt: nonBlank().optional().describe('Text of the logo image, shown where the image cannot load (the link keeps its name, ui.home).'),
+            replacesTitle: z
+              .boolean()
+              .default(false)
+              .describe('true: the logo stands for the site title, which is hidden beside it (screen readers still read the link as "<site title> home").'),
+          })
+          .refine((logo) => logo.light !== undefined || logo.src !== undefined, { message: 'expected light: the logo file under static/ (such as static/logo.svg)' }),
+      ])
       .optional()
-      .describe('The logo; without it a neutral mark is shown. It sits in links named "<site title> home" (ui.home), so it needs no text of its own.'),
+      .describe('The logo: a file under static/, or { light, dark, alt, replacesTitle }; without it a neutral mark is shown. It sits in links named "<site title> home" (ui.home).'),
     favicon: staticFile(['svg', 'png', 'ico'], 'an SVG, PNG or ICO file')
       .optional()
       .describe('The favicon under static/; defaults to the logo, or to a neutral mark.'),
@@ -230,6 +261,13 @@ export const SiteConfigSchema = z
         editBase: externalUrl
           .optional()
           .describe('Prefix of "Edit this page" links; the page source path (content/...) is appended.'),
+        image: shareImage
+          .optional()
+          .describe('The picture of link previews (og:image, twitter:card summary_large_image): a file under static/ such as static/social.png (1200×630 suits most sites), or an absolute URL. A page may set its own with the frontmatter key image.'),
+        printable: z
+          .boolean()
+          .default(true)
+          .describe('false: no printable section documents are built, and pages do not link to them.'),
       })
       .describe('Identity of the site.'),
     banner: z

@@ -9,6 +9,14 @@ type Issue = z.core.$ZodIssue;
 export function zodProblems(issues: readonly Issue[], located: LocatedYaml): SourceProblem[] {
   const problems: SourceProblem[] = [];
   for (const issue of issues) {
+    // A union where the value has the type of one alternative only (a mapping, of a string-or-mapping key): that alternative's problems, in place.
+    if (issue.code === 'invalid_union' && !(issue as { note?: string }).note) {
+      const fitting = issue.errors.filter((list) => !list.some((e) => e.path.length === 0 && e.code === 'invalid_type'));
+      if (fitting.length === 1) {
+        problems.push(...zodProblems(fitting[0]!.map((e) => ({ ...e, path: [...issue.path, ...e.path] }) as Issue), located));
+        continue;
+      }
+    }
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const path = [...issue.path, key];

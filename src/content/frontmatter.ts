@@ -14,7 +14,7 @@ export function lazyLocateField(yaml: string, file: string): SplitSource['locate
   return (path) => parsers().locate(parsers().parseLocatedYaml(yaml, file, 1).located, path);
 }
 
-/** Reads and validates the frontmatter of a cut source; throws InputError with positions in `file` (and ParsersNotLoaded, see src/parsers.ts). */
+/** Reads and validates the frontmatter of a cut source; throws InputError with positions in `file` (and ParsersNotLoaded, see src/config/parsers.ts). */
 export function readFrontmatter(yaml: string, file: string): Pick<SplitSource, 'frontmatter' | 'locateField'> {
   return { frontmatter: parsers().readFrontmatter(yaml, file), locateField: lazyLocateField(yaml, file) };
 }

@@ -75,7 +75,7 @@ interface Prepared {
  * The frontmatter is parsed only when it differs from the one the cached
  * render was made with, or (a page whose body changed) from the one the
  * page had at the last build: YAML parsing is most of the time of a cached
- * page, and needs the parsers loaded (see src/parsers.ts).
+ * page, and needs the parsers loaded (see src/config/parsers.ts).
  */
 function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');

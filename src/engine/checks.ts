@@ -70,7 +70,7 @@ export async function linksWithoutConfig(root: string, configPath: string, sourc
 
 export function linkTargets(site: Site, failed: Iterable<string>, statics: string[]): LinkTargets {
   const files = new Set([...GENERATED, ...statics]);
-  for (const section of site.sections) if (section.pages.length) files.add(`${section.url}printable/`);
+  for (const section of site.sections) if (section.pages.length && site.config.site.printable !== false) files.add(`${section.url}printable/`);
   return { files, unchecked: new Set([...failed].map(routeOf)) };
 }
 
@@ -88,7 +88,7 @@ const BUILT_ASSET = /^\/assets\/(?:main|search|style|terms)\.[0-9a-f]{10}\.(?:js
 export function staticCollisions(site: Site, statics: string[]): SourceProblem[] {
   const written = new Map<string, string>();
   for (const page of site.pages) written.set('/' + pageFile(page).split(sep).join('/'), `the page built from ${page.sourcePath}`);
-  for (const section of site.sections) if (section.pages.length) written.set(`${section.url}printable/index.html`, `the printable document of ${section.url}`);
+  for (const section of site.sections) if (section.pages.length && site.config.site.printable !== false) written.set(`${section.url}printable/index.html`, `the printable document of ${section.url}`);
   for (const from of Object.keys(site.config.redirects)) written.set(`${from.replace(/\/$/, '')}/index.html`, `the redirect page of ${from}`);
   if (!written.has('/404.html')) written.set('/404.html', 'the page for addresses that lead nowhere');
   for (const file of GENERATED) if (file !== '/favicon.svg' && !written.has(file)) written.set(file, 'a file it generates');

@@ -141,6 +141,11 @@ export function checkRelated(site: Site, targets: LinkTargets): SourceProblem[] 
       ...(hero?.actions ?? []).map((action, i): [string, Array<string | number>] => [action.url, ['hero', 'actions', i, 'url']]),
       ...(features ?? []).flatMap((feature, i): Array<[string, Array<string | number>]> => (feature.url === undefined ? [] : [[feature.url, ['features', i, 'url']]])),
     ];
+    // The picture of link previews: a file of static/ (or of another host).
+    const image = page.frontmatter.image;
+    if (image?.startsWith('/') && !targets.files.has(image)) {
+      problems.push({ file: page.sourcePath, ...page.locateField(['image']), path: 'frontmatter.image', message: `image "${image}" is not a file of static/ (put the picture there and write its path from it, such as /images/social.png)` });
+    }
     for (const [url, path] of fields) {
       const bad = frontmatterLinkProblem(site, page, url, targets);
       if (bad) problems.push({ file: page.sourcePath, ...page.locateField(path), path: `frontmatter.${path.join('.').replace(/\.(\d+)/g, '[$1]')}`, message: bad });

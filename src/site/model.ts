@@ -118,7 +118,7 @@ export function buildSite(
   // Redirect targets must be real pages (and anchors of them); sources must not shadow one, nor name the same page as
   // another (/a and /a/), nor a file the build writes, nor be a pattern to a static host.
   const redirectPages = new Map<string, string>();
-  const printablePaths = new Set(sections.filter((s) => s.pages.length).map((s) => `${s.url}printable`));
+  const printablePaths = new Set(sections.filter((s) => s.pages.length && config.site.printable !== false).map((s) => `${s.url}printable`));
   for (const [from, to] of Object.entries(config.redirects)) {
     const bare = from.replace(/\/$/, '');
     if (from.split('/').some((segment) => segment.includes('*') || segment.startsWith(':'))) {
@@ -148,7 +148,7 @@ export function buildSite(
   }
 
   // Internal links of the config (navigation, footer, banner) must reach pages too.
-  const printables = new Set(sections.filter((s) => s.pages.length).map((s) => `${s.url}printable/`));
+  const printables = new Set(sections.filter((s) => s.pages.length && config.site.printable !== false).map((s) => `${s.url}printable/`));
   const isPage = (url: string) => {
     const path = url.replace(/[#?].*$/, '');
     return pages.some((p) => p.url === path) || printables.has(path) || [...failed].some((id) => routeOf(id) === path) || /\.[a-z0-9]+$/i.test(path);

@@ -19,8 +19,11 @@ export const COLOR_DEFAULTS = {
   header: '#23272f',
   headerDark: '#171a20',
   headerText: '#ffffff',
+  headerTextDark: '#ffffff',
   headerTextSoft: '#d4d8de',
+  headerTextSoftDark: '#d4d8de',
   headerAccent: '#91a7ff',
+  headerAccentDark: '#91a7ff',
   banner: '#e6e9ef',
   bannerText: '#1b1f27',
 } as const;
@@ -39,9 +42,12 @@ export const COLOR_DESCRIPTIONS: Record<ColorKey, string> = {
   linkHoverDark: 'Links under the pointer, dark scheme.',
   header: 'Header background, light scheme.',
   headerDark: 'Header background, dark scheme.',
-  headerText: 'Header text and icons (both schemes); needs 4.5:1 on header and headerDark.',
-  headerTextSoft: 'Header navigation text that is not current (both schemes); needs 4.5:1 on header and headerDark.',
-  headerAccent: 'Underline of the current header entry and focus ring inside the header (both schemes); needs 3:1 on header and headerDark.',
+  headerText: 'Header and footer text and icons, light scheme; needs 4.5:1 on header.',
+  headerTextDark: 'Header and footer text and icons, dark scheme; needs 4.5:1 on headerDark. Without it, headerText.',
+  headerTextSoft: 'Header navigation and footer text that is not current, light scheme; needs 4.5:1 on header.',
+  headerTextSoftDark: 'Header navigation and footer text that is not current, dark scheme; needs 4.5:1 on headerDark. Without it, headerTextSoft.',
+  headerAccent: 'Underline of the current header entry and focus ring inside the header, light scheme; needs 3:1 on header.',
+  headerAccentDark: 'Underline of the current header entry and focus ring inside the header, dark scheme; needs 3:1 on headerDark. Without it, headerAccent.',
   banner: 'Banner background (both schemes).',
   bannerText: 'Banner text and links; needs 4.5:1 on banner.',
 };
@@ -55,16 +61,29 @@ const TOKENS: Array<[property: string, light: ColorKey, dark: ColorKey]> = [
   ['--link', 'link', 'linkDark'],
   ['--link-hover', 'linkHover', 'linkHoverDark'],
   ['--header-bg', 'header', 'headerDark'],
-  ['--header-fg', 'headerText', 'headerText'],
-  ['--header-fg-soft', 'headerTextSoft', 'headerTextSoft'],
-  ['--header-accent', 'headerAccent', 'headerAccent'],
+  ['--header-fg', 'headerText', 'headerTextDark'],
+  ['--header-fg-soft', 'headerTextSoft', 'headerTextSoftDark'],
+  ['--header-accent', 'headerAccent', 'headerAccentDark'],
   ['--banner-bg', 'banner', 'banner'],
   ['--banner-fg', 'bannerText', 'bannerText'],
 ];
 
+/**
+ * The dark-scheme header colours a site may leave out: each then follows its light-scheme key, so that a
+ * config written when the header text was one colour for both schemes keeps its look.
+ */
+export const FOLLOWS: Partial<Record<ColorKey, ColorKey>> = {
+  headerTextDark: 'headerText',
+  headerTextSoftDark: 'headerTextSoft',
+  headerAccentDark: 'headerAccent',
+};
+
 export function themeColors(configured: Partial<Record<ColorKey, string>> = {}): ThemeColors {
   const colors = { ...COLOR_DEFAULTS } as ThemeColors;
   for (const [key, value] of Object.entries(configured)) if (value) colors[key as ColorKey] = value.toLowerCase();
+  for (const [dark, light] of Object.entries(FOLLOWS) as Array<[ColorKey, ColorKey]>) {
+    if (!configured[dark] && configured[light]) colors[dark] = colors[light];
+  }
   return colors;
 }
 
@@ -90,11 +109,11 @@ interface Pair {
 
 const PAIRS: Pair[] = [
   { fg: 'headerText', bg: 'header', min: 4.5, what: 'header text' },
-  { fg: 'headerText', bg: 'headerDark', min: 4.5, what: 'header text (dark scheme)' },
+  { fg: 'headerTextDark', bg: 'headerDark', min: 4.5, what: 'header text (dark scheme)' },
   { fg: 'headerTextSoft', bg: 'header', min: 4.5, what: 'header navigation text' },
-  { fg: 'headerTextSoft', bg: 'headerDark', min: 4.5, what: 'header navigation text (dark scheme)' },
+  { fg: 'headerTextSoftDark', bg: 'headerDark', min: 4.5, what: 'header navigation text (dark scheme)' },
   { fg: 'headerAccent', bg: 'header', min: 3, what: 'the focus ring in the header' },
-  { fg: 'headerAccent', bg: 'headerDark', min: 3, what: 'the focus ring in the header (dark scheme)' },
+  { fg: 'headerAccentDark', bg: 'headerDark', min: 3, what: 'the focus ring in the header (dark scheme)' },
   { fg: 'bannerText', bg: 'banner', min: 4.5, what: 'banner text' },
   { fg: 'link', bg: 'light', min: 4.5, what: 'links on the page' },
   { fg: 'linkDark', bg: 'dark', min: 4.5, what: 'links on the page (dark scheme)' },
@@ -120,10 +139,14 @@ export function contrastProblems(colors: ThemeColors, configured: Partial<Record
     const ratio = contrastRatio(fg, bg);
     if (ratio >= pair.min) continue;
     const bgName = bgIsPage ? `the ${pair.bg} page background ${bg}` : `${pair.bg} ${bg}`;
-    const key = configured[pair.fg] || bgIsPage ? pair.fg : (pair.bg as ColorKey);
+    // A dark-scheme colour left out takes its light-scheme key's value: then that key is the one to point at (unless the background is set).
+    const followed = FOLLOWS[pair.fg];
+    const inherited = !configured[pair.fg] && followed && configured[followed] ? followed : undefined;
+    const key = configured[pair.fg] || bgIsPage ? pair.fg : inherited && !configured[pair.bg as ColorKey] ? inherited : (pair.bg as ColorKey);
+    const fgName = inherited ? `${pair.fg} (not set, so ${inherited})` : pair.fg;
     problems.push({
       key,
-      message: `${pair.fg} ${fg} on ${bgName} has a contrast of ${ratio.toFixed(2)}:1; ${pair.what} needs at least ${pair.min}:1 (WCAG AA)`,
+      message: `${fgName} ${fg} on ${bgName} has a contrast of ${ratio.toFixed(2)}:1; ${pair.what} needs at least ${pair.min}:1 (WCAG AA)${inherited ? `: set ${pair.fg}` : ''}`,
     });
   }
   return problems;

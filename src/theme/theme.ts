@@ -31,10 +31,36 @@ export interface ResolvedTheme {
   social: SocialEntry[];
   /** URL path of the logo file; undefined for the built-in neutral mark. */
   logo?: string;
+  /** URL path of the logo file of the dark scheme, when it has its own. */
+  logoDark?: string;
+  /** Text of the logo image (theme.logo.alt); empty when the logo is decorative. */
+  logoAlt: string;
+  /** Whether the logo stands for the site title, which is then only read out (theme.logo.replacesTitle). */
+  logoReplacesTitle: boolean;
+  /** The URL of the link-preview picture of pages without their own (site.image): a site path or an absolute URL. */
+  image?: string;
+  /** Whether the printable section documents are built and linked (site.printable). */
+  printable: boolean;
   /** Width over height of the logo file (1 until loadComponents reads it). */
   logoRatio: number;
   favicon: { url: string; type: string };
   home: 'docs' | 'landing';
+}
+
+/** The logo of the config, whichever form it is written in. */
+export interface LogoFiles {
+  light: string;
+  lightPath: readonly PropertyKey[];
+  dark?: string;
+  alt?: string;
+  replacesTitle: boolean;
+}
+export function logoFiles(config: SiteConfig): LogoFiles | undefined {
+  const logo = config.theme.logo;
+  if (logo === undefined) return undefined;
+  if (typeof logo === 'string') return { light: logo, lightPath: ['theme', 'logo'], replacesTitle: false };
+  const light = (logo.light ?? logo.src)!;
+  return { light, lightPath: ['theme', 'logo', logo.light !== undefined ? 'light' : 'src'], dark: logo.dark, alt: logo.alt, replacesTitle: logo.replacesTitle };
 }
 
 /** The URL path a file under static/ is published at. */
@@ -74,14 +100,20 @@ export function resolveTheme(config: SiteConfig): ResolvedTheme {
   };
   legacy(config.links?.repository, ui.sourceCodeOn);
   legacy(config.links?.questions, ui.questionsOn);
-  const { logo, favicon } = config.theme;
-  const logoUrl = logo ? staticUrl(logo.src) : undefined;
-  const faviconFile = favicon ?? logo?.src;
+  const { favicon } = config.theme;
+  const logo = logoFiles(config);
+  const faviconFile = favicon ?? logo?.light;
+  const image = config.site.image;
   return {
     ui,
     colors: themeColors(config.theme.colors),
     social,
-    logo: logoUrl,
+    logo: logo && staticUrl(logo.light),
+    logoDark: logo?.dark && staticUrl(logo.dark),
+    logoAlt: logo?.alt ?? '',
+    logoReplacesTitle: logo?.replacesTitle ?? false,
+    image: image && (/^https?:/.test(image) ? image : staticUrl(image)),
+    printable: config.site.printable !== false,
     logoRatio: 1,
     favicon: faviconFile ? { url: staticUrl(faviconFile), type: TYPES[extname(faviconFile).toLowerCase()]! } : { url: '/favicon.svg', type: 'image/svg+xml' },
     home: config.theme.home,
@@ -119,7 +151,10 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
       if (bad) problems.push(loaded.problemAt(path, `${file} ${bad}`));
     }
   };
-  check(['theme', 'logo', 'src'], config.theme.logo?.src, true);
+  const logo = logoFiles(config);
+  check(logo?.lightPath ?? [], logo?.light, true);
+  check(['theme', 'logo', 'dark'], logo?.dark, true);
+  if (config.site.image && !/^https?:/.test(config.site.image)) check(['site', 'image'], config.site.image, true);
   check(['theme', 'favicon'], config.theme.favicon, true);
   for (const name of COMPONENT_NAMES) check(['components', name], config.components[name]);
   // The files the site's stylesheets name (of those that are there to read).
@@ -224,7 +259,8 @@ const hashOf = (path: string) => {
 export function loadComponents(root: string, config: SiteConfig): { components: Components; key: string; logoRatio: number } {
   const components: Components = {};
   const key = createHash('sha256');
-  const logoRatio = config.theme.logo ? imageRatio(resolve(root, config.theme.logo.src)) : 1;
+  const logo = logoFiles(config);
+  const logoRatio = logo ? imageRatio(resolve(root, logo.light)) : 1;
   key.update(String(logoRatio));
   const problems: SourceProblem[] = [];
   for (const name of COMPONENT_NAMES) {
@@ -268,6 +304,11 @@ function imageProblem(path: string): string | undefined {
       ? undefined
       : 'is not a PNG image (it does not start with the PNG signature and header)';
   }
+  const ext = extname(path).toLowerCase();
+  if (ext === '.jpg' || ext === '.jpeg') return bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff ? undefined : 'is not a JPEG image (it does not start with the JPEG signature)';
+  if (ext === '.webp') return bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP' ? undefined : 'is not a WebP image (it does not start with the WebP signature)';
+  if (ext === '.gif') return /^GIF8[79]a/.test(bytes.subarray(0, 6).toString('latin1')) ? undefined : 'is not a GIF image (it does not start with the GIF signature)';
+  if (ext === '.ico') return undefined;
   return /<svg\b/.test(bytes.toString('utf8')) ? undefined : 'is not an SVG image (it has no <svg> element)';
 }
 

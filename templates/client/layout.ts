@@ -34,7 +34,8 @@ export function initChatButton(): void {
   const footer = document.querySelector<HTMLElement>('#footer');
   const content = document.querySelector<HTMLElement>('#content');
   if (!button || !footer || !content) return;
-  const control = (el: Element) => el !== content && content.contains(el) && !!el.closest('a[href], button, input, select, textarea, summary');
+  // (The page's controls: those of the main content, and the links of the "On this page" column beside it.)
+  const control = (el: Element) => el !== content && (content.contains(el) || !!el.closest('.toc')) && !!el.closest('a[href], button, input, select, textarea, summary');
   const update = () => {
     const offset = chatButtonOffset(window.scrollY, window.innerHeight, document.documentElement.scrollHeight, footer.offsetHeight);
     button.style.transform = offset ? `translateY(${-offset}px)` : '';

@@ -4,6 +4,7 @@ import { initLanguageMenu, initSearchMode } from './header.js';
 import { initChatButton, initSidebar } from './layout.js';
 import { initMobileMenu } from './menu.js';
 import { initSearch } from './search.js';
+import { initToc } from './toc.js';
 
 /* The page's only script: behaviour on top of complete server-rendered HTML. */
 initDismiss();
@@ -12,6 +13,7 @@ initSearch();
 initLanguageMenu();
 initMobileMenu();
 initSidebar();
+initToc();
 initChatButton();
 initCopyButtons();
 initTabs();

@@ -3,6 +3,7 @@ import type { PageProps } from '../types.js';
 import { href, isExternal } from '../types.js';
 import { formatDate } from '../../src/theme/ui.js';
 import { SmartLink } from './ExternalLink.js';
+import { tocEntries } from '../toc.js';
 
 export function Article({ ctx, page, body }: PageProps) {
   const section = page.section >= 0 ? ctx.site.sections[page.section] : undefined;
@@ -14,23 +15,18 @@ export function Article({ ctx, page, body }: PageProps) {
   const fm = page.frontmatter;
   const updated = ctx.lastUpdated.get(page.sourcePath);
   const contributors = [...fm.contributors].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+  const printable = ctx.theme.printable && sectionUrl && sectionHasPages;
   return (
     <article className="article">
-      <div className="article-tools">
-        {site.editBase ? (
-          <a href={site.editBase + page.sourcePath} target="_blank" rel="noopener noreferrer">
-            {ui.editPage}
-            <span className="sr-only"> {ui.newTab}</span>
-          </a>
-        ) : null}
-        {sectionUrl && sectionHasPages ? <a href={href(ctx, `${sectionUrl}printable/`)}>{ui.printableSection}</a> : null}
-        {fm.repo ? (
+      {fm.repo ? (
+        <div className="article-repo">
           <a href={fm.repo} target="_blank" rel="noopener noreferrer">
             {ui.jumpToRepository}
             <span className="sr-only"> {ui.newTab}</span>
           </a>
-        ) : null}
-      </div>
+        </div>
+      ) : null}
+      <Breadcrumbs ctx={ctx} page={page} />
       <h1>{page.title}</h1>
       <PhoneContents ctx={ctx} page={page} />
       <div className="markdown" dangerouslySetInnerHTML={{ __html: body }} />
@@ -62,6 +58,17 @@ export function Article({ ctx, page, body }: PageProps) {
           </ul>
         </section>
       ) : null}
+      {site.editBase || printable ? (
+        <div className="article-tools">
+          {site.editBase ? (
+            <a href={site.editBase + page.sourcePath} target="_blank" rel="noopener noreferrer">
+              {ui.editPage}
+              <span className="sr-only"> {ui.newTab}</span>
+            </a>
+          ) : null}
+          {printable ? <a href={href(ctx, `${sectionUrl}printable/`)}>{ui.printableSection}</a> : null}
+        </div>
+      ) : null}
       {page.prev || page.next ? (
         <nav className="pagination" aria-label={ui.pagination}>
           <PageLink ctx={ctx} target={page.prev} rel="prev" />
@@ -78,9 +85,66 @@ export function Article({ ctx, page, body }: PageProps) {
 }
 
 /**
+ * Where the page sits: its section, then the page itself (the current page, aria-current), above the title.
+ * The section's own index page and pages outside the sections have none.
+ */
+function Breadcrumbs({ ctx, page }: { ctx: PageProps['ctx']; page: PageProps['page'] }) {
+  const section = page.section >= 0 ? ctx.site.sections[page.section] : undefined;
+  if (!section || section.url === page.url) return null;
+  return (
+    <nav className="breadcrumbs" aria-label={ctx.theme.ui.breadcrumb}>
+      <ol>
+        <li>
+          <a href={href(ctx, section.url)}>{section.title}</a>
+        </li>
+        <li>
+          <a href={href(ctx, page.url)} aria-current="page">
+            {page.title}
+          </a>
+        </li>
+      </ol>
+    </nav>
+  );
+}
+
+/**
+ * "On this page" of wide screens: a column right of the article listing the page's h2 headings and, under
+ * each, its h3 headings (see templates/toc.ts). A plain list of links; the client script marks the entry of
+ * the section being read (aria-current="true"). Pages of fewer than two entries have none.
+ */
+export function PageToc({ ctx, page }: { ctx: PageProps['ctx']; page: PageProps['page'] }) {
+  const entries = tocEntries(page);
+  if (entries.length + entries.reduce((n, entry) => n + entry.children.length, 0) < 2) return null;
+  const { ui } = ctx.theme;
+  return (
+    <nav className="toc" aria-label={ui.onThisPage}>
+      <div className="toc-inner">
+        <p className="toc-title" aria-hidden="true">{ui.onThisPage}</p>
+        <ul>
+          {entries.map((entry) => (
+            <li key={entry.id}>
+              <a href={`#${entry.id}`}>{entry.title}</a>
+              {entry.children.length ? (
+                <ul>
+                  {entry.children.map((child) => (
+                    <li key={child.id}>
+                      <a href={`#${child.id}`}>{child.title}</a>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </nav>
+  );
+}
+
+/**
  * "On this page" of narrow screens, where the sidebar is hidden: the page's sections (its h2 headings) in a list
  * that is closed under the title and opens with a tap, without script (<details>). Pages of fewer than two
- * sections have none. Wide screens do not show it (their sidebar lists the sections).
+ * sections have none. Wide screens do not show it (the sidebar, and from 1280 px the right column, list the sections).
  */
 function PhoneContents({ ctx, page }: { ctx: PageProps['ctx']; page: PageProps['page'] }) {
   if (page.anchors.length < 2) return null;

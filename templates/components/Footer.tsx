@@ -18,7 +18,7 @@ export function Footer({ ctx }: FooterProps) {
           ))}
         </ul>
         <a className="footer-logo" href={href(ctx, '/')} aria-label={format(ui.home, { title: site.title })}>
-          <Logo size={36} src={logo && href(ctx, logo)} ratio={ctx.theme.logoRatio} />
+          <Logo size={36} src={logo && href(ctx, logo)} dark={ctx.theme.logoDark && href(ctx, ctx.theme.logoDark)} alt={ctx.theme.logoAlt} ratio={ctx.theme.logoRatio} />
         </a>
         <ul className="footer-links">
           {footer.secondary.map((link) => (

@@ -24,8 +24,9 @@ export function Header({ ctx, currentUrl }: HeaderProps) {
           <MenuIcon />
         </button>
         <a className="logo" href={href(ctx, '/')} aria-label={format(ui.home, { title: config.site.title })}>
-          <Logo src={logo && href(ctx, logo)} ratio={ctx.theme.logoRatio} />
-          <span className="logo-text" aria-hidden="true">{config.site.title}</span>
+          <Logo src={logo && href(ctx, logo)} dark={ctx.theme.logoDark && href(ctx, ctx.theme.logoDark)} alt={ctx.theme.logoAlt} ratio={ctx.theme.logoRatio} />
+          {/* (With theme.logo.replacesTitle the title is only read out: the link's name holds it.) */}
+          <span className={ctx.theme.logoReplacesTitle ? 'logo-text sr-only' : 'logo-text'} aria-hidden="true">{config.site.title}</span>
         </a>
         <nav className="topnav" aria-label={ui.mainNavigation}>
           <ul>

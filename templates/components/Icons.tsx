@@ -7,12 +7,15 @@ interface IconProps {
 }
 
 /**
- * The logo: the site's file (theme.logo) or a neutral mark in the header's
- * text colour. Decorative: it always sits in a link named "<title> home".
+ * The logo: the site's file (theme.logo), with its dark-scheme file when it has one, or a neutral mark in the
+ * header's text colour. It always sits in a link named "<title> home"; its text (theme.logo.alt) shows where
+ * the image cannot load.
  */
-export function Logo({ size = 32, src, ratio = 1 }: IconProps & { src?: string; ratio?: number }) {
+export function Logo({ size = 32, src, dark, alt = '', ratio = 1 }: IconProps & { src?: string; dark?: string; alt?: string; ratio?: number }) {
   // Written as HTML: an <img> element would make React add a preload link for it at the top of <head>, before the policy.
-  if (src) return <span className="logo-image" dangerouslySetInnerHTML={{ __html: `<img src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" alt="" width="${Math.round(size * ratio)}" height="${size}">` }} />;
+  const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const img = (file: string, className: string) => `<img${className ? ` class="${className}"` : ''} src="${esc(file)}" alt="${esc(alt)}" width="${Math.round(size * ratio)}" height="${size}">`;
+  if (src) return <span className="logo-image" dangerouslySetInnerHTML={{ __html: dark ? img(src, 'logo-light') + img(dark, 'logo-dark') : img(src, '') }} />;
   return (
     <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
       <rect x="3" y="3" width="26" height="26" rx="7" fill="none" stroke="currentColor" strokeWidth="2.5" />

@@ -228,8 +228,9 @@ describe.runIf(hasChromium)('the open phone menu', () => {
       const page = await open(device);
       await tap(page, await centre(page, '.menu-toggle'));
       await menuAtRest(page, true);
-      // Beside the 300 px menu, over the page's "Printable section" link (at 320 px, beside it: the link is under the menu).
-      const centred = await centre(page, '.article-tools a');
+      // Beside the 300 px menu, over the page's "Contents" summary under the title (at 320 px, beside it: the summary is under the menu).
+      // (The page's links at the top used to be there; "Edit this page" and "Printable section" now follow the text.)
+      const centred = await centre(page, '.toc-phone summary');
       const link = { x: Math.max(centred.x, 310), y: centred.y };
       const dim = await page.evaluate(({ x, y }) => {
         const top = document.elementFromPoint(x, y)!;
@@ -245,10 +246,11 @@ describe.runIf(hasChromium)('the open phone menu', () => {
       expect(await page.evaluate(() => document.getElementById('mobile-menu')!.classList.contains('visible'))).toBe(false);
       expect(page.url()).toBe(site.server.url + PAGE);
       if (device === PHONE_320) return;
-      // Closed, the backdrop is gone: the same tap follows the link.
-      await page.waitForFunction(({ x, y }) => document.elementFromPoint(x, y)?.closest('.article-tools a'), link);
-      // (This tap leaves the page, so no frames are awaited on it.)
-      await Promise.all([page.waitForURL('**/printable/'), fingerDownUp(page, link)]);
+      expect(await page.evaluate(() => document.querySelector<HTMLDetailsElement>('details.toc-phone')!.open)).toBe(false);
+      // Closed, the backdrop is gone: the same tap reaches the page, and opens the list.
+      await page.waitForFunction(({ x, y }) => document.elementFromPoint(x, y)?.closest('.toc-phone summary'), link);
+      await tap(page, link);
+      await page.waitForFunction(() => document.querySelector<HTMLDetailsElement>('details.toc-phone')!.open);
     });
   }
 });
@@ -334,9 +336,15 @@ describe.runIf(hasChromium)('"On this page" on phones', () => {
     await context.close();
   });
 
-  it('is not shown on wide screens, where the sidebar lists the sections', async () => {
-    const page = await open({ viewport: { width: 1280, height: 800 } });
-    expect(await page.locator('.toc-phone').isVisible()).toBe(false);
-    expect(await page.locator('.sidebar-anchors a').evaluateAll((as) => as.filter((a) => a.checkVisibility()).map((a) => a.getAttribute('href')))).toEqual(ids);
+  it('is not shown on wide screens, where the sidebar lists the sections (from 1280 px, the column right of the article)', async () => {
+    const visible = (page: Page, selector: string) => page.locator(selector).evaluateAll((as) => as.filter((a) => a.checkVisibility()).map((a) => a.getAttribute('href')));
+    const narrow = await open({ viewport: { width: 1000, height: 800 } });
+    expect(await narrow.locator('.toc-phone').isVisible()).toBe(false);
+    expect(await visible(narrow, '.sidebar-anchors a')).toEqual(ids);
+    expect(await visible(narrow, '.toc a')).toEqual([]);
+    const wide = await open({ viewport: { width: 1280, height: 800 } });
+    expect(await wide.locator('.toc-phone').isVisible()).toBe(false);
+    expect(await visible(wide, '.toc a')).toEqual(ids);
+    expect(await visible(wide, '.sidebar-anchors a')).toEqual([]);
   });
 });

@@ -12,6 +12,8 @@ const devServerSchema = createRequire(import.meta.url)('webpack-dev-server/lib/o
 const PAGE = 'api/cli';
 const CLI = join(ROOT, 'node_modules', 'webpack-cli', 'bin', 'cli.js');
 const COMMANDS_WITH_HELP = ['build', 'watch', 'serve', 'info', 'configtest', 'version', 'help'];
+/** Its help needs the optional package @bomb.sh/tab, which the project does not install. */
+const COMMANDS = [...COMMANDS_WITH_HELP, 'complete'];
 const REMOVED_COMMANDS = ['init', 'loader', 'plugin'];
 
 interface Run {
@@ -72,15 +74,25 @@ describe('/api/cli/', () => {
 
   it('has a heading for every command, showing its aliases and arguments as the CLI prints them', () => {
     const root = helps.get('(root)')!;
-    const list = root.slice(root.indexOf('\nCommands:\n'), root.indexOf('\n\n', root.indexOf('\nCommands:\n') + 2));
+    // webpack-cli 7 prints the heading without a colon, followed by a rule line.
+    const list = root.slice(root.indexOf('\nCommands\n'), root.indexOf('\n\n', root.indexOf('\nCommands\n') + 2));
     const commands = [...list.matchAll(/^ {2}((\w+)(?:\|\w+)* [^\n]*?)\s{2,}/gm)].map((m) => ({ name: m[2]!, usage: m[1]!.trim() }));
     reportCount('CLI commands', commands.length);
-    expect(commands.map((c) => c.name).sort()).toEqual([...COMMANDS_WITH_HELP].sort());
+    expect(commands.map((c) => c.name).sort()).toEqual([...COMMANDS].sort());
     const documented = new Map(h3sUnder(PAGE, 'Commands').map((s) => [s.text, s]));
     expect([...documented.keys()].sort()).toEqual(commands.map((c) => c.name).sort());
     for (const command of commands) {
       expect(/`([^`]+)`/.exec(documented.get(command.name)!.body)?.[1], `usage of ${command.name}`).toBe(command.usage);
     }
+  });
+
+  it('complete needs @bomb.sh/tab for a script, and stays silent when the shell asks without it', async () => {
+    const [script, words] = await Promise.all([cli(dir, ['complete', 'bash']), cli(dir, ['complete', '--', 'b', '--mo'])]);
+    expect(script.code).toBe(2);
+    expect(script.stderr).toContain("you need to install: '@bomb.sh/tab' package");
+    expect(words.code).toBe(0);
+    expect(words.stdout).toBe('');
+    expect(readPage(PAGE).body).toContain('without it, asking for a script stops with exit code `2` and a message that names the package');
   });
 
   it('documents that init, loader and plugin are not commands of this webpack-cli', async () => {
@@ -89,7 +101,7 @@ describe('/api/cli/', () => {
       expect(runs[i]!.code, command).toBe(2);
       expect(runs[i]!.stderr).toContain(`Can't find and load command '${command}'`);
     });
-    expect(readPage(PAGE).body).toContain('webpack-cli 6 has no `init`, `loader` or `plugin` commands');
+    expect(readPage(PAGE).body).toContain('has no `init`, `loader` or `plugin` commands');
   });
 
   it('has a heading for every option of every command, with the usage the CLI prints', () => {
@@ -263,19 +275,23 @@ describe('/api/cli/', () => {
     }
   });
 
-  it('version and -v print the system and package report of info', async () => {
-    const [version, short] = await Promise.all([cli(ROOT, ['version', '--output', 'json']), cli(ROOT, ['-v'])]);
+  it('version and -v print the package list, info adds the system report', async () => {
+    const [version, short, info] = await Promise.all([cli(ROOT, ['version', '--output', 'json']), cli(ROOT, ['-v']), cli(ROOT, ['info', '--output', 'json'])]);
     expect(version.code, version.stderr).toBe(0);
     const report = JSON.parse(version.stdout) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(report)).toEqual(expect.arrayContaining(['System', 'Binaries', 'Packages']));
+    expect(Object.keys(report)).toEqual(['Packages']);
     // Packages whose names contain webpack or loader, not only webpack, webpack-cli and webpack-dev-server.
     expect(Object.keys(report['Packages']!)).toEqual(expect.arrayContaining(['webpack', 'webpack-cli', 'css-loader']));
     expect(short.code, short.stderr).toBe(0);
-    expect(short.stdout).toMatch(/^ {2}System:$/m);
-    expect(short.stdout).toMatch(/^ {2}Packages:$/m);
+    expect(short.stdout).toMatch(/^⬡ Packages:$/m);
+    expect(short.stdout).not.toMatch(/System:/);
+    expect(info.code, info.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(info.stdout) as object)).toEqual(expect.arrayContaining(['System', 'Binaries', 'Packages']));
+    const versionOnlyOutput = await cli(ROOT, ['version', '--additional-package', 'postcss']);
+    expect(versionOnlyOutput.code).toBe(2);
     const body = readPage(PAGE).body;
-    expect(body).toContain('Prints the same report as `info`');
-    expect(body).not.toContain('Prints the versions of webpack, webpack-cli and webpack-dev-server');
+    expect(body).toContain('Only `--output` is accepted. For the report with the operating system');
+    expect(body).not.toContain('Prints the same report as `info`');
   });
 
   it('used every titled example of the page', () => {

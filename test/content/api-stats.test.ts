@@ -12,13 +12,19 @@ import { writeFiles } from '../helpers/content.js';
 const require = createRequire(import.meta.url);
 const PAGE = 'api/stats';
 
-/** Property names of `declare interface Known<name>` in webpack's types.d.ts. */
+/**
+ * Property names of the interface Known<name> in webpack's types.d.ts: a top-level
+ * `declare interface`, or (since webpack 5.113, for the types plugins extend by
+ * declaration merging) an `export interface` inside the exported namespace.
+ */
 function typedKeys(name: string): string[] {
   const types = readFileSync(require.resolve('webpack/types.d.ts'), 'utf8');
-  const start = types.indexOf(`declare interface Known${name} {`);
-  expect(start, `Known${name} in types.d.ts`).toBeGreaterThan(-1);
-  const body = types.slice(start, types.indexOf('\n}', start));
-  return [...body.matchAll(/^\t(\w+)\??:/gm)].map((m) => m[1]!);
+  const found = new RegExp(`^(\\t*)(?:declare|export) interface Known${name} \\{$`, 'm').exec(types);
+  expect(found, `Known${name} in types.d.ts`).not.toBeNull();
+  const indent = found![1]!;
+  const start = found!.index;
+  const body = types.slice(start, types.indexOf(`\n${indent}}`, start));
+  return [...body.matchAll(new RegExp(`^${indent}\\t(\\w+)\\??:`, 'gm'))].map((m) => m[1]!);
 }
 
 /** Checks a documented type (the first inline code of a section) against a real value. */

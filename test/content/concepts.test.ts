@@ -531,14 +531,19 @@ describe('module resolution: default extensions', () => {
     try {
       writeFiles(dir, { ...PACKAGE_JSON, 'src/index.js': 'export default 1;\n' });
       const resolve = webpack({ context: dir, mode: 'production', entry: './src/index.js' }).options.resolve;
-      expect(resolve.byDependency?.['commonjs']?.extensions).toEqual(['.js', '.json', '.wasm']);
-      expect(resolve.byDependency?.['esm']?.extensions).toEqual(['.js', '.json', '.wasm', '.html', '.css']);
+      // No rule handles .ts files, so the built-in TypeScript support is on (on any Node.js since webpack 5.113).
+      expect(resolve.byDependency?.['commonjs']?.extensions).toEqual(['.ts', '.js', '.json', '.wasm']);
+      expect(resolve.byDependency?.['esm']?.extensions).toEqual(['.ts', '.js', '.json', '.wasm', '.html', '.css']);
+      const tsRule = { module: { rules: [{ test: /\.ts$/, loader: 'ts-loader' }] } };
+      const withLoader = webpack({ context: dir, mode: 'production', entry: './src/index.js', ...tsRule }).options.resolve;
+      expect(withLoader.byDependency?.['commonjs']?.extensions).toEqual(['.js', '.json', '.wasm']);
+      expect(withLoader.byDependency?.['esm']?.extensions).toEqual(['.js', '.json', '.wasm', '.html', '.css']);
       const explicitHtml = webpack({ context: dir, mode: 'production', entry: './src/index.js', experiments: { html: true } }).options.resolve;
       expect(explicitHtml.byDependency?.['esm']?.extensions?.[0]).toBe('.html');
     } finally {
       removeDir(dir);
     }
-    expect(page.body).toContain('For `require()` the default list is `.js`, `.json` and `.wasm`.');
+    expect(page.body).toContain('For `require()` the default list is `.ts`, `.js`, `.json` and `.wasm`, and without webpack\'s built-in TypeScript support it is `.js`, `.json` and `.wasm`');
     expect(page.body).toContain('For `import`, webpack appends `.html` and `.css`');
   });
 });
@@ -546,16 +551,23 @@ describe('module resolution: default extensions', () => {
 describe('concepts index: what npx webpack --version prints', () => {
   const page = readPage('concepts');
 
-  it('prints the system, the binaries and the matching packages with their ranges', () => {
+  it('--version prints the matching packages with their ranges, info adds the system and the binaries', () => {
     const cli = join(process.cwd(), 'node_modules', 'webpack-cli', 'bin', 'cli.js');
-    const run = spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8', cwd: process.cwd() });
-    expect(run.status).toBe(0);
-    for (const section of ['System:', 'OS:', 'CPU:', 'Memory:', 'Binaries:', 'Node:', 'Packages:']) expect(run.stdout).toContain(section);
-    expect(run.stdout).toMatch(new RegExp(`webpack: \\^?[\\d.]+ => ${webpack.version.replace(/\./g, '\\.')}`));
+    const run = (arg: string) => spawnSync(process.execPath, [cli, arg], { encoding: 'utf8', cwd: process.cwd() });
+    const version = run('--version');
+    expect(version.status).toBe(0);
+    expect(version.stdout).toContain('Packages:');
+    for (const section of ['System:', 'Binaries:']) expect(version.stdout).not.toContain(section);
+    const installed = new RegExp(`webpack: +\\^?[\\d.]+ → ${webpack.version.replace(/\./g, '\\.')}`);
+    expect(version.stdout).toMatch(installed);
     // A declared dependency whose name holds neither "webpack" nor "loader" is left out.
-    expect(run.stdout).not.toMatch(/^\s+vitest:/m);
+    expect(version.stdout).not.toMatch(/^\s+vitest:/m);
+    const info = run('info');
+    expect(info.status).toBe(0);
+    for (const section of ['System:', 'OS:', 'CPU:', 'Memory:', 'Binaries:', 'Node:', 'Packages:']) expect(info.stdout).toContain(section);
+    expect(info.stdout).toMatch(installed);
     expect(page.body).toContain('the operating system, CPU and memory');
-    expect(page.body).toContain(`(\`webpack: ^${webpack.version} => ${webpack.version}\`)`);
+    expect(page.body).toContain(`(\`webpack: ^${webpack.version} → ${webpack.version}\`)`);
   });
 });
 

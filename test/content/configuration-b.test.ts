@@ -613,11 +613,12 @@ describe('configuration reference, part B: facts checked against the installed w
     expect(configurationSections().get('cache.buildDependencies')).toContain('webpack-cli already lists the file it loaded under `defaultConfig`');
   });
 
-  it('experiments: typescript "auto" depends on module.stripTypeScriptTypes, which the page dates to Node.js 22.13 and 23.2', () => {
-    const hasStrip = typeof (require('node:module') as { stripTypeScriptTypes?: unknown }).stripTypeScriptTypes === 'function';
-    expect(resolvedOptions({}).experiments.typescript).toBe(hasStrip);
+  it('experiments: typescript "auto" depends only on the rules since 5.113; the page dates the old Node.js condition', () => {
+    expect(resolvedOptions({}).experiments.typescript).toBe(true);
     expect(resolvedOptions({ module: { rules: [{ test: /\.ts$/, loader: 'ts-loader' }] } }).experiments.typescript).toBe(false);
     const section = configurationSections().get('experiments.typescript')!;
+    expect(section).toContain('on every Node.js version webpack runs on');
+    expect(section).toContain('Before webpack 5.113.0');
     expect(section).toContain('`module.stripTypeScriptTypes()`');
     expect(section).toContain('Node.js 23.2.0 and 22.13.0');
   });

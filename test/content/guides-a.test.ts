@@ -253,7 +253,7 @@ describe('guides (writer A): the projects build and do what the pages say', () =
     const pkg = JSON.parse(fixtureFiles('installation').get('package.json')!.toString('utf8')) as {
       devDependencies: Record<string, string>;
     };
-    const lines = [...versions.code.matchAll(/^\s+([\w-]+): (\S+) => (\S+)$/gm)];
+    const lines = [...versions.code.matchAll(/^\s+([\w-]+): +(\S+) → (\S+)$/gm)];
     expect(lines.map((l) => l[1])).toEqual(Object.keys(pkg.devDependencies));
     for (const [, name, range, version] of lines) {
       expect(range).toBe(pkg.devDependencies[name!]);

@@ -911,7 +911,7 @@ describe('integrations', () => {
     try {
       const scripts = (JSON.parse(readProjectFile(dir, 'package.json')) as { scripts: Record<string, string> }).scripts;
       const [configtestBlock, apiBlock] = readPage('guides/integrations').blocks.filter(
-        (b) => b.lang === 'bash' && (b.code.startsWith('[webpack-cli]') || b.code.startsWith('asset ')),
+        (b) => b.lang === 'bash' && (b.code.startsWith('ℹ Validating') || b.code.startsWith('asset ')),
       );
 
       // npm run check:config

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Configuration, Stats } from 'webpack';
 import { describe, expect, it } from 'vitest';
@@ -309,14 +310,36 @@ describe('native CSS', () => {
     const result = await build(page, configWith(page, "exportsConvention: 'camel-case-only'"), shop);
     try {
       const css = result.outputs['main.css']!;
-      const shown = [...page.body.matchAll(/`\.((?:button|primary|isBusy)-[\w-]{6})`/g)].map((m) => m[1]!);
+      const shown = [...page.body.matchAll(/`\.((?:button|primary|is-busy)-[\w-]{6})`/g)].map((m) => m[1]!);
       expect(shown).toHaveLength(3);
       for (const name of shown) {
         expect(css, name).toContain(`.${name}{`);
       }
-      expect(css).not.toContain('is-busy');
+      // Since webpack 5.113 camel-case-only renames the export only; the CSS keeps the source's dashes.
+      expect(css).not.toContain('isBusy');
     } finally {
       result.cleanup();
+    }
+    // The export: a development build for Node.js prints what the CSS module exports.
+    const exported = await compile(
+      'guide-native-css-exports',
+      { 'package.json': PACKAGE_JSON, 'src/a.module.css': '.is-busy { opacity: .6 }\n', 'src/index.js': "import * as names from './a.module.css';\nconsole.log(JSON.stringify(names));\n" },
+      {
+        mode: 'development',
+        devtool: false,
+        target: 'node',
+        entry: './src/index.js',
+        experiments: { css: true },
+        module: { generator: { 'css/auto': { localIdentName: '[local]-[hash:6]', exportsConvention: 'camel-case-only' } } },
+      },
+    );
+    try {
+      const printed = execFileSync(process.execPath, [join(exported.dir, 'dist', 'main.js')], { encoding: 'utf8' });
+      expect(Object.keys(JSON.parse(printed) as object)).toEqual(['isBusy']);
+      expect((JSON.parse(printed) as { isBusy: string }).isBusy).toMatch(/^is-busy-[\w-]{6}$/);
+      expect(page.body).toContain('your JavaScript imports the class as `isBusy`, while the CSS keeps the dashes of the source');
+    } finally {
+      exported.cleanup();
     }
   });
 

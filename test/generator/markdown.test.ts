@@ -175,7 +175,7 @@ describe('Markdown pipeline', () => {
 
   it('rejects unknown directives and stray tabs, and keeps colons in prose as text', async () => {
     expect(await problems(':::sidenote\nx\n:::\n\n:::tab[a]\nx\n:::\n')).toEqual([
-      'content/x.md:4:1 unknown directive "sidenote" (expected one of note, tip, warning, danger, tabs)',
+      'content/x.md:4:1 unknown directive "sidenote" (expected one of note, tip, warning, danger, tabs, cards, card, link-card, steps, file-tree)',
       'content/x.md:8:1 a :::tab block must be inside a ::::tabs block',
     ]);
     expect(await html('Use node:fs and webpack:5 here.\n')).toBe('<p>Use node:fs and webpack:5 here.</p>');

@@ -750,7 +750,7 @@ export interface ReadingResult {
 const SHELLS = new Set(['bash', 'sh', 'shell', 'shellsession', 'console', 'text']);
 const BUILD_COMMAND = /^(?:npm run ([\w:-]+)|npx webpack((?:\s+\S+)*)|node ([\w./-]+\.[cm]?js))\s*$/;
 const OTHER_RUNNER = /^(?:yarn|pnpm)\s/;
-const ERROR_OUTPUT = /^(?:ERROR in |Invalid configuration object|\[webpack-cli\] (?:Failed|\w*Error)|\w*Error: |Module not found: )/m;
+const ERROR_OUTPUT = /^(?:ERROR in |Invalid configuration object|\[webpack-cli\] (?:✖ )?(?:Failed|\w*Error)|\w*Error: |Module not found: )/m;
 
 /**
  * The build a command block runs, if it is one: webpack-cli arguments, or a

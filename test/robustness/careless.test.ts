@@ -102,7 +102,8 @@ describe('links', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const html = readFileSync(join(s.site, 'dist', 'guides', 'first', 'index.html'), 'utf8');
-    expect(html.split('<div class="markdown">')[1]!.match(/href="\/guides\/printable\/"/g)).toHaveLength(2);
+    // (In the text: the page's own "Printable section" link follows it.)
+    expect(html.split('<div class="markdown">')[1]!.split('<div class="article-tools">')[0]!.match(/href="\/guides\/printable\/"/g)).toHaveLength(2);
     // A section that has no such document is still a broken link.
     put(s, FIRST, `${first}\nRead [nothing](/nowhere/printable/).\n`);
     await expectRejected(s, ['build'], [`${FIRST}:${addedLine()}:6 links to "/nowhere/printable/", which is not a page of this site`]);

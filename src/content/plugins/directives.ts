@@ -3,14 +3,16 @@ import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-uti
 import type { Node, Parent } from 'unist';
 import type { VFile } from 'vfile';
 import { report, type PageContext } from '../context.js';
+import { badgeNode, componentNode, COMPONENTS } from './components.js';
 
 /*
  * Writer-facing Markdown extensions built on generic directives:
  *   :::note / :::tip / :::warning / :::danger   asides (an optional [Custom title])
  *   GitHub alerts (> [!NOTE], > [!TIP], > [!IMPORTANT], > [!WARNING], > [!CAUTION])
  *   ::::tabs containing :::tab[Label] blocks
- * An unknown container or leaf directive is an error. Text directives
- * (`:name` inside prose, as in "node:22") are put back as the text they were.
+ *   the writers' components: cards, link cards, steps, file trees and badges (components.ts)
+ * An unknown container or leaf directive is an error. Text directives other than
+ * `:badge[…]` (`:name` inside prose, as in "node:22") are put back as the text they were.
  */
 
 export const ASIDE_KINDS = { note: 'Note', tip: 'Tip', warning: 'Warning', danger: 'Danger' } as const;
@@ -33,7 +35,8 @@ export function remarkDirectives() {
     // so a replacement never leaves an untransformed copy behind.
     const transform = (node: Node, index: number, parent: Parent) => {
       if (node.type === 'textDirective') {
-        parent.children[index] = { type: 'text', value: sourceOf(node as TextDirective, source) } as never;
+        const written = sourceOf(node as TextDirective, source);
+        parent.children[index] = (badgeNode(node as TextDirective, written, ctx) ?? { type: 'text', value: written }) as never;
         return;
       }
       if (node.type === 'blockquote') {
@@ -60,10 +63,15 @@ export function remarkDirectives() {
         }
         return;
       }
+      const component = componentNode(directive, ctx);
+      if (component) {
+        parent.children[index] = component as never;
+        return;
+      }
       report(
         ctx,
         directive.position,
-        `unknown directive "${directive.name}" (expected one of ${[...Object.keys(ASIDE_KINDS), 'tabs'].join(', ')})`,
+        `unknown directive "${directive.name}" (expected one of ${[...Object.keys(ASIDE_KINDS), 'tabs', ...Object.keys(COMPONENTS)].join(', ')})`,
       );
     };
     const walk = (parent: Parent) => {

@@ -1,0 +1,286 @@
+import type { List, ListItem, Paragraph, PhrasingContent, RootContent, Text } from 'mdast';
+import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
+import type { Node, Parent } from 'unist';
+import { report, type PageContext } from '../context.js';
+
+/*
+ * The writers' components of landing and tutorial pages, as directives (see directives.ts, which
+ * hands them over), rendered to plain HTML and CSS (templates/styles/35-components.css), with no
+ * script:
+ *   ::::cards holding :::card[Title] … ::: blocks and ::link-card[Title]{href=… description="…"} lines
+ *   :::card[Title] … ::: and ::link-card[…]{…} on their own, outside a grid
+ *   :::steps holding one numbered list
+ *   :::file-tree holding one bulleted list: folders end with "/" (or hold entries), **a name** is
+ *     highlighted, and text after the name is a comment
+ *   :badge[Text]{variant=note|tip|caution|danger|default} inside prose
+ * Whatever a writer types is text or Markdown (never markup); addresses go through the build's
+ * link checks as any link does. Wrong usage is a problem at the directive, never a crash.
+ */
+
+/** The components' directive names, and how each is written (for the unknown directive's message). */
+export const COMPONENTS = {
+  cards: 'container',
+  card: 'container',
+  'link-card': 'leaf',
+  steps: 'container',
+  'file-tree': 'container',
+} as const;
+type ComponentName = keyof typeof COMPONENTS;
+
+/** How each component is written, for a problem about one written the other way. */
+const FORMS: Record<ComponentName, string> = {
+  cards: '::::cards, holding :::card[Title] blocks, closed by ::::',
+  card: ':::card[Title], closed by :::',
+  'link-card': 'one line, ::link-card[Title]{href=/guides/ description="…"}',
+  steps: ':::steps, holding a numbered list, closed by :::',
+  'file-tree': ':::file-tree, holding a bulleted list, closed by :::',
+};
+
+export const BADGE_VARIANTS = ['note', 'tip', 'caution', 'danger', 'default'] as const;
+const LINK_CARD_OPTIONS = ['href', 'description'];
+
+type Directive = ContainerDirective | LeafDirective;
+
+export const isComponent = (name: string): name is ComponentName => Object.hasOwn(COMPONENTS, name);
+
+/**
+ * The node that takes a component directive's place (its children already transformed), with any
+ * problem of its usage reported; undefined when `directive` names no component.
+ */
+export function componentNode(directive: Directive, ctx: PageContext): RootContent | undefined {
+  const name = directive.name;
+  if (!isComponent(name)) return undefined;
+  const kind = directive.type === 'containerDirective' ? 'container' : 'leaf';
+  if (COMPONENTS[name] !== kind) {
+    report(ctx, directive.position, `${directive.type === 'containerDirective' ? ':::' : '::'}${name} is not how a ${name} is written: write ${FORMS[name]}`);
+    return dropped(directive);
+  }
+  switch (name) {
+    case 'cards':
+      return cardsNode(directive as ContainerDirective, ctx);
+    case 'card':
+      return cardNode(directive as ContainerDirective, ctx);
+    case 'link-card':
+      return linkCardNode(directive as LeafDirective, ctx);
+    case 'steps':
+      return stepsNode(directive as ContainerDirective, ctx);
+    case 'file-tree':
+      return fileTreeNode(directive as ContainerDirective, ctx);
+  }
+}
+
+/** What stands for a directive used wrongly (its problem is reported): its content, in a plain block. */
+function dropped(directive: Directive): RootContent {
+  return { type: 'component', position: directive.position, data: { hName: 'div' }, children: directive.type === 'containerDirective' ? directive.children : [] } as never;
+}
+
+/** A problem for each option a directive does not take (`{…}` after it), in the order written. */
+function checkOptions(directive: Directive | TextDirective, allowed: readonly string[], ctx: PageContext, form: string): void {
+  for (const key of Object.keys(directive.attributes ?? {})) {
+    if (allowed.includes(key)) continue;
+    // `{#x}` and `{.x}` are read as id and class: the writer's words, not ours.
+    const written = key === 'id' ? '#…' : key === 'class' ? '.…' : key;
+    report(
+      ctx,
+      directive.position,
+      allowed.length
+        ? `unknown option "${written}" of ${form} (expected ${allowed.join(' or ')})`
+        : `${form} takes no options in {…}, but "${written}" is given`,
+    );
+  }
+}
+
+function plainText(node: RootContent | PhrasingContent | Paragraph): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if ('children' in node) return (node.children as RootContent[]).map(plainText).join('');
+  return '';
+}
+
+/** A container's [label], as Markdown, and the rest of its children. */
+function splitLabel(directive: ContainerDirective): { label?: PhrasingContent[]; body: RootContent[] } {
+  const [first, ...rest] = directive.children;
+  if (first?.type === 'paragraph' && (first.data as { directiveLabel?: boolean } | undefined)?.directiveLabel) {
+    return { label: first.children, body: rest };
+  }
+  return { body: directive.children };
+}
+
+const text = (value: string): Text => ({ type: 'text', value });
+
+/* Cards */
+
+function cardNode(directive: ContainerDirective, ctx: PageContext): RootContent {
+  const { label, body } = splitLabel(directive);
+  checkOptions(directive, [], ctx, 'a :::card');
+  const title = label && plainText({ type: 'paragraph', children: label }).trim() ? label : undefined;
+  if (!title) report(ctx, directive.position, 'a :::card needs a title, as in :::card[Fast rebuilds]');
+  return {
+    type: 'card',
+    position: directive.position,
+    data: { hName: 'div', hProperties: { className: ['card'] } },
+    children: [
+      ...(title ? [{ type: 'paragraph', data: { hProperties: { className: ['card-title'] } }, children: title }] : []),
+      ...(body.length ? [{ type: 'cardBody', data: { hName: 'div', hProperties: { className: ['card-body'] } }, children: body }] : []),
+    ],
+  } as never;
+}
+
+function linkCardNode(directive: LeafDirective, ctx: PageContext): RootContent {
+  checkOptions(directive, LINK_CARD_OPTIONS, ctx, 'a ::link-card');
+  // One link, so its title is text: a link or a button inside it could not be reached.
+  const title = plainText({ type: 'paragraph', children: directive.children }).trim();
+  const href = directive.attributes?.href?.trim();
+  const description = directive.attributes?.description?.trim();
+  if (!title) report(ctx, directive.position, 'a ::link-card needs a title, as in ::link-card[Guides]{href=/guides/}');
+  if (!href) report(ctx, directive.position, 'a ::link-card needs an address, as in ::link-card[Guides]{href=/guides/}');
+  return {
+    type: 'linkCard',
+    position: directive.position,
+    data: { hName: 'a', hProperties: { className: ['link-card'], href: href ?? '#' } },
+    children: [
+      { type: 'linkCardTitle', data: { hName: 'span', hProperties: { className: ['link-card-title'] } }, children: [text(title || href || '')] },
+      ...(description ? [{ type: 'linkCardDescription', data: { hName: 'span', hProperties: { className: ['link-card-description'] } }, children: [text(description)] }] : []),
+    ],
+  } as never;
+}
+
+function cardsNode(directive: ContainerDirective, ctx: PageContext): RootContent {
+  checkOptions(directive, [], ctx, 'a ::::cards block');
+  const items: Parent[] = [];
+  for (const child of directive.children as Node[]) {
+    if (child.type === 'card' || child.type === 'linkCard') {
+      // Each card is an item of the grid's list; a link card is the link inside its item.
+      items.push({ type: 'cardItem', data: { hName: 'li', hProperties: { className: ['cards-item'] } }, children: [child] } as never);
+    } else if (child.type === 'paragraph' && (child as Paragraph).data && ((child as Paragraph).data as { directiveLabel?: boolean }).directiveLabel) {
+      report(ctx, directive.position, 'a ::::cards block takes no title: give each :::card[Title] its own');
+    } else {
+      report(ctx, child.position ?? directive.position, 'a ::::cards block may only contain :::card[Title] blocks and ::link-card[Title]{href=…} lines');
+    }
+  }
+  if (!items.length) report(ctx, directive.position, 'a ::::cards block needs at least one :::card[Title] block or ::link-card[Title]{href=…} line');
+  return { type: 'cards', position: directive.position, data: { hName: 'ul', hProperties: { className: ['cards'] } }, children: items } as never;
+}
+
+/* Steps */
+
+function stepsNode(directive: ContainerDirective, ctx: PageContext): RootContent {
+  checkOptions(directive, [], ctx, 'a :::steps block');
+  const [list, ...rest] = directive.children;
+  if (list?.type !== 'list' || !list.ordered || rest.length) {
+    const at = list && (list.type !== 'list' || !list.ordered) ? list : rest[0];
+    report(ctx, at?.position ?? directive.position, 'a :::steps block must hold one numbered list (1. First step, 2. Next step, …) and nothing else');
+    return dropped(directive);
+  }
+  list.data = { ...list.data, hProperties: { className: ['steps'] } } as never;
+  return list;
+}
+
+/* File tree */
+
+function fileTreeNode(directive: ContainerDirective, ctx: PageContext): RootContent {
+  checkOptions(directive, [], ctx, 'a :::file-tree block');
+  const [list, ...rest] = directive.children;
+  if (list?.type !== 'list' || list.ordered || rest.length) {
+    const at = list && (list.type !== 'list' || list.ordered) ? list : rest[0];
+    report(ctx, at?.position ?? directive.position, 'a :::file-tree block must hold one bulleted list (- src/, then its files indented under it) and nothing else');
+    return dropped(directive);
+  }
+  return {
+    type: 'fileTree',
+    position: directive.position,
+    data: { hName: 'div', hProperties: { className: ['file-tree'] } },
+    children: [treeList(list, ctx)],
+  } as never;
+}
+
+function treeList(list: List, ctx: PageContext): RootContent {
+  return {
+    type: 'treeList',
+    position: list.position,
+    data: { hName: 'ul' },
+    children: list.children.map((item) => treeEntry(item, ctx)),
+  } as never;
+}
+
+/** One entry of a file tree: its name (highlighted when strong), the comment after it, and the entries inside a folder. */
+function treeEntry(item: ListItem, ctx: PageContext): RootContent {
+  const [first, ...rest] = item.children;
+  const inner = rest[0]?.type === 'list' && !rest[0].ordered ? rest[0] : undefined;
+  if (rest.length > (inner ? 1 : 0)) {
+    report(ctx, rest[inner ? 1 : 0]!.position ?? item.position, 'an entry of a :::file-tree holds a name, an optional comment after it and the entries inside it (a bulleted list), nothing else');
+  }
+  let name = '';
+  let highlighted = false;
+  let comment: PhrasingContent[] = [];
+  if (first?.type === 'paragraph') {
+    const [lead, ...after] = first.children;
+    if (lead?.type === 'strong') {
+      name = plainText(lead).trim();
+      highlighted = true;
+      comment = after;
+    } else if (lead?.type === 'text') {
+      const m = /^\s*(\S+)/.exec(lead.value);
+      if (m) {
+        name = m[1]!;
+        const left = lead.value.slice(m[0].length);
+        comment = left ? [text(left), ...after] : after;
+      }
+    } else if (lead?.type === 'inlineCode') {
+      name = lead.value;
+      comment = after;
+    }
+  }
+  // (A nested list's own problems still count: its entries are read too.)
+  const children = inner ? [treeList(inner, ctx)] : [];
+  if (!name) {
+    report(ctx, (first ?? item).position ?? item.position, 'an entry of a :::file-tree needs a name first (a file such as index.js, or a folder such as src/)');
+  }
+  const folder = name.endsWith('/') || Boolean(inner);
+  const shown = folder && !name.endsWith('/') ? `${name}/` : name;
+  // The comment without the spaces that set it off from the name.
+  if (comment[0]?.type === 'text') comment[0] = text(comment[0].value.replace(/^\s+/, ''));
+  if (comment[0]?.type === 'text' && !comment[0].value) comment.shift();
+  return {
+    type: 'treeEntry',
+    position: item.position,
+    data: { hName: 'li', hProperties: { className: [folder ? 'tree-folder' : 'tree-file', ...(highlighted ? ['tree-highlight'] : [])] } },
+    children: [
+      {
+        type: 'treeLine',
+        data: { hName: 'span', hProperties: { className: ['tree-line'] } },
+        children: [
+          {
+            type: 'treeName',
+            data: { hName: 'span', hProperties: { className: ['tree-name'] } },
+            children: [highlighted ? { type: 'strong', children: [text(shown)] } : text(shown)],
+          },
+          // (A space between name and comment, for the text as copied and as read aloud.)
+          ...(comment.length ? [text(' '), { type: 'treeComment', data: { hName: 'span', hProperties: { className: ['tree-comment'] } }, children: comment }] : []),
+        ],
+      },
+      ...children,
+    ],
+  } as never;
+}
+
+/* Badges */
+
+/**
+ * The badge a `:badge[Text]{variant=…}` in prose stands for; undefined for any other text
+ * directive, or `:badge` without brackets or braces (prose, as "npm:badge"), which stay text.
+ */
+export function badgeNode(node: TextDirective, written: string, ctx: PageContext): RootContent | undefined {
+  if (node.name !== 'badge' || !/^:badge[[{]/.test(written)) return undefined;
+  checkOptions(node, ['variant'], ctx, 'a :badge');
+  const label = plainText({ type: 'paragraph', children: node.children }).trim();
+  if (!label) report(ctx, node.position, 'a :badge needs its text in brackets, as in :badge[New]');
+  const variant = node.attributes?.variant ?? 'default';
+  const known = (BADGE_VARIANTS as readonly string[]).includes(variant);
+  if (!known) report(ctx, node.position, `unknown badge variant "${variant}" (expected one of ${BADGE_VARIANTS.join(', ')})`);
+  return {
+    type: 'badge',
+    position: node.position,
+    data: { hName: 'span', hProperties: { className: ['text-badge', `text-badge-${known ? variant : 'default'}`] } },
+    children: [text(label)],
+  } as never;
+}
