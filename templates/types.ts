@@ -1,6 +1,7 @@
 import type { SiteConfig } from '../src/config/schema.js';
 import type { Site, SitePage } from '../src/site/model.js';
-import type { Components, ResolvedTheme } from '../src/theme/theme.js';
+import type { ResolvedTheme } from '../src/theme/theme.js';
+import type { Components } from '../src/theme/components.js';
 import type { NavCache } from './nav.js';
 
 export type { ResolvedTheme };

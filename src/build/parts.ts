@@ -17,7 +17,8 @@ import type { Contents } from './output.js';
 import { renderNotFound, renderPrintable } from './render.js';
 import { listStatic } from '../io/sources.js';
 import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
-import { cspSources, hasStaticFavicon, resolveTheme, type Components } from '../theme/theme.js';
+import { cspSources, hasStaticFavicon, resolveTheme } from '../theme/theme.js';
+import type { Components } from '../theme/components.js';
 
 /*
  * The parts of a build, exported so that `docs serve` renders exactly what

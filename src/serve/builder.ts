@@ -1,4 +1,5 @@
-import { loadComponents, themeStylesheet, withThemeCss } from '../theme/theme.js';
+import { themeStylesheet, withThemeCss } from '../theme/theme.js';
+import { loadComponents } from '../theme/components.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';

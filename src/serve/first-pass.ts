@@ -12,7 +12,8 @@ import { outlinePages } from '../content/outline.js';
 import { InputError } from '../shared/errors.js';
 import { resolveLinks } from '../site/links.js';
 import { buildSite, type SitePage } from '../site/model.js';
-import { loadComponents, themeStylesheet, withThemeCss } from '../theme/theme.js';
+import { themeStylesheet, withThemeCss } from '../theme/theme.js';
+import { loadComponents } from '../theme/components.js';
 import { BASE, urlPath } from './builder-parts.js';
 import type { FileList } from './protocol.js';
 

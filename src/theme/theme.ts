@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
-import * as React from 'react';
-import type { ComponentType } from 'react';
-import * as jsxRuntime from 'react/jsx-runtime';
 import type { LoadedConfig } from '../config/load.js';
-import { COMPONENT_NAMES, type ComponentName, type SiteConfig } from '../config/schema.js';
-import { InputError, type SourceProblem } from '../shared/errors.js';
+import { COMPONENT_NAMES, type SiteConfig } from '../config/schema.js';
+import type { SourceProblem } from '../shared/errors.js';
 import { colorStylesheet, contrastProblems, themeColors, type ColorKey, type ThemeColors } from './colors.js';
 import { SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
 import { format, uiStrings, type UiStrings } from './ui.js';
@@ -229,67 +225,8 @@ export function cspSources(config: SiteConfig, hasContributors: boolean): Record
   };
 }
 
-export type Components = Partial<Record<ComponentName, ComponentType<any>>>;
-
-interface Compiled {
-  inputs: Array<[string, string]>;
-  component: ComponentType<any>;
-}
-const compiled = new Map<string, Compiled>();
-
-const hashOf = (path: string) => {
-  try {
-    return createHash('sha256').update(readFileSync(path)).digest('hex');
-  } catch {
-    return 'missing';
-  }
-};
-
-/**
- * The site's own components (config `components:`), compiled with esbuild
- * into one CommonJS module each and run here, in the build: they are rendered
- * to HTML like the built-in ones and never reach the browser. Their imports
- * of react and react/jsx-runtime get the tool's React; every other import is
- * bundled from the site's files, which must lie inside the site folder (so that
- * nothing from elsewhere is published by accident). This is not a sandbox:
- * components are the site authors' code and run with the build's rights (they
- * can reach Node.js through its globals), as README's Safety says.
- * Returns the components and a hash of their sources (part of every page's key).
- */
-export function loadComponents(root: string, config: SiteConfig): { components: Components; key: string; logoRatio: number } {
-  const components: Components = {};
-  const key = createHash('sha256');
-  const logo = logoFiles(config);
-  const logoRatio = logo ? imageRatio(resolve(root, logo.light)) : 1;
-  key.update(String(logoRatio));
-  const problems: SourceProblem[] = [];
-  for (const name of COMPONENT_NAMES) {
-    const file = config.components[name];
-    if (!file) continue;
-    const entry = resolve(root, file);
-    let done = compiled.get(entry);
-    if (!done || !done.inputs.every(([path, hash]) => hashOf(path) === hash)) {
-      try {
-        done = compileComponent(root, entry, name);
-        compiled.set(entry, done);
-      } catch (e) {
-        if (e instanceof InputError) {
-          problems.push(...e.problems);
-          continue;
-        }
-        throw e;
-      }
-    }
-    components[name] = done.component;
-    key.update(name).update('\0');
-    for (const [path, hash] of done.inputs) key.update(path).update(hash);
-  }
-  if (problems.length) throw new InputError(problems);
-  return { components, key: key.digest('hex').slice(0, 16), logoRatio };
-}
-
 /** Whether `dir` holds `path` (both real paths), or is it. */
-const inside = (dir: string, path: string) => {
+export const inside = (dir: string, path: string) => {
   const rel = relative(dir, path);
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep));
 };
@@ -336,100 +273,6 @@ export function imageRatio(path: string): number {
   return w > 0 && h > 0 && Number.isFinite(w / h) ? Math.round((w / h) * 1000) / 1000 : 1;
 }
 
-const toolRequire = createRequire(import.meta.url);
-
-function compileComponent(root: string, entry: string, name: ComponentName): Compiled {
-  const { buildSync } = toolRequire('esbuild') as typeof import('esbuild');
-  const display = (path: string) => relative(root, path).split(sep).join('/');
-  let result: import('esbuild').BuildResult<{ write: false; metafile: true }>;
-  try {
-    result = buildSync({
-      entryPoints: [entry],
-      bundle: true,
-      write: false,
-      metafile: true,
-      format: 'cjs',
-      platform: 'neutral',
-      target: ['node20'],
-      jsx: 'automatic',
-      external: ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/server'],
-      logLevel: 'silent',
-      absWorkingDir: root,
-    });
-  } catch (e) {
-    const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
-    throw new InputError(
-      errors.map((m) => ({
-        file: m.location ? display(resolve(root, m.location.file)) : display(entry),
-        line: m.location?.line ?? 1,
-        column: (m.location?.column ?? 0) + 1,
-        message: `component ${name}: ${m.text}`,
-      })),
-    );
-  }
-  // Every file the component is made of is the site's own: through a link or an import, a file outside would be published.
-  const realRoot = realpathSync(root);
-  const outside = Object.keys(result.metafile.inputs).filter((file) => !inside(realRoot, realpathSync(resolve(root, file))));
-  if (outside.length) {
-    throw new InputError([
-      { file: display(entry), line: 1, column: 1, message: `component ${name}: ${outside.map((f) => realpathSync(resolve(root, f))).join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the site folder; a component may import react and the site's own files only` },
-    ]);
-  }
-  const code = result.outputFiles[0]!.text;
-  // The React the pages are rendered with (one copy, so that hooks work in a component too).
-  const modules: Record<string, unknown> = { react: React, 'react/jsx-runtime': jsxRuntime };
-  const mod = { exports: {} as Record<string, unknown> };
-  const requireShim = (id: string) => {
-    if (id in modules) return modules[id];
-    throw new Error(`component ${name} (${display(entry)}) imports "${id}": a component may import react and the site's own files only`);
-  };
-  try {
-    new Function('module', 'exports', 'require', code)(mod, mod.exports, requireShim);
-  } catch (e) {
-    // What the file does when it is loaded (a throw at its top level, an import of a Node module) is the file's.
-    const message = e instanceof Error ? e.message : String(e);
-    throw new InputError([{ file: display(entry), line: 1, column: 1, message: message.startsWith('component ') ? message : `component ${name}: it failed while loading: ${message}` }]);
-  }
-  const component = (mod.exports[name] ?? mod.exports.default) as ComponentType<any> | undefined;
-  if (typeof component !== 'function') {
-    throw new InputError([{ file: display(entry), line: 1, column: 1, message: `component ${name}: the file exports no function named ${name} (or default)` }]);
-  }
-  return { inputs: inputsOf(root, result), component: guarded(component, name, display(entry)) };
-}
-
-/**
- * A component of the site that reports its failure as a problem of its file:
- * what it throws, or a promise (an async component, which server rendering
- * cannot wait for), is the writer's to fix, not a bug of the tool. (A class
- * component is left as it is: it cannot be called as a function.)
- */
-function guarded(component: ComponentType<any>, name: ComponentName, file: string): ComponentType<any> {
-  if ((component as { prototype?: { isReactComponent?: unknown } }).prototype?.isReactComponent) return component;
-  const render = component as (props: unknown) => React.ReactNode;
-  const fail = (message: string) => new InputError([{ file, line: 1, column: 1, message: `component ${name}: ${message}` }]);
-  const Guarded = (props: unknown) => {
-    let out: React.ReactNode;
-    try {
-      out = render(props);
-    } catch (e) {
-      if (e instanceof InputError) throw e;
-      throw fail(`it failed while rendering: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    if (out && typeof (out as { then?: unknown }).then === 'function') {
-      throw fail('it returned a promise (an async function?): a component returns its markup at once');
-    }
-    return out;
-  };
-  Guarded.displayName = name;
-  return Guarded;
-}
-
-function inputsOf(root: string, result: import('esbuild').BuildResult<{ write: false; metafile: true }>): Array<[string, string]> {
-  return Object.keys(result.metafile.inputs).map((file): [string, string] => {
-    const path = resolve(root, file);
-    return [path, hashOf(path)];
-  });
-}
 
 /** Whether the site folder has a favicon.svg of its own in static/ (then the built-in one is not written). */
 export function hasStaticFavicon(root: string): boolean {
