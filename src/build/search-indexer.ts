@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { codeVersion, flushCacheWrites, layerEnabled, readCachedBody, readCached, readCachedFile, writeCached, writeCachedFile } from '../io/cache.js';
+import { flushCacheWrites, layerEnabled, readCached, readCachedFile, writeCached, writeCachedFile } from '../io/cache.js';
 import { contentKey } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
 import { createEntryReader, type PageEntry, type SearchInput } from './search-entry.js';
+import { CACHE_KIND, htmlOf, listKey, pageKey, STATE_KIND, stateVersion, type SearchIndexer, type SearchIndexerOptions, type StateHead } from './search-state.js';
+
+export type { IndexFileOptions, SearchIndexer, SearchIndexerOptions } from './search-state.js';
 
 /*
  * The index writer: takes the pages one by one, keeps their postings (from
@@ -13,96 +16,6 @@ import { createEntryReader, type PageEntry, type SearchInput } from './search-en
  * A rebuild starts from the last build's state and puts in only the pages
  * whose entry changed.
  */
-
-export interface SearchIndexer {
-  /** Adds a page; pages are numbered in the order they are added. */
-  add(page: SearchInput): void;
-  /** The index files (paths relative to the search-index/ folder), once every page is added. */
-  files(): Array<{ path: string; content: Uint8Array }>;
-  /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
-  list(): Array<[path: string, key: string, size: number]>;
-  /**
-   * Writes the index files into `dir`, but for those `options.keep` says the
-   * output already holds (`key` is a hash of the bytes); returns how many it wrote.
-   */
-  writeTo(dir: string, options?: IndexFileOptions): Promise<number>;
-  /**
-   * How the last files listed were made: as the last build's (no page's entry changed), from
-   * the last build's postings with the changed pages put in place, or by merging every entry.
-   */
-  made(): 'unchanged' | 'changed in place' | 'merged';
-}
-
-export interface IndexFileOptions {
-  /** Whether the output already holds the file (path relative to search-index/) with these bytes: then it is not written. */
-  keep?: (path: string, key: string) => boolean;
-  /** Told of each file written. */
-  written?: (path: string, key: string, size: number) => void;
-}
-
-/** Where the index's per-page entries are cached; they change with the indexer's code. */
-const CACHE_KIND = 'search-pages';
-let entryVersion: string | undefined;
-const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-entry.ts', 'src/build/search-encoding.ts', 'src/build/search-sections.ts', 'templates/client/search-text.ts']));
-const pageKey = (input: SearchInput) =>
-  createHash('sha256')
-    .update(indexerVersion())
-    .update(JSON.stringify([input.url, input.title, input.section ?? '', input.slug]))
-    // The body HTML is a function of the Markdown's render cache key: hashing that is cheaper.
-    .update(input.sourceKey !== undefined ? `source:${input.sourceKey}` : `html:${input.html ?? ''}`)
-    .digest('hex');
-
-/** The body HTML of a page, from the input or else from the render cache (an earlier build's render). */
-function htmlOf(input: SearchInput): string {
-  if (input.html !== undefined) return input.html;
-  const cached = input.sourceKey === undefined ? undefined : readCachedBody(input.sourceKey);
-  if (!cached) throw new Error(`search index: no HTML for ${input.url} (the render cache lost it during the build; build again)`);
-  return cached;
-}
-
-/*
- * The state of the last build's index, saved in the cache (kind STATE_KIND,
- * one per output folder), so that a rebuild does not merge every page's
- * entry again: when no page's entry changed, the files are those of the last
- * build; when some did, only their postings are taken out and put in again.
- * Two files: the head (small) and the postings (large, read only when a page
- * changed or a file must be written again).
- */
-const STATE_KIND = 'search-state';
-
-interface StateHead {
-  /** The indexer's version and the pages' entry keys in order: what the state is a function of. */
-  version: string;
-  keys: string[];
-  /** The key of the whole list (see listKey); the postings file carries it too. */
-  list: string;
-  lengths: number[];
-  shares: number[];
-  /** Per page: its document's content key and size. */
-  docs: Array<[key: string, size: number]>;
-  /** Per term shard: the content key of its bytes before and after compression, and its compressed size. */
-  shards: Array<[raw: string, key: string, size: number]>;
-  /** The index files, as SearchIndexer.list gives them. */
-  files: Array<[path: string, key: string, size: number]>;
-}
-
-/** The indexer's code and Node's version (its zlib compresses the shards). */
-const stateVersion = () => `${indexerVersion()} ${process.version}`;
-
-const listKey = (keys: readonly string[]) => {
-  const hash = createHash('sha256').update(indexerVersion());
-  for (const key of keys) hash.update(key);
-  return hash.digest('hex');
-};
-
-export interface SearchIndexerOptions {
-  /**
-   * Names the saved state of the index (one per output folder, say): with it,
-   * the indexer starts from the last build's state under that name and saves
-   * its own. The files are the same bytes with or without.
-   */
-  state?: string;
-}
 
 /** Above this many changed pages, the index is merged from every page's entry instead of changed in place. */
 const MAX_CHANGED = 1000;
