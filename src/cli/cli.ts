@@ -50,7 +50,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     .option('-H, --host <host>', 'interface to listen on (loopback unless told otherwise)', '127.0.0.1')
     .option('--open', 'open the site in the default browser')
     .action(async (opts: { config: string; root: string; port: string; host: string; open?: boolean }) => {
-      const { serve } = await import('../serve/serve.js');
+      const { serve } = await import('../serve/command.js');
       const port = /^\d+$/.test(opts.port.trim()) ? Number(opts.port) : Number.NaN;
       code = await serve({ root: opts.root, config: opts.config, port, portText: opts.port, host: opts.host, open: !!opts.open }, io);
     });

@@ -2,16 +2,15 @@ import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { join, relative, resolve } from 'node:path';
 import { TOOL_ROOT } from '../shared/paths.js';
-import { checkSiteFolder, UsageError } from '../build/out-guard.js';
 import { type BuildState, EventHub } from './events.js';
 import { FileStore, makeEntry, RELOAD_SCRIPT_URL, type Entry } from './files.js';
 import { parseHeadersFile, type HeaderRule } from './http.js';
 import { listen, ListenError } from './listen.js';
-import { openBrowser } from './open.js';
 import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileList } from './protocol.js';
 import { Responder, type EarlyFiles } from './respond.js';
 import { watchSite, type SiteWatcher } from './watch.js';
-import { RenderWorker } from './worker-host.js';
+import { RenderWorker, templateProblems } from './worker-host.js';
+import type { Io, Preview, PreviewEvents, ServeOptions } from './options.js';
 
 /*
  * `docs serve`: builds the site into memory, serves it, watches the sources
@@ -25,107 +24,12 @@ import { RenderWorker } from './worker-host.js';
  * problems are printed and shown in an overlay in every open page.
  */
 
-export interface ServeOptions {
-  root: string;
-  config: string;
-  port: number;
-  host: string;
-  /** The --port argument as typed, for messages. */
-  portText?: string;
-  open: boolean;
-  /** Folder of the page templates; defaults to the templates shipped with the tool (as `docs build`). */
-  templates?: string;
-  /** TypeScript config the worker compiles the templates with; defaults to the tool's. */
-  tsconfig?: string;
-}
-
-export interface Io {
-  out: { write(s: string): unknown };
-  err: { write(s: string): unknown };
-}
-
-/** The tool's own folder (the templates shipped with it are TEMPLATES_DIR of src/build/build.ts). */
+/** How long a save waits for the next one before the build starts (ms). */
 const DEBOUNCE_MS = 50;
-
-export interface PreviewEvents {
-  /** After every build (and background update) is applied. */
-  build: [result: BuildResult];
-}
-
-export interface Preview {
-  url: string;
-  port: number;
-  /** The files served, with the bytes `docs build` writes (no reload script). */
-  files(): Map<string, Buffer>;
-  state(): BuildState;
-  /** Resolves when no build or background work is left (the served files equal a fresh build's output). */
-  settled(): Promise<void>;
-  events: EventEmitter<PreviewEvents>;
-  close(): Promise<void>;
-}
-
-/** Runs `docs serve` until SIGINT or SIGTERM (or `signal`); resolves to the exit code. */
-export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal): Promise<number> {
-  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
-    io.err.write(`--port must be a number from 0 to 65535 (got "${options.portText ?? options.port}").\n`);
-    return 2;
-  }
-  if (options.host.trim() === '') {
-    io.err.write(`--host must name an address to listen on, such as 127.0.0.1 (the default) or 0.0.0.0 (got "${options.host}").\n`);
-    return 2;
-  }
-  try {
-    checkSiteFolder(options.root, options.root);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.err.write(`${e.message}\n`);
-    return 2;
-  }
-  // Listen for Ctrl+C from the start: a stop during the first build still ends cleanly.
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolvePromise) => {
-    stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      signal?.removeEventListener('abort', stop);
-      resolvePromise();
-    };
-  });
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  if (signal?.aborted) stop();
-  else signal?.addEventListener('abort', stop);
-
-  const preview = new PreviewServer(options, io);
-  // A stop while the first build runs ends it there (the build's thread with the server), not once it is done.
-  const starting = preview.start().then(
-    () => undefined,
-    (e: unknown) => ({ failed: e }),
-  );
-  const first = await Promise.race([starting, stopped.then(() => 'stopped' as const)]);
-  if (first === 'stopped') {
-    io.out.write('\nStopping the preview server…\n');
-    await preview.close();
-    return 0;
-  }
-  if (first) {
-    stop();
-    await preview.close();
-    if (first.failed instanceof ListenError) {
-      io.err.write(`${first.failed.message}\n`);
-      return 1;
-    }
-    throw first.failed;
-  }
-  if (options.open) openBrowser(preview.url, io);
-  await stopped;
-  io.out.write('\nStopping the preview server…\n');
-  await preview.close();
-  return 0;
-}
 
 export { ListenError };
 export { hostAllowed } from './respond.js';
+export type { Io, Preview, PreviewEvents, ServeOptions } from './options.js';
 
 /** Builds, starts serving and watching; resolves once the first build is served and the watcher is ready. */
 export async function startPreview(options: ServeOptions, io: Io): Promise<Preview> {
@@ -139,7 +43,7 @@ export async function startPreview(options: ServeOptions, io: Io): Promise<Previ
   return server;
 }
 
-class PreviewServer implements Preview {
+export class PreviewServer implements Preview {
   readonly events = new EventEmitter<PreviewEvents>();
   url = '';
   port = 0;
@@ -493,13 +397,4 @@ async function bundleReloadScript(): Promise<string> {
   // Loaded when needed: the server itself never loads the pipeline (its worker does).
   const { bundleBrowserScript } = await import('../build/assets.js');
   return bundleBrowserScript(join(TOOL_ROOT, 'src', 'serve', 'client', 'reload.ts'));
-}
-
-/** Locations ("file:line:column") in a compile error, as overlay lines relative to the site root. */
-function templateProblems(detail: string, root: string): string[] {
-  const lines: string[] = [];
-  for (const m of detail.matchAll(/(\/[^\s:]+\.(?:tsx?|jsx?|mts|mjs)):(\d+):(\d+):?\s*(?:ERROR:\s*)?([^\n]*)/g)) {
-    lines.push(`${relative(root, m[1]!)}:${m[2]}:${m[3]} ${m[4]!.trim()}`.trim());
-  }
-  return lines.length ? [...new Set(lines)] : [detail.split('\n')[0]!];
 }

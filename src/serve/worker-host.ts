@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundledWorkerEntry, TOOL_ROOT } from '../shared/paths.js';
 import type { BuildResult, Change, FileList, FromWorker, ToWorker, WorkerData } from './protocol.js';
@@ -140,4 +140,13 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
     this.answerEarly();
     await this.worker.terminate();
   }
+}
+
+/** Locations ("file:line:column") in a compile error, as overlay lines relative to the site root. */
+export function templateProblems(detail: string, root: string): string[] {
+  const lines: string[] = [];
+  for (const m of detail.matchAll(/(\/[^\s:]+\.(?:tsx?|jsx?|mts|mjs)):(\d+):(\d+):?\s*(?:ERROR:\s*)?([^\n]*)/g)) {
+    lines.push(`${relative(root, m[1]!)}:${m[2]}:${m[3]} ${m[4]!.trim()}`.trim());
+  }
+  return lines.length ? [...new Set(lines)] : [detail.split('\n')[0]!];
 }

@@ -138,7 +138,8 @@ describe('the shape of the code', () => {
   });
 
   it('keeps every source file under 400 lines', () => {
-    const long = [...graph.keys()].filter((file) => readFileSync(join(ROOT, file), 'utf8').split('\n').length > 400);
+    const lines = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    const long = [...graph.keys()].filter((file) => lines(readFileSync(join(ROOT, file), 'utf8')) > 400);
     expect(long).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { serve } from '../../src/serve/serve.js';
+import { serve } from '../../src/serve/command.js';
 import { capture, freePort, get, makeFixture, openPage, portInUse, ROOT, type Fixture } from './helpers.js';
 
 let fixture: Fixture;

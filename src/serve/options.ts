@@ -1,0 +1,42 @@
+import type { EventEmitter } from 'node:events';
+import type { BuildState } from './events.js';
+import type { BuildResult } from './protocol.js';
+
+/* What `docs serve` is given, and what a running preview offers (src/serve/serve.ts). */
+
+export interface ServeOptions {
+  root: string;
+  config: string;
+  port: number;
+  host: string;
+  /** The --port argument as typed, for messages. */
+  portText?: string;
+  open: boolean;
+  /** Folder of the page templates; defaults to the templates shipped with the tool (as `docs build`). */
+  templates?: string;
+  /** TypeScript config the worker compiles the templates with; defaults to the tool's. */
+  tsconfig?: string;
+}
+
+export interface Io {
+  out: { write(s: string): unknown };
+  err: { write(s: string): unknown };
+}
+
+export interface PreviewEvents {
+  /** After every build (and background update) is applied. */
+  build: [result: BuildResult];
+}
+
+export interface Preview {
+  url: string;
+  port: number;
+  /** The files served, with the bytes `docs build` writes (no reload script). */
+  files(): Map<string, Buffer>;
+  state(): BuildState;
+  /** Resolves when no build or background work is left (the served files equal a fresh build's output). */
+  settled(): Promise<void>;
+  events: EventEmitter<PreviewEvents>;
+  close(): Promise<void>;
+}
+
