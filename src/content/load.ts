@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
 import { readSourceText } from '../io/sources.js';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -7,9 +6,9 @@ import { InputError, type SourceProblem } from '../shared/errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PoolOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached } from '../io/cache.js';
-import { isTokenSource, plainTokens, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine, type TokenSource } from './highlight.js';
+import { isTokenSource, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
-import { renderMarkdown, type RawLink, type RenderedMarkdown } from './markdown.js';
+import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 import { loadParsers, withParsers } from '../config/parsers.js';
 import { codeBlocksIn, fencedCodeBlocks } from './plugins/code-blocks.js';
 
@@ -35,24 +34,9 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' |
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
 }
 
-/** Maps a file under content/ to its page id; null for files that are not pages. */
-export function pageIdOf(relativePath: string): string | null {
-  const path = relativePath.split(sep).join('/');
-  if (!path.endsWith('.md')) return null;
-  const withoutExt = path.slice(0, -3);
-  if (withoutExt === 'index') return '';
-  return withoutExt.endsWith('/index') ? withoutExt.slice(0, -'/index'.length) : withoutExt;
-}
-
-/** Lists the Markdown files of the content folder, sorted (deterministic). */
-export function listContentFiles(contentDir: string): string[] {
-  return (readdirSync(contentDir, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => f.split(sep).join('/'))
-    .sort();
-}
-
 export type { HighlighterSource };
+export { listContentFiles, pageIdOf, PageProblems, type UnbuiltPage } from './pages.js';
+import { FrontmatterProblems, listContentFiles, pageIdOf, PageProblems, withBodyProblems, type UnbuiltPage } from './pages.js';
 
 /** A page's highlighted code blocks at its last render (see remarkCodeBlocks), with the classes their tokens use. */
 interface CachedCodeBlocks {
@@ -131,58 +115,6 @@ type Fresh = { rendered: CachedMarkdown; cached: Promise<boolean> };
 
 /** A page rendered, and whether it is in the render cache (a worker thread has waited for the write); or its problems. */
 export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean> } | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage };
-
-/**
- * What a page whose render has problems still tells: its links and ids, so
- * that its links are checked in the same run as its other problems (the
- * writer sees every problem at once, not a broken link only once the page's
- * other problems are fixed).
- */
-export interface UnbuiltPage {
-  id: string;
-  sourcePath: string;
-  bodyLineOffset: number;
-  links: RawLink[];
-  ids: string[];
-}
-
-/** The problems of a page's render, with what the page still tells (UnbuiltPage). */
-export class PageProblems extends InputError {
-  constructor(
-    problems: SourceProblem[],
-    readonly unbuilt: UnbuiltPage,
-  ) {
-    super(problems);
-  }
-}
-
-/** The problems of a page's frontmatter, with the body they kept from being rendered (see withBodyProblems). */
-class FrontmatterProblems extends InputError {
-  constructor(
-    problems: SourceProblem[],
-    readonly page: { relPath: string; sourcePath: string; body: string; bodyLineOffset: number },
-  ) {
-    super(problems);
-  }
-}
-
-/** Colours no code: the body of a page that will not be built is rendered for its problems and links alone. */
-const uncoloured: TokenSource = { tokens: async (blocks) => new Map(blocks.map((b) => [b.key, plainTokens(b.code)])) };
-
-/**
- * A page whose frontmatter has problems cannot be built, but its body is
- * rendered all the same (not cached, code not coloured), so that the writer
- * sees its problems with the frontmatter's, and its links are checked with
- * the others (UnbuiltPage), rather than in a second round once the
- * frontmatter is fixed. Other errors pass as they are.
- */
-async function withBodyProblems(e: unknown): Promise<unknown> {
-  if (!(e instanceof FrontmatterProblems)) return e;
-  const { relPath, sourcePath, body, bodyLineOffset } = e.page;
-  await loadParsers();
-  const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter: uncoloured });
-  return new PageProblems([...e.problems, ...fresh.problems], { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
-}
 
 /*
  * What the last loadPages of a content folder had, in one file of the cache:

@@ -3,10 +3,23 @@ import { join, relative, resolve, sep } from 'node:path';
 import { searchInputs, searchOrder } from '../build/build.js';
 import { createSearchIndexer } from '../build/search.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
+import { pageIdOf, type SourcePage, type UnbuiltPage } from '../content/load.js';
 import type { Site } from '../site/model.js';
 import type { BuildResult, FileList } from './protocol.js';
 
 /* Small pieces of the incremental build of `docs serve` (src/serve/builder.ts). */
+
+/** A Markdown file as the builder last read it: its text's hash, and its page or its problems. */
+export interface Source {
+  hash: string;
+  /** The Markdown body as written (for llms-full.txt), read with the page. */
+  markdown?: string;
+  page?: SourcePage;
+  problems: SourceProblem[];
+  /** A page rendered with problems: its links are checked all the same. */
+  unbuilt?: UnbuiltPage;
+}
+
 
 /** The preview serves the site at the root. */
 export const BASE = '/';
@@ -54,4 +67,33 @@ export async function searchIndexFiles(site: Site): Promise<FileList> {
 export function failed(problems: SourceProblem[]): BuildResult {
   const error = new InputError(problems);
   return { ok: false, problems: error.problems, message: error.message };
+}
+
+/** The pages of the sources in the order `loadPages` returns them, with the same problems for duplicates and failures. */
+export function collectPages(sources: ReadonlyMap<string, Source>, root: string, contentDir: string) {
+  const pages: SourcePage[] = [];
+  const problems: SourceProblem[] = [];
+  const failedIds = new Set<string>();
+  const unbuilt: UnbuiltPage[] = [];
+  const hashes = new Map<string, string>();
+  const seen = new Map<string, string>();
+  for (const file of [...sources.keys()].sort()) {
+    const id = pageIdOf(file)!;
+    const displayPath = relative(root, join(contentDir, file)).split(sep).join('/');
+    if (seen.has(id)) {
+      problems.push({ file: displayPath, line: 1, column: 1, message: `page "/${id}" also comes from ${seen.get(id)}; keep one of the two files` });
+      continue;
+    }
+    seen.set(id, displayPath);
+    const source = sources.get(file)!;
+    if (source.page) {
+      pages.push(source.page);
+      hashes.set(source.page.sourcePath, source.hash);
+    } else {
+      problems.push(...source.problems);
+      failedIds.add(id);
+      if (source.unbuilt) unbuilt.push(source.unbuilt);
+    }
+  }
+  return { pages, problems, failed: failedIds, unbuilt, hashes };
 }

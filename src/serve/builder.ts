@@ -3,24 +3,25 @@ import { loadComponents } from '../theme/components.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
-import { renderContext, siteFiles } from '../build/build.js';
 import { checkSite, linksWithoutConfig, siteWarnings } from '../engine/checks.js';
-import { pageFile } from '../site/model.js';
 import { lastUpdated } from '../build/git.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { loadParsers } from '../config/parsers.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
-import { loadPage, PageProblems, pageIdOf, type SourcePage, type UnbuiltPage } from '../content/load.js';
+import { loadPage, PageProblems } from '../content/load.js';
 import { scanContent } from '../io/sources.js';
 import { cachePath } from '../io/cache.js';
 import { formatProblem, InputError, type SourceProblem } from '../shared/errors.js';
-import type { SidebarSection, Site, SitePage } from '../site/model.js';
+import type { Site } from '../site/model.js';
 import type { BuildResult, Change, FileList } from './protocol.js';
-import { BASE, digest, esbuildProblems, failed, sameContents, searchIndexFiles, UNKNOWN, urlPath } from './builder-parts.js';
+import { BASE, collectPages, esbuildProblems, failed, sameContents, searchIndexFiles, UNKNOWN, urlPath, type Source } from './builder-parts.js';
 import { FirstPass } from './first-pass.js';
+import { renderOutput, type Rendered, type Renderer, type StalePrintable } from './builder-render.js';
+
+export type { Renderer } from './builder-render.js';
 
 /*
  * The incremental build behind `docs serve`. It keeps what `docs build`
@@ -46,11 +47,6 @@ import { FirstPass } from './first-pass.js';
  * in the browser first.
  */
 
-export interface Renderer {
-  page(ctx: RenderContext, page: SitePage): string;
-  printable(ctx: RenderContext, site: Site, section: SidebarSection): string;
-}
-
 export interface BuilderOptions {
   root: string;
   configPath: string;
@@ -58,26 +54,12 @@ export interface BuilderOptions {
   renderer: Renderer;
 }
 
-interface Source {
-  hash: string;
-  /** The Markdown body as written (for llms-full.txt), read with the page. */
-  markdown?: string;
-  page?: SourcePage;
-  problems: SourceProblem[];
-  /** A page rendered with problems: its links are checked all the same. */
-  unbuilt?: UnbuiltPage;
-}
-
-interface Rendered {
-  key: string;
-  html: string;
-}
 
 interface Current {
   site: Site;
   ctx: RenderContext;
   /** Printable sections whose cached HTML is out of date, with the key to render them for. */
-  stalePrintables: Array<{ section: SidebarSection; key: string }>;
+  stalePrintables: StalePrintable[];
   searchDirty: boolean;
 }
 
@@ -204,7 +186,7 @@ export class SiteBuilder {
     this.tokenCss = tokenCss;
     lap('bundle');
 
-    const { pages, problems, failed: failedIds, unbuilt, hashes } = this.collectPages();
+    const { pages, problems, failed: failedIds, unbuilt, hashes } = collectPages(this.sources, this.root, this.contentDir);
     // With the pages' own problems and their links', at once.
     if (this.configProblems.length) {
       const links = await linksWithoutConfig(this.root, this.options.configPath, pages, failedIds, unbuilt);
@@ -227,7 +209,14 @@ export class SiteBuilder {
     const css = await withThemeCss(this.css!, themeStylesheet(this.root, site.config));
     lap('links');
 
-    const { output, ctx, rendered, stalePrintables } = await this.render(site, hashes, css, own!);
+    const { output, ctx, rendered, stalePrintables, pages: renderedPages } = await renderOutput(
+      { ...this.options, root: this.root, contentDir: this.contentDir, js: this.js!, updated: this.updated, pages: this.pages, search: this.search, printables: this.printables, sources: this.sources, pause: this.current ? undefined : () => this.pause() },
+      site,
+      hashes,
+      css,
+      own!,
+    );
+    this.pages = renderedPages;
     lap('render');
     const set: FileList = [];
     for (const [path, contents] of output) {
@@ -375,35 +364,6 @@ export class SiteBuilder {
     }
   }
 
-  /** The pages in the order `loadPages` returns them, with the same problems for duplicates and failures. */
-  private collectPages() {
-    const pages: SourcePage[] = [];
-    const problems: SourceProblem[] = [];
-    const failedIds = new Set<string>();
-    const unbuilt: UnbuiltPage[] = [];
-    const hashes = new Map<string, string>();
-    const seen = new Map<string, string>();
-    for (const file of [...this.sources.keys()].sort()) {
-      const id = pageIdOf(file)!;
-      const displayPath = relative(this.root, join(this.contentDir, file)).split(sep).join('/');
-      if (seen.has(id)) {
-        problems.push({ file: displayPath, line: 1, column: 1, message: `page "/${id}" also comes from ${seen.get(id)}; keep one of the two files` });
-        continue;
-      }
-      seen.set(id, displayPath);
-      const source = this.sources.get(file)!;
-      if (source.page) {
-        pages.push(source.page);
-        hashes.set(source.page.sourcePath, source.hash);
-      } else {
-        problems.push(...source.problems);
-        failedIds.add(id);
-        if (source.unbuilt) unbuilt.push(source.unbuilt);
-      }
-    }
-    return { pages, problems, failed: failedIds, unbuilt, hashes };
-  }
-
   private async bundle(which: { js: boolean; css: boolean }): Promise<void> {
     const { templatesDir } = this.options;
     const tasks: Array<Promise<void>> = [];
@@ -434,62 +394,5 @@ export class SiteBuilder {
       );
     }
     await Promise.all(tasks);
-  }
-
-  private async render(site: Site, hashes: Map<string, string>, css: Asset, own: ReturnType<typeof loadComponents>) {
-    const { renderer, templatesDir } = this.options;
-    const { ctx, files: assetFiles } = renderContext(site, BASE, { js: this.js!, css }, this.updated, own);
-    const output = new Map<string, string | Uint8Array>();
-    for (const [path, contents] of assetFiles) output.set(urlPath(path), contents);
-
-    const siteKey = digest([
-      site.config,
-      BASE,
-      ctx.assets,
-      site.sections.map((s) => [s.title, s.url, s.pages.map((p) => [p.url, p.title])]),
-    ]);
-    const sectionKeys = site.sections.map((s) => digest(s));
-    const ownKeys = new Map<string, string>();
-    const pages = new Map<string, Rendered>();
-    let rendered = 0;
-    for (const page of site.pages) {
-      const own = digest([
-        hashes.get(page.sourcePath),
-        page.url,
-        page.section,
-        this.updated.get(page.sourcePath) ?? null,
-        page.hrefs,
-      ]);
-      ownKeys.set(page.url, own);
-      const key = `${siteKey}/${page.section >= 0 ? sectionKeys[page.section] : '-'}/${own}`;
-      let entry = this.pages.get(page.id);
-      if (entry?.key !== key) {
-        entry = { key, html: renderer.page(ctx, page) };
-        if (++rendered % 16 === 0 && !this.current) await this.pause();
-      }
-      pages.set(page.id, entry);
-      output.set(urlPath(pageFile(page)), entry.html);
-    }
-    this.pages = pages;
-    for (const [path, contents] of this.search) output.set(path, contents);
-
-    const stalePrintables: Current['stalePrintables'] = [];
-    const printable = (section: SidebarSection) => {
-      const s = site.sections.indexOf(section);
-      const key = digest([siteKey, sectionKeys[s], section.pages.map((entry) => ownKeys.get(entry.url))]);
-      const cached = this.printables.get(section.url);
-      if (cached?.key === key) return cached.html;
-      if (cached) {
-        stalePrintables.push({ section, key });
-        return cached.html;
-      }
-      const html = renderer.printable(ctx, site, section);
-      this.printables.set(section.url, { key, html });
-      return html;
-    };
-    // The text the pages were made from, not what is on disk now (a save may be waiting for the next build).
-    const markdownOf = (page: SitePage) => this.sources.get(relative(this.contentDir, join(this.root, page.sourcePath)).split(sep).join('/'))?.markdown ?? '';
-    for (const [path, contents] of siteFiles(ctx, this.root, templatesDir, printable, markdownOf)) output.set(urlPath(path), contents);
-    return { output, ctx, rendered, stalePrintables };
   }
 }

@@ -1,0 +1,77 @@
+import { readdirSync } from 'node:fs';
+import { sep } from 'node:path';
+import { loadParsers } from '../config/parsers.js';
+import { InputError, type SourceProblem } from '../shared/errors.js';
+import { plainTokens, type TokenSource } from './highlight.js';
+import { renderMarkdown, type RawLink } from './markdown.js';
+
+/* Pages as files of content/ (their ids), and the problems of a page that cannot be built, with what it still tells. */
+
+/** Maps a file under content/ to its page id; null for files that are not pages. */
+export function pageIdOf(relativePath: string): string | null {
+  const path = relativePath.split(sep).join('/');
+  if (!path.endsWith('.md')) return null;
+  const withoutExt = path.slice(0, -3);
+  if (withoutExt === 'index') return '';
+  return withoutExt.endsWith('/index') ? withoutExt.slice(0, -'/index'.length) : withoutExt;
+}
+
+/** Lists the Markdown files of the content folder, sorted (deterministic). */
+export function listContentFiles(contentDir: string): string[] {
+  return (readdirSync(contentDir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => f.split(sep).join('/'))
+    .sort();
+}
+
+/**
+ * What a page whose render has problems still tells: its links and ids, so
+ * that its links are checked in the same run as its other problems (the
+ * writer sees every problem at once, not a broken link only once the page's
+ * other problems are fixed).
+ */
+export interface UnbuiltPage {
+  id: string;
+  sourcePath: string;
+  bodyLineOffset: number;
+  links: RawLink[];
+  ids: string[];
+}
+
+/** The problems of a page's render, with what the page still tells (UnbuiltPage). */
+export class PageProblems extends InputError {
+  constructor(
+    problems: SourceProblem[],
+    readonly unbuilt: UnbuiltPage,
+  ) {
+    super(problems);
+  }
+}
+
+/** The problems of a page's frontmatter, with the body they kept from being rendered (see withBodyProblems). */
+export class FrontmatterProblems extends InputError {
+  constructor(
+    problems: SourceProblem[],
+    readonly page: { relPath: string; sourcePath: string; body: string; bodyLineOffset: number },
+  ) {
+    super(problems);
+  }
+}
+
+/** Colours no code: the body of a page that will not be built is rendered for its problems and links alone. */
+const uncoloured: TokenSource = { tokens: async (blocks) => new Map(blocks.map((b) => [b.key, plainTokens(b.code)])) };
+
+/**
+ * A page whose frontmatter has problems cannot be built, but its body is
+ * rendered all the same (not cached, code not coloured), so that the writer
+ * sees its problems with the frontmatter's, and its links are checked with
+ * the others (UnbuiltPage), rather than in a second round once the
+ * frontmatter is fixed. Other errors pass as they are.
+ */
+export async function withBodyProblems(e: unknown): Promise<unknown> {
+  if (!(e instanceof FrontmatterProblems)) return e;
+  const { relPath, sourcePath, body, bodyLineOffset } = e.page;
+  await loadParsers();
+  const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter: uncoloured });
+  return new PageProblems([...e.problems, ...fresh.problems], { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
+}

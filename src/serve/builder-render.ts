@@ -1,0 +1,102 @@
+import { join, relative, sep } from 'node:path';
+import type { RenderContext } from '../../templates/types.js';
+import type { Asset, ClientAsset } from '../build/assets.js';
+import { renderContext, siteFiles } from '../build/build.js';
+import { pageFile, type SidebarSection, type Site, type SitePage } from '../site/model.js';
+import type { loadComponents } from '../theme/components.js';
+import { BASE, digest, urlPath, type Source } from './builder-parts.js';
+import type { FileList } from './protocol.js';
+
+/*
+ * The files of the preview's build: every page rendered again only when its key changed (the
+ * site's, its section's or its own: see SiteBuilder), the printable sections, the generated files.
+ */
+
+export interface Renderer {
+  page(ctx: RenderContext, page: SitePage): string;
+  printable(ctx: RenderContext, site: Site, section: SidebarSection): string;
+}
+
+export interface Rendered {
+  key: string;
+  html: string;
+}
+
+/** A printable section whose HTML is out of date, with the key to render it for. */
+export interface StalePrintable {
+  section: SidebarSection;
+  key: string;
+}
+
+/** What the builder keeps between builds that rendering reads (and, for printables, updates). */
+export interface RenderState {
+  renderer: Renderer;
+  templatesDir: string;
+  root: string;
+  contentDir: string;
+  js: ClientAsset;
+  updated: Map<string, string>;
+  /** The pages the last build rendered, by id. */
+  pages: ReadonlyMap<string, Rendered>;
+  search: FileList;
+  printables: Map<string, Rendered>;
+  sources: ReadonlyMap<string, Source>;
+  /** During the first build: lets a page asked for meanwhile be rendered. */
+  pause?: () => Promise<void>;
+}
+
+export async function renderOutput(state: RenderState, site: Site, hashes: Map<string, string>, css: Asset, own: ReturnType<typeof loadComponents>) {
+  const { renderer, templatesDir } = state;
+  const { ctx, files: assetFiles } = renderContext(site, BASE, { js: state.js, css }, state.updated, own);
+  const output = new Map<string, string | Uint8Array>();
+  for (const [path, contents] of assetFiles) output.set(urlPath(path), contents);
+
+  const siteKey = digest([
+    site.config,
+    BASE,
+    ctx.assets,
+    site.sections.map((s) => [s.title, s.url, s.pages.map((p) => [p.url, p.title])]),
+  ]);
+  const sectionKeys = site.sections.map((s) => digest(s));
+  const ownKeys = new Map<string, string>();
+  const pages = new Map<string, Rendered>();
+  let rendered = 0;
+  for (const page of site.pages) {
+    const own = digest([
+      hashes.get(page.sourcePath),
+      page.url,
+      page.section,
+      state.updated.get(page.sourcePath) ?? null,
+      page.hrefs,
+    ]);
+    ownKeys.set(page.url, own);
+    const key = `${siteKey}/${page.section >= 0 ? sectionKeys[page.section] : '-'}/${own}`;
+    let entry = state.pages.get(page.id);
+    if (entry?.key !== key) {
+      entry = { key, html: renderer.page(ctx, page) };
+      if (++rendered % 16 === 0 && state.pause) await state.pause();
+    }
+    pages.set(page.id, entry);
+    output.set(urlPath(pageFile(page)), entry.html);
+  }
+  for (const [path, contents] of state.search) output.set(path, contents);
+
+  const stalePrintables: StalePrintable[] = [];
+  const printable = (section: SidebarSection) => {
+    const s = site.sections.indexOf(section);
+    const key = digest([siteKey, sectionKeys[s], section.pages.map((entry) => ownKeys.get(entry.url))]);
+    const cached = state.printables.get(section.url);
+    if (cached?.key === key) return cached.html;
+    if (cached) {
+      stalePrintables.push({ section, key });
+      return cached.html;
+    }
+    const html = renderer.printable(ctx, site, section);
+    state.printables.set(section.url, { key, html });
+    return html;
+  };
+  // The text the pages were made from, not what is on disk now (a save may be waiting for the next build).
+  const markdownOf = (page: SitePage) => state.sources.get(relative(state.contentDir, join(state.root, page.sourcePath)).split(sep).join('/'))?.markdown ?? '';
+  for (const [path, contents] of siteFiles(ctx, state.root, templatesDir, printable, markdownOf)) output.set(urlPath(path), contents);
+  return { output, ctx, rendered, stalePrintables, pages };
+}
