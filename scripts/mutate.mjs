@@ -31,6 +31,12 @@ export const MODULES = [
  * with why). Printed under the module's score; kept to a few per module.
  */
 export const EQUIVALENT = {
+  'link-checker': [
+    ['links.ts resolved(): any change to `resolvedPaths.size >= 100_000` (the bound of the memo of resolved paths)', 'only how much is remembered changes, never a resolved path'],
+    ["links.ts withBase: `base === '/'` made false (or its '/' made '')", "'/' without its last slash is '', so the URL comes out the same"],
+    ["links.ts resolveHref: `let hash = ''` made 'Stryker was here!'", 'the try block sets it (or returns) before it is read'],
+    ['links.ts resolveHref: `normal !== candidate` made true', 'when they are equal, targets.files.has(candidate) was asked just above'],
+  ],
   sanitiser: [
     ['raw-html.ts: the `end` position of the two problems of unclosed raw HTML made {}', 'report() reads only the start of a position'],
     ["raw-html.ts clean: any change to `alone.type === 'root' && alone.children.length === 1`", 'hast-util-sanitize already unwraps a result of one node, so a root never has exactly one child here'],

@@ -100,6 +100,7 @@ describe('the links the checker refuses', () => {
     const { dir, line } = siteWith([
       '[a](/guides/frist/) [b](./third.md) [c](/guides/first/#instal) [d](#nowhere) [e](/guides/first/#a%zz)',
       'Text [f](/Guides/First/) and [g](frist/) then [h](/plugins/alpha-plugn/) [i](/guides/first/#INSTALL)',
+      '[j](/nowhere//x/)',
     ]);
     const { code, problems } = await check(dir);
     expect(code).toBe(1);
@@ -113,6 +114,7 @@ describe('the links the checker refuses', () => {
       `${PAGE}:${line + 1}:30 links to "frist/", which is not a page of this site`,
       `${PAGE}:${line + 1}:47 links to "/plugins/alpha-plugn/", which is not a page of this site (did you mean /plugins/alpha-plugin/, /plugins/beta-plugin/?)`,
       `${PAGE}:${line + 1}:74 links to "#INSTALL", but /guides/first/ has no such anchor (did you mean #install?)`,
+      `${PAGE}:${line + 2}:1 links to "/nowhere//x/", which is not a page of this site`,
     ]);
   });
 
@@ -183,7 +185,7 @@ describe('images of other hosts against csp.img', () => {
 describe('links of the frontmatter', () => {
   it('checks related links, hero buttons and feature cards like links of the body, and refuses script links', async () => {
     const { dir } = siteWith([], (d) => {
-      editFile(join(d, 'content/guides/first.md'), '    url: /guides/second/\n', '    url: /guides/secnd/\n  - title: Script\n    url: "javascript:alert(1)"\n  - title: Mail\n    url: mailto:team@example.org\n  - title: Anchor\n    url: /guides/second/#nope\n  - title: Good anchor\n    url: /guides/second/#setup\n  - title: Data\n    url: " DATA:text/html,x"\n');
+      editFile(join(d, 'content/guides/first.md'), '    url: /guides/second/\n', '    url: /guides/secnd/\n  - title: Script\n    url: "javascript:alert(1)"\n  - title: Mail\n    url: mailto:team@example.org\n  - title: Anchor\n    url: /guides/second/#nope\n  - title: Good anchor\n    url: /guides/second/#setup\n  - title: Data\n    url: " DATA:text/html,x"\n  - title: Colon in the query\n    url: /guides/secnd/?at=a:b\n');
     });
     const { problems } = await check(dir);
     expect(problems).toEqual([
@@ -191,6 +193,7 @@ describe('links of the frontmatter', () => {
       'content/guides/first.md:13:10 frontmatter.related[1].url: links to "javascript:alert(1)": javascript:, vbscript: and data: links are not allowed (they run script or hide content); link to a page or an https:// address',
       'content/guides/first.md:17:10 frontmatter.related[3].url: links to "#nope", but /guides/second/ has no such anchor',
       'content/guides/first.md:21:10 frontmatter.related[5].url: links to "DATA:text/html,x": javascript:, vbscript: and data: links are not allowed (they run script or hide content); link to a page or an https:// address',
+      'content/guides/first.md:23:10 frontmatter.related[6].url: links to "/guides/secnd/?at=a:b", which is not a page of this site (did you mean /guides/second/?)',
     ]);
   });
 });
