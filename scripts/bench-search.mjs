@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Search benchmark: npm run bench:search [-- --sizes=1000,10000 --no-real --files]
+// Search benchmark: npm run bench:search [-- --sizes=1000,10000 --no-real --files --misses]
 // Builds the synthetic corpus (and the real site), serves it, and in Chromium
 // measures what a first query downloads (each word of a list as the first query
 // of a fresh page: median and largest), how long words typed one after another
 // take to show results (as the test driver sees it, and measured inside the page
-// from the input event to the rendered results), and the index size on disk. Transfers are bytes on the
+// from the input event to the rendered results), the index size on disk, and on the real
+// site the relevance of the queries of test/quality/search-relevance-queries.json. Transfers are bytes on the
 // wire from a server that gzips like static hosts do (--files lists them).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -27,7 +28,10 @@ const du = (dir) => readdirSync(dir).reduce((n, f) => {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function measure(label, siteRoot, words) {
+/** The relevance queries of test/quality/search-relevance.browser.test.ts: each with the pages one of which must come within the first `within` results. */
+const relevanceQueries = JSON.parse(readFileSync(join(root, 'test/quality/search-relevance-queries.json'), 'utf8'));
+
+async function measure(label, siteRoot, words, relevance) {
   const out = join(work, `${label}-search-dist`);
   const built = spawnSync(process.execPath, [join(root, 'bin/docs.js'), 'build', '--root', siteRoot, '--out', out, '--quiet'], { encoding: 'utf8' });
   if (built.status !== 0) throw new Error(built.stderr);
@@ -103,6 +107,24 @@ async function measure(label, siteRoot, words) {
     await fresh.close();
     return times;
   })();
+  // Relevance (the real site): the queries whose expected page comes within their first results, and the mean reciprocal rank of the first expected page.
+  let relevant;
+  if (relevance) {
+    const { context: fresh, search } = await open();
+    const page = fresh.pages()[0];
+    let hits = 0;
+    let reciprocal = 0;
+    for (const [query, expected, within = 1] of relevance) {
+      await search(query);
+      const urls = await page.$$eval('#search-results [role="option"]', (links) => links.map((a) => new URL(a.href).pathname));
+      const rank = urls.findIndex((u) => expected.includes(u));
+      if (rank >= 0 && rank < within) hits++;
+      else if (args.misses) console.error(`${label}, "${query}": ${urls.slice(0, 5).join(', ')}`);
+      if (rank >= 0) reciprocal += 1 / (rank + 1);
+    }
+    await fresh.close();
+    relevant = `${hits}/${relevance.length}, MRR ${(reciprocal / relevance.length).toFixed(3)}`;
+  }
   await browser.close();
   await server.close();
   const kb = (b) => Number((b / 1024).toFixed(1));
@@ -113,6 +135,7 @@ async function measure(label, siteRoot, words) {
     'first query ms (median)': median(firstMs),
     'typed word ms (median)': median(later),
     'typed word ms in page (median / max)': `${Math.round(median(inPage))} / ${Math.round(Math.max(...inPage))}`,
+    ...(relevant ? { 'relevance (expected page first / MRR)': relevant } : {}),
   };
   rmSync(out, { recursive: true, force: true });
   return row;
@@ -134,7 +157,7 @@ if (!args['no-real']) {
   rmSync(copy, { recursive: true, force: true });
   mkdirSync(copy, { recursive: true });
   for (const part of ['site.config.yaml', 'content', 'static']) if (existsSync(join(root, part))) cpSync(join(root, part), join(copy, part), { recursive: true });
-  rows.push(await measure('real site', copy, ['webpack', 'entry', 'output', 'splitChunks', 'loader', 'devtool', 'publicPath']));
+  rows.push(await measure('real site', copy, ['webpack', 'entry', 'output', 'splitChunks', 'loader', 'devtool', 'publicPath'], relevanceQueries));
   rmSync(copy, { recursive: true, force: true });
 }
 console.table(rows);

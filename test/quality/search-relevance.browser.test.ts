@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, hasChromium, launch, offline } from '../helpers/browser.js';
@@ -6,48 +7,13 @@ import { buildRealSite } from '../helpers/real-site.js';
 /*
  * Relevance of the local search on the real site: queries a webpack user
  * types, each with the pages of which one must come first (or within the
- * first `within` results, where another page has as good a claim).
+ * first `within` results, where another page has as good a claim). For
+ * "entry points" the code splitting guide, about entry points too, may come
+ * first; "module federation" is answered by the concept page and the plugin page.
  */
 
-const QUERIES: Array<[query: string, expected: string[], within?: number]> = [
-  ['splitChunks', ['/configuration/optimization/', '/plugins/split-chunks-plugin/']],
-  ['devtool', ['/configuration/devtool/']],
-  ['source map', ['/configuration/devtool/', '/plugins/source-map-dev-tool-plugin/', '/loaders/source-map-loader/']],
-  ['hot module replacement', ['/guides/hot-module-replacement/', '/concepts/hot-module-replacement/', '/api/hot-module-replacement/']],
-  ['publicPath', ['/guides/public-path/', '/configuration/output/']],
-  ['tree shaking', ['/guides/tree-shaking/']],
-  ['loader', ['/concepts/loaders/', '/loaders/', '/api/loaders/', '/contribute/writing-a-loader/']],
-  ['DefinePlugin', ['/plugins/define-plugin/']],
-  ['externals', ['/configuration/externals/']],
-  ['resolve alias', ['/configuration/resolve/']],
-  ['code splitting', ['/guides/code-splitting/']],
-  ['lazy loading', ['/guides/lazy-loading/']],
-  ['dev server', ['/configuration/dev-server/', '/guides/development/']],
-  ['cache', ['/configuration/cache/', '/guides/caching/']],
-  ['typescript', ['/guides/typescript/']],
-  ['environment variables', ['/guides/environment-variables/']],
-  ['CSP nonce', ['/guides/csp/']],
-  ['library', ['/guides/author-libraries/', '/configuration/output/']],
-  ['target node', ['/configuration/target/', '/concepts/targets/']],
-  ['stats', ['/configuration/stats/', '/api/stats/']],
-  ['splitchuncks', ['/configuration/optimization/', '/plugins/split-chunks-plugin/']],
-  ['optimiz', ['/configuration/optimization/']],
-  // (The code splitting guide is about entry points too, and comes first.)
-  ['entry points', ['/concepts/entry-points/'], 2],
-  ['mini-css-extract-plugin', ['/plugins/mini-css-extract-plugin/']],
-  ['html-webpack-plugin', ['/plugins/html-webpack-plugin/']],
-  // (The concept page and the plugin page both answer it.)
-  ['module federation', ['/concepts/module-federation/', '/plugins/module-federation-plugin/']],
-  ['babel-loader', ['/loaders/babel-loader/']],
-  ['css-loader', ['/loaders/css-loader/']],
-  ['mode production', ['/configuration/mode/', '/guides/production/']],
-  ['watch', ['/configuration/watch/']],
-  ['compiler hooks', ['/api/compiler/']],
-  ['getting started', ['/guides/getting-started/']],
-  ['asset modules', ['/guides/asset-modules/']],
-  ['migrate from webpack 4', ['/guides/migrating/']],
-  ['ProvidePlugin', ['/plugins/provide-plugin/']],
-];
+/** Each query with its expected pages (and how many first results may hold one, 1 unless given). Shared with `npm run bench:search`. */
+const QUERIES = JSON.parse(readFileSync(new URL('./search-relevance-queries.json', import.meta.url), 'utf8')) as Array<[query: string, expected: string[], within?: number]>;
 
 let browser: Browser;
 let site: Awaited<ReturnType<typeof buildRealSite>>;
