@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PATCHES } from '../scripts/patch-packages.mjs';
+import { missingPatchesLine, PATCHES } from '../scripts/patch-packages.mjs';
 
 // React's server renderer is several times faster in its production build.
 process.env.NODE_ENV ??= 'production';
@@ -106,6 +106,11 @@ if (!cli) {
   // The project's tsconfig, whatever the current folder (it sets the JSX runtime of the templates).
   register({ tsconfig: join(root, 'tsconfig.json') });
   cli = pathToFileURL(join(root, 'src/cli/cli.ts')).href;
+}
+// A build that runs slower than it should says why, in one line.
+if (process.argv[2] === 'build' || process.argv[2] === 'serve') {
+  const line = missingPatchesLine();
+  if (line) process.stderr.write(`${line}\n`);
 }
 const { main } = await import(cli);
 process.exitCode = await main(process.argv);

@@ -8,4 +8,5 @@ export interface PackagePatch {
 export const PATCHES: PackagePatch[];
 export function patchedUrl(patch: PackagePatch): string;
 export function unpatchedPath(file: string): string;
-export function patchState(patch: PackagePatch): 'applied' | 'applies' | 'differs' | 'missing';
+export function patchState(patch: PackagePatch, base?: string): 'applied' | 'applies' | 'differs' | 'missing';
+export function missingPatchesLine(base?: string): string | undefined;

@@ -209,13 +209,24 @@ export function unpatchedPath(file) {
   return join(root, file.replace(/\.js$/, '.unpatched.js'));
 }
 
-/** 'applied', 'applies' (not yet), 'differs' (another version: left alone) or 'missing'. */
-export function patchState(patch) {
-  const path = join(root, patch.file);
+/** 'applied', 'applies' (not yet), 'differs' (another version: left alone) or 'missing'; `base`: the folder that holds node_modules. */
+export function patchState(patch, base = root) {
+  const path = join(base, patch.file);
   if (!existsSync(path)) return 'missing';
   const text = readFileSync(path, 'utf8');
   if (patch.edits.every((edit) => text.includes(edit.to) && !text.includes(edit.from))) return 'applied';
   return patch.edits.every((edit) => text.split(edit.from).length === 2) ? 'applies' : 'differs';
+}
+
+/**
+ * The one line `docs build` and `docs serve` print when a patch is not applied (the install ran
+ * without scripts, or a package moved to another version), or undefined when every patch is.
+ */
+export function missingPatchesLine(base = root) {
+  const missing = PATCHES.filter((patch) => patchState(patch, base) !== 'applied');
+  if (!missing.length) return undefined;
+  const names = missing.map((patch) => patch.file.split('/')[1]).join(', ');
+  return `docs: ${missing.length} of the ${PATCHES.length} speed patches of the Markdown packages ${missing.length === 1 ? 'is' : 'are'} not applied (${names}): pages build the same, more slowly; \`node scripts/patch-packages.mjs\` applies them (npm install runs it unless scripts are turned off).`;
 }
 
 function apply(patch) {

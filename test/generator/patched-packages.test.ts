@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PATCHES, patchedUrl, patchState } from '../../scripts/patch-packages.mjs';
+import { missingPatchesLine, PATCHES, patchedUrl, patchState, unpatchedPath } from '../../scripts/patch-packages.mjs';
 // @ts-expect-error: a plain script of the benchmark, without types.
 import { shapeMarkdown } from '../../scripts/bench-shapes.mjs';
 import { pageBodies, ROOT } from '../helpers/content.js';
@@ -25,6 +25,28 @@ describe('installed packages are patched (scripts/patch-packages.mjs)', () => {
   it('every patch is applied by the install', () => {
     // ('applies': the install ran without scripts; `node scripts/patch-packages.mjs` applies it. 'differs': the package was upgraded.)
     for (const patch of PATCHES) expect([patch.name, patchState(patch)], 'npm install runs scripts/patch-packages.mjs').toEqual([patch.name, 'applied']);
+  });
+
+  it('docs build says in one line when a patch is not applied, and says nothing when all are', () => {
+    expect(missingPatchesLine()).toBeUndefined();
+    // A copy of the three patched files, one of them as installed.
+    const base = mkdtempSync(join(tmpdir(), 'docs-patch-state-'));
+    try {
+      for (const patch of PATCHES) {
+        mkdirSync(join(base, dirname(patch.file)), { recursive: true });
+        copyFileSync(join(ROOT, patch.file), join(base, patch.file));
+      }
+      expect(missingPatchesLine(base)).toBeUndefined();
+      const last = PATCHES[PATCHES.length - 1]!;
+      copyFileSync(unpatchedPath(last.file), join(base, last.file));
+      expect(missingPatchesLine(base)).toBe(
+        `docs: 1 of the 3 speed patches of the Markdown packages is not applied (${last.file.split('/')[1]}): pages build the same, more slowly; \`node scripts/patch-packages.mjs\` applies them (npm install runs it unless scripts are turned off).`,
+      );
+      rmSync(join(base, PATCHES[0]!.file));
+      expect(missingPatchesLine(base)).toMatch(/^docs: 2 of the 3 speed patches of the Markdown packages are not applied \(mdast-util-from-markdown, /);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 
   it('the patched packages give the same trees as installed, for every page of the site, the benchmark shapes and edge cases', () => {
