@@ -1,7 +1,9 @@
 /*
  * The text of a rendered page body as the search index reads it: cut at its
- * h2 and h3 headings, without the markup, the heading self-links, the copy
- * and tab buttons, and the tab labels repeated for print.
+ * h2 and h3 headings, without the markup, the heading self-links and the copy
+ * and tab buttons. A tab's label is read once, as the first words of its panel
+ * (the `<p class="tab-label">` each panel starts with, shown in print), so that
+ * "yarn" finds the section whose yarn tab is not the one shown first.
  */
 
 /** One part of a page under a heading: the anchor ('' for the text before the first heading), the heading and the text. */
@@ -15,8 +17,8 @@ const decode = (text: string) =>
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
   });
 
-/** Heading self-links, copy and tab buttons and the tab labels repeated for print: not content. */
-const NOT_CONTENT = /<a class="anchor"[^>]*>[\s\S]*?<\/a>|<button[^>]*>[\s\S]*?<\/button>|<p class="tab-label">[\s\S]*?<\/p>/g;
+/** Heading self-links and copy and tab buttons (the tab's label is its panel's first paragraph too): not content. */
+const NOT_CONTENT = /<a class="anchor"[^>]*>[\s\S]*?<\/a>|<button[^>]*>[\s\S]*?<\/button>/g;
 /** Tags inside a word's run (highlighting spans, inline code, emphasis, links) join their text; the others separate it. */
 const INLINE = /^<\/?(?:span|code|a|strong|em|b|i|mark|kbd|sub|sup|del|s|abbr|small)\b/i;
 const HEADING = /<h([23]) id="([^"]*)"[^>]*>([\s\S]*?)<\/h\1>/g;

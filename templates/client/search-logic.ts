@@ -1,3 +1,5 @@
+import { isUnspaced } from './search-text.js';
+
 /* Pure parts of the search box: result shaping, typo correction, keyboard moves. */
 
 export interface SearchResult {
@@ -56,7 +58,8 @@ export function correctQuery(query: string, terms: readonly string[]): string | 
     .split(/\s+/)
     .filter(Boolean)
     .map((word) => {
-      if (known.has(word) || word.length < 4 || terms.some((t) => t.startsWith(word))) return word;
+      // (Chinese or Japanese text is no misspelt word: an edit of it is another word.)
+      if (known.has(word) || word.length < 4 || isUnspaced(word) || terms.some((t) => t.startsWith(word))) return word;
       const limit = word.length >= 8 ? 2 : 1;
       let best: string | null = null;
       let bestDistance = limit + 1;
