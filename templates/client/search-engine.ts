@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
 import type { SearchResult } from './search-logic.js';
-import { queryWords, readVarint, termsOf, wordStarts, words } from './search-text.js';
+import { isUnspaced, queryWords, readVarint, termsOf, wordStarts, words } from './search-text.js';
 
 /*
  * The search engine of the local index (written by src/build/search.ts). It is
@@ -188,7 +188,8 @@ export function createSearchEngine(fetchFile: Fetcher) {
     for (const terms of await Promise.all(shardsFor(first, prefix).map(shard))) {
       for (const [term, data] of terms) {
         if (!term.startsWith(prefix)) continue;
-        const factor = term === word ? 1 : stemmer(term) === stem ? SAME_STEM : word.length >= 2 && term.startsWith(word) ? PREFIX : 0;
+        // (One Chinese or Japanese character is already a word to start from.)
+        const factor = term === word ? 1 : stemmer(term) === stem ? SAME_STEM : (word.length >= 2 || isUnspaced(word)) && term.startsWith(word) ? PREFIX : 0;
         if (factor) found.push({ term, factor, data: data() });
       }
     }

@@ -32,6 +32,8 @@ describe('search index of a Chinese site', () => {
 
   it('finds it by several words, typed with or without spaces', async () => {
     for (const query of ['月球 引力', '月球引力', '海平面周期性变化']) expect((await urls(query))[0], query).toBe('/guides/tides/');
+    // One character, the first of a word as typed, finds the words it starts.
+    expect((await urls('潮'))[0]).toBe('/guides/tides/');
     // A word under a heading leads to the heading.
     expect((await urls('海浪'))[0]).toBe('/guides/tides/#海浪');
   });
