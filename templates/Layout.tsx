@@ -1,4 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
+import { BlogFeedLink } from './BlogPost.js';
 import { ANCHOR_LABEL_ID } from '../src/content/plugins/headings.js';
 import type { ComponentName } from '../src/config/schema.js';
 import type { SitePage } from '../src/site/model.js';
@@ -51,6 +52,7 @@ export function HeadEnd({ ctx, page }: { ctx: RenderContext; page?: SitePage }) 
       <meta name="color-scheme" content="light dark" />
       <script dangerouslySetInnerHTML={{ __html: ctx.assets.headScript }} />
       <link rel="stylesheet" href={href(ctx, ctx.assets.css)} />
+      <BlogFeedLink ctx={ctx} />
       <HeadExtra ctx={ctx} page={page} />
     </>
   );

@@ -1,5 +1,5 @@
 import type { SiteConfig } from '../src/config/schema.js';
-import type { Site, SitePage } from '../src/site/model.js';
+import type { HeroImage, Site, SitePage } from '../src/site/model.js';
 import type { ResolvedTheme } from '../src/theme/theme.js';
 import type { Components } from '../src/theme/components.js';
 import type { NavCache } from './nav.js';
@@ -72,6 +72,8 @@ export interface HomeHero {
   title: string;
   tagline?: string;
   actions: Array<{ text: string; url: string; primary: boolean }>;
+  /** The picture beside the text (frontmatter hero.image), with its size: site paths, given the base by Home. */
+  image?: HeroImage;
 }
 export interface HomeFeature {
   title: string;

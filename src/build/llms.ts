@@ -15,10 +15,13 @@ function absolute(site: Site, base: string, url: string): string {
 }
 
 function orderedPages(site: Site) {
-  return site.sections.map((section) => ({
+  const sections = site.sections.map((section) => ({
     title: section.title,
     pages: section.pages.map((entry) => site.byUrl.get(entry.url)!).filter(Boolean),
   }));
+  // The blog's posts, newest first, after the sections.
+  if (site.blog) sections.push({ title: site.blog.title, pages: [...site.blog.posts].reverse().map((post) => site.byUrl.get(post.url)!).filter(Boolean) });
+  return sections;
 }
 
 export function llmsTxt(site: Site, base: string): string {

@@ -42,6 +42,9 @@ function checkConfig(config: SiteConfig, problemAt: LoadedConfig['problemAt']): 
     if (seen.has(sectionKey)) {
       problems.push(problemAt(['sections', s, 'url'], `section "${section.url}" is listed twice (first at ${seen.get(sectionKey)})`));
     } else seen.set(sectionKey, formatPath(['sections', s]));
+    if (section.autogenerate && section.pages.length) {
+      problems.push(problemAt(['sections', s, 'autogenerate'], `section "${section.url || '(home)'}" lists its pages and takes them from content/${section.autogenerate.directory}/ at once: keep either pages or autogenerate`));
+    }
     section.pages.forEach((page, p) => {
       const path = ['sections', s, 'pages', p];
       if (page === section.url) {

@@ -69,6 +69,12 @@ export const SectionSchema = z
       .array(pageId)
       .default([])
       .describe('The pages of the section in sidebar order, as paths under content/ without .md.'),
+    autogenerate: z
+      .strictObject({
+        directory: pageId.describe('The folder under content/ whose pages the section lists: "guides" is content/guides/.'),
+      })
+      .optional()
+      .describe('Lists every page under content/<directory>/ instead of pages: by the frontmatter key sidebar.order, then by title; each sub-folder is a group. A section has either pages or autogenerate.'),
   })
   .describe('A sidebar section.');
 export type Section = z.infer<typeof SectionSchema>;

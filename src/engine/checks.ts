@@ -8,6 +8,7 @@ import type { SourceProblem } from '../shared/errors.js';
 import { checkRelated, checkUnbuiltLinks, resolveLinks, type LinkTargets } from '../site/links.js';
 import { buildSite, GENERATED, OUTPUT_MARKER, pageFile, routeOf, type Site, type SitePage } from '../site/model.js';
 import { themeProblems } from '../theme/theme.js';
+import { heroImages } from '../site/hero-image.js';
 
 /*
  * The checks of a site that `docs build`, `docs check` and `docs serve` share: the site model
@@ -35,7 +36,7 @@ export function checkSite(
   // (static/ listed once, for both.)
   const statics = listStatic(join(root, 'static'));
   const targets = linkTargets(site, failed, statics);
-  problems.push(...themeProblems(root, config), ...staticCollisions(site, statics));
+  problems.push(...themeProblems(root, config), ...staticCollisions(site, statics), ...heroImages(root, site, new Set(statics)));
   problems.push(...resolve(site, base, targets), ...checkRelated(site, targets), ...checkUnbuiltLinks(site, targets, unbuilt));
   return { site, problems };
 }

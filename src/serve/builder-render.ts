@@ -68,6 +68,7 @@ export async function renderOutput(state: RenderState, site: Site, hashes: Map<s
       page.section,
       state.updated.get(page.sourcePath) ?? null,
       page.hrefs,
+      page.heroImage ?? null,
     ]);
     ownKeys.set(page.url, own);
     const key = `${siteKey}/${page.section >= 0 ? sectionKeys[page.section] : '-'}/${own}`;

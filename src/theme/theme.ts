@@ -159,9 +159,9 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
     check(['theme', 'css', i], file);
     if (problems.length === count) problems.push(...cssUrls(root, file, readFileSync(resolve(root, file), 'utf8')).problems);
   });
-  if (config.theme.home === 'landing' && config.sections.some((s) => s.url === '' && s.pages.length)) {
+  if (config.theme.home === 'landing' && config.sections.some((s) => s.url === '' && (s.pages.length || s.autogenerate))) {
     const s = config.sections.findIndex((section) => section.url === '');
-    problems.push(loaded.problemAt(['sections', s, 'pages'], 'with theme.home: landing the home page has no sidebar, so its section cannot list pages: move them to another section'));
+    problems.push(loaded.problemAt(['sections', s, config.sections[s]!.autogenerate ? 'autogenerate' : 'pages'], 'with theme.home: landing the home page has no sidebar, so its section cannot list pages: move them to another section'));
   }
   return problems;
 }
@@ -234,7 +234,7 @@ export const inside = (dir: string, path: string) => {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** What is wrong with a logo or favicon file, as the end of a sentence that starts with its name; undefined when nothing. */
-function imageProblem(path: string): string | undefined {
+export function imageProblem(path: string): string | undefined {
   const bytes = readFileSync(path);
   if (extname(path).toLowerCase() === '.png') {
     return bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE) && bytes.subarray(12, 16).toString('latin1') === 'IHDR'

@@ -4,6 +4,8 @@ import { href, isExternal } from '../types.js';
 import { formatDate } from '../../src/theme/ui.js';
 import { SmartLink } from './ExternalLink.js';
 import { tocEntries } from '../toc.js';
+import { BlogPostLine } from '../BlogPost.js';
+import { isBlogIndex } from '../../src/site/blog-types.js';
 
 export function Article({ ctx, page, body }: PageProps) {
   const section = page.section >= 0 ? ctx.site.sections[page.section] : undefined;
@@ -28,6 +30,7 @@ export function Article({ ctx, page, body }: PageProps) {
       ) : null}
       <Breadcrumbs ctx={ctx} page={page} />
       <h1>{page.title}</h1>
+      <BlogPostLine ctx={ctx} page={page} />
       <PhoneContents ctx={ctx} page={page} />
       <div className="markdown" dangerouslySetInnerHTML={{ __html: body }} />
       {fm.related.length ? (
@@ -58,9 +61,9 @@ export function Article({ ctx, page, body }: PageProps) {
           </ul>
         </section>
       ) : null}
-      {site.editBase || printable ? (
+      {(site.editBase && !isBlogIndex(ctx.site.blog, page.url)) || printable ? (
         <div className="article-tools">
-          {site.editBase ? (
+          {site.editBase && !isBlogIndex(ctx.site.blog, page.url) ? (
             <a href={site.editBase + page.sourcePath} target="_blank" rel="noopener noreferrer">
               {ui.editPage}
               <span className="sr-only"> {ui.newTab}</span>

@@ -9,6 +9,7 @@ export function homeProps(props: PageProps): HomeProps {
     title: fm.hero?.title ?? props.page.title,
     tagline: fm.hero?.tagline,
     actions: (fm.hero?.actions ?? []).map((action) => ({ text: action.text, url: action.url, primary: action.primary ?? false })),
+    ...(props.page.heroImage ? { image: props.page.heroImage } : {}),
   };
   const features: HomeFeature[] = fm.features ?? [];
   return { ...props, hero, features };
@@ -17,21 +18,47 @@ export function homeProps(props: PageProps): HomeProps {
 /** The landing home page (theme.home: landing): a hero, feature cards, then the page's own text. */
 export function Home({ ctx, body, hero, features }: HomeProps) {
   const link = (url: string) => (isExternal(url) ? url : href(ctx, url));
+  const text = (
+    <>
+      <h1>{hero.title}</h1>
+      {hero.tagline ? <p className="hero-tagline">{hero.tagline}</p> : null}
+      {hero.actions.length ? (
+        <p className="hero-actions">
+          {hero.actions.map((action) => (
+            <SmartLink key={action.url} href={link(action.url)} className={action.primary ? 'hero-action primary' : 'hero-action'}>
+              {action.text}
+            </SmartLink>
+          ))}
+        </p>
+      ) : null}
+    </>
+  );
+  const image = hero.image;
   return (
     <article className="article home">
-      <header className="hero">
-        <h1>{hero.title}</h1>
-        {hero.tagline ? <p className="hero-tagline">{hero.tagline}</p> : null}
-        {hero.actions.length ? (
-          <p className="hero-actions">
-            {hero.actions.map((action) => (
-              <SmartLink key={action.url} href={link(action.url)} className={action.primary ? 'hero-action primary' : 'hero-action'}>
-                {action.text}
-              </SmartLink>
-            ))}
+      {image ? (
+        // The text first (the h1 leads for screen readers); the stylesheet puts the picture above it on narrow screens.
+        <header className="hero hero-with-image">
+          <div className="hero-text">{text}</div>
+          <p className="hero-image">
+            {[image.src, image.dark].map((src, i) =>
+              src === undefined ? null : (
+                <img
+                  key={src}
+                  className={image.dark === undefined ? undefined : i === 0 ? 'hero-image-light' : 'hero-image-dark'}
+                  src={href(ctx, src)}
+                  alt={image.alt}
+                  width={image.width}
+                  height={image.height}
+                  fetchPriority={i === 0 ? 'high' : undefined}
+                />
+              ),
+            )}
           </p>
-        ) : null}
-      </header>
+        </header>
+      ) : (
+        <header className="hero">{text}</header>
+      )}
       {features.length ? (
         <section className="features" aria-label={ctx.theme.ui.features}>
           <ul>

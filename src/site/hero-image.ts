@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SourceProblem } from '../shared/errors.js';
+import { imageSize, type ImageSize } from '../theme/image-size.js';
+import { imageProblem } from '../theme/theme.js';
+import type { Site } from './model.js';
+
+/*
+ * The picture of a landing page's hero (frontmatter hero.image): its files must be pictures of
+ * static/, and its size is read from the light one, so that the page gives the <img> its width and
+ * height. A checked picture is set on its page as `heroImage` (and so is part of the page's key).
+ */
+
+/** Checks every page's hero.image against the files of static/ (paths such as /images/hero.png) and sets `heroImage`. */
+export function heroImages(root: string, site: Site, statics: ReadonlySet<string>): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  for (const page of site.pages) {
+    const image = page.frontmatter.hero?.image;
+    if (!image) continue;
+    const count = problems.length;
+    const sizes: ImageSize[] = [];
+    for (const field of ['src', 'dark'] as const) {
+      const file = image[field];
+      if (file === undefined) continue;
+      const problem = (message: string) => problems.push({ file: page.sourcePath, ...page.locateField(['hero', 'image', field]), path: `frontmatter.hero.image.${field}`, message });
+      if (!statics.has(file)) {
+        problem(`hero image "${file}" is not a file of static/ (put the picture there and write its path from it, such as /images/hero.png)`);
+        continue;
+      }
+      const full = join(root, 'static', file);
+      const bad = imageProblem(full);
+      if (bad) {
+        problem(`hero image static${file} ${bad}`);
+        continue;
+      }
+      const size = imageSize(readFileSync(full));
+      if (!size) problem(`hero image static${file} does not say its size, which the page needs to keep its place while it loads: give its <svg> element a width and a height, or a viewBox`);
+      else sizes.push(size);
+    }
+    const [light, dark] = sizes;
+    if (light && dark && Math.abs(light.width / light.height - dark.width / dark.height) > 0.01) {
+      problems.push({
+        file: page.sourcePath,
+        ...page.locateField(['hero', 'image', 'dark']),
+        path: 'frontmatter.hero.image.dark',
+        message: `the dark hero image is ${dark.width}×${dark.height} and the light one ${light.width}×${light.height}: give both the same shape, so that the page keeps one place for either`,
+      });
+    }
+    if (problems.length === count && light) page.heroImage = { src: image.src, ...(image.dark ? { dark: image.dark } : {}), alt: image.alt, ...light };
+  }
+  return problems;
+}
