@@ -43,6 +43,13 @@ export const FrontmatterSchema = z.strictObject({
     .regex(/^https?:\/\//, 'expected an absolute URL')
     .optional()
     .describe('Source repository of the documented package ("Jump to repository").'),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date written YYYY-MM-DD')
+    .optional()
+    .describe('A blog post\'s date; when given, the same as the date of its file name.'),
+  authors: z.array(nonBlank()).optional().describe('A blog post\'s authors, shown under its title and in the feed.'),
+  tags: z.array(nonBlank()).optional().describe('A blog post\'s tags.'),
   hero: z
     .strictObject({
       title: nonBlank().optional().describe('The big title; defaults to the page title.'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BlogSchema } from './blog-schema.js';
 import { nonBlank } from './text.js';
 import { COLOR_DEFAULTS, COLOR_DESCRIPTIONS, HEX_COLOR, type ColorKey } from '../theme/colors.js';
 import { SOCIAL_ICON_NAMES } from '../theme/social-icons.js';
@@ -327,6 +328,7 @@ export const SiteConfigSchema = z
       })
       .optional(),
     search: SearchSchema.default({ provider: 'local' }),
+    blog: BlogSchema.optional(),
     footer: z
       .strictObject({
         links: z.array(LinkSchema).default([]).describe('Links left of the logo mark.'),

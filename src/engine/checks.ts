@@ -8,6 +8,8 @@ import type { SourceProblem } from '../shared/errors.js';
 import { checkRelated, checkUnbuiltLinks, resolveLinks, type LinkTargets } from '../site/links.js';
 import { buildSite, GENERATED, OUTPUT_MARKER, pageFile, routeOf, type Site, type SitePage } from '../site/model.js';
 import { themeProblems } from '../theme/theme.js';
+import { linkBlog, prepareBlog } from '../site/blog.js';
+import { isBlogIndex, postAt } from '../site/blog-types.js';
 import { heroImages } from '../site/hero-image.js';
 
 /*
@@ -32,10 +34,15 @@ export function checkSite(
   base: string,
   resolve: LinkResolver = resolveLinks,
 ): { site: Site; problems: SourceProblem[] } {
-  const { site, problems } = buildSite(config, pages, failed as Set<string>);
+  // The blog's posts under their addresses, and its index pages (see src/site/blog.ts).
+  const blog = prepareBlog(config, pages, failed, base);
+  const { site, problems } = buildSite(config, blog.pages, failed as Set<string>);
+  linkBlog(site, blog.blog);
+  problems.push(...blog.problems);
   // (static/ listed once, for both.)
   const statics = listStatic(join(root, 'static'));
   const targets = linkTargets(site, failed, statics);
+  if (site.blog?.feedUrl) targets.files.add(site.blog.feedUrl);
   problems.push(...themeProblems(root, config), ...staticCollisions(site, statics), ...heroImages(root, site, new Set(statics)));
   problems.push(...resolve(site, base, targets), ...checkRelated(site, targets), ...checkUnbuiltLinks(site, targets, unbuilt));
   return { site, problems };
@@ -93,6 +100,7 @@ export function staticCollisions(site: Site, statics: string[]): SourceProblem[]
   for (const from of Object.keys(site.config.redirects)) written.set(`${from.replace(/\/$/, '')}/index.html`, `the redirect page of ${from}`);
   if (!written.has('/404.html')) written.set('/404.html', 'the page for addresses that lead nowhere');
   for (const file of GENERATED) if (file !== '/favicon.svg' && !written.has(file)) written.set(file, 'a file it generates');
+  if (site.blog?.feedUrl) written.set(site.blog.feedUrl, 'the feed of the blog');
   written.set(`/${OUTPUT_MARKER}`, 'the mark of its output folder');
   const problems: SourceProblem[] = [];
   for (const file of statics) {
@@ -126,7 +134,7 @@ export function siteWarnings(site: Site, root: string, configPath: string): Sour
   const config = relative(root, configPath);
   return [
     ...site.pages
-      .filter((page) => page.section === -1 && page.id !== '404' && !menus.has(page.url))
+      .filter((page) => page.section === -1 && page.id !== '404' && !menus.has(page.url) && !postAt(site.blog, page.url) && !isBlogIndex(site.blog, page.url))
       .map((page) => ({
         file: page.sourcePath,
         line: 0,
