@@ -44,9 +44,9 @@ sections:
     url: ""
   - title: Guide
     url: guide
-    pages:
-      - guide/getting-started
-      - guide/markdown
+    # Every page of content/guide/, by their sidebar.order, then by title.
+    autogenerate:
+      directory: guide
   - title: Reference
     url: reference
     pages:
@@ -63,6 +63,9 @@ hero:
       primary: true
     - text: Reference
       url: /reference/
+  image:
+    src: /hero.svg
+    alt: A page of documentation with a heading, lines of text and a code block
 features:
   - title: Quick to learn
     text: The guide walks through a first project in a few minutes.
@@ -82,7 +85,8 @@ The guide explains My Project step by step. Start with [Getting started](/guide/
 `,
   'content/guide/getting-started.md': `---
 title: Getting started
-group: Basics
+sidebar:
+  order: 1
 ---
 
 ## Install
@@ -97,7 +101,8 @@ Create a file and run it. The [Markdown page](/guide/markdown/) shows what a pag
 `,
   'content/guide/markdown.md': `---
 title: Markdown
-group: Basics
+sidebar:
+  order: 2
 description: Every Markdown extension a page may use.
 ---
 
@@ -193,6 +198,8 @@ title: Configuration
 ## entry
 
 \`string\`. The file to start from.
+`,
+  'static/hero.svg': `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="360" viewBox="0 0 560 360"><rect width="560" height="360" rx="20" fill="#e7ecfb"/><rect x="110" y="40" width="340" height="280" rx="12" fill="#fff" stroke="#3b5bdb" stroke-width="4"/><rect x="140" y="72" width="180" height="18" rx="9" fill="#3b5bdb"/><path stroke="#9aa9d8" stroke-width="8" stroke-linecap="round" d="M140 122h280M140 148h240M140 174h260"/><rect x="140" y="204" width="280" height="88" rx="8" fill="#1f2a44"/><path stroke="#9fe3b4" stroke-width="6" stroke-linecap="round" d="M160 230h120M160 252h180M160 274h90"/></svg>
 `,
   'static/logo.svg': `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect x="3" y="3" width="26" height="26" rx="7" fill="#3b5bdb"/><path fill="none" stroke="#fff" stroke-width="2.5" stroke-linecap="round" d="M10 11h12M10 16h12M10 21h7"/></svg>
 `,

@@ -318,7 +318,10 @@ describe('docs init', () => {
     expect(hits).toEqual([]);
     expect(existsSync(join(out, 'guide/markdown/index.html'))).toBe(true);
     const home = readFileSync(join(out, 'index.html'), 'utf8');
-    expect(home).toContain('class="hero"');
+    expect(home).toContain('class="hero hero-with-image"');
+    expect(home).toMatch(/<img src="\/hero\.svg" alt="[^"]+" width="560" height="360"/);
+    // The guide's pages come from its folder (autogenerate), in the order of their sidebar.order.
+    expect(readFileSync(join(out, 'guide/index.html'), 'utf8')).toMatch(/href="\/guide\/getting-started\/"[^]*href="\/guide\/markdown\/"/);
     expect(home).toContain('src="/logo.svg"');
   });
 
