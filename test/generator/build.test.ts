@@ -63,13 +63,13 @@ describe('docs build', () => {
 
   it('reports bad frontmatter, a broken link and a missing anchor together', async () => {
     const dir = site();
-    editFile(join(dir, 'content/404.md'), 'title: Page not found\n', 'title: Page not found\ntags: [a]\n');
+    editFile(join(dir, 'content/404.md'), 'title: Page not found\n', 'title: Page not found\nkeywords: [a]\n');
     editFile(join(dir, 'content/guides/second.md'), '(/guides/first/#install)', '(/guides/first/#instal)');
     editFile(join(dir, 'content/index.md'), '(./guides/second.md)', '(./guides/third.md)');
     const { code, err } = await runDocs(['build', '--root', dir]);
     expect(code).toBe(1);
     expect(err.split('\n').slice(0, 3)).toEqual([
-      'content/404.md:3:1 frontmatter.tags: unknown key "tags"',
+      'content/404.md:3:1 frontmatter.keywords: unknown key "keywords"',
       'content/guides/second.md:8:9 links to "#instal", but /guides/first/ has no such anchor (did you mean #install?)',
       'content/index.md:6:56 links to "./guides/third.md", which is not a page of this site',
     ]);

@@ -84,14 +84,14 @@ describe.runIf(hasChromium)('docs serve in the browser', () => {
 
   it('shows an accessible, dismissible overlay for broken input, keeps the last good page, and clears it when fixed', async () => {
     const page = await open('/guides/beta/');
-    fixture.edit('content/guides/beta.md', 'title: Beta guide', 'title: Beta guide\ntags: [broken]');
+    fixture.edit('content/guides/beta.md', 'title: Beta guide', 'title: Beta guide\nkeywords: [broken]');
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.count(), { timeout: 30_000 }).toBe(1);
     const text = await alert.innerText();
     expect(text).toContain('1 problem found');
-    expect(text).toContain('content/guides/beta.md:3:1 frontmatter.tags: unknown key "tags"');
+    expect(text).toContain('content/guides/beta.md:3:1 frontmatter.keywords: unknown key "keywords"');
     // The same line as in the terminal.
-    expect(captured.err).toContain('content/guides/beta.md:3:1 frontmatter.tags: unknown key "tags"');
+    expect(captured.err).toContain('content/guides/beta.md:3:1 frontmatter.keywords: unknown key "keywords"');
     expect(await page.locator('h1').innerText()).toBe('Beta guide');
     // Readable: light text on a dark panel above everything.
     const colours = await overlay(page).evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor, getComputedStyle(el).position]);
@@ -108,7 +108,7 @@ describe.runIf(hasChromium)('docs serve in the browser', () => {
     expect(await overlay(late).count()).toBe(0);
 
     const reloaded = nextLoad(page);
-    fixture.edit('content/guides/beta.md', 'title: Beta guide\ntags: [broken]', 'title: Beta guide, fixed');
+    fixture.edit('content/guides/beta.md', 'title: Beta guide\nkeywords: [broken]', 'title: Beta guide, fixed');
     await reloaded;
     await expect.poll(() => page.locator('h1').innerText(), { timeout: 30_000 }).toBe('Beta guide, fixed');
     expect(await overlay(page).count()).toBe(0);
