@@ -242,3 +242,28 @@ describe('a site without blog:', () => {
     rmSync(withPosts, { recursive: true, force: true });
   }, 60_000);
 });
+
+describe('the blog under a base path, and its config', () => {
+  it('puts the base path in every link of the index pages, the posts and the feed', async () => {
+    const dir = blogSite(true, 3);
+    expect((await runDocs(['build', '--root', dir, '--base', '/docs/'])).code).toBe(0);
+    expect(postLinks(read(dir, 'news/index.html'))).toEqual(['/docs/news/post-3/', '/docs/news/post-2/']);
+    expect(read(dir, 'news/index.html')).toContain('href="/docs/news/page/2/" rel="next"');
+    expect(read(dir, 'news/post-2/index.html')).toContain('href="/docs/news/post-1/" rel="prev"');
+    expect(read(dir, 'news/post-2/index.html')).toContain('href="/docs/news/atom.xml"');
+    const feed = parseXml(read(dir, 'news/atom.xml'));
+    expect(childrenNamed(feed, 'link').map((l) => l.attributes.href)).toEqual(['https://docs.example.org/docs/news/atom.xml', 'https://docs.example.org/docs/news/']);
+    expect(child(childrenNamed(feed, 'entry')[0]!, 'id')!.text).toBe('https://docs.example.org/docs/news/post-3/');
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('reports a bad blog key at its place in the config', async () => {
+    const dir = fixtureSite();
+    writeFileSync(join(dir, 'site.config.yaml'), readFileSync(join(dir, 'site.config.yaml'), 'utf8') + 'blog:\n  path: /news/\n  postsPerPage: 0\n');
+    const { code, err } = await runDocs(['build', '--root', dir]);
+    expect(code).toBe(1);
+    expect(err).toMatch(/site\.config\.yaml:\d+:9 blog\.path: expected a folder under content\//);
+    expect(err).toMatch(/site\.config\.yaml:\d+:17 blog\.postsPerPage: /);
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+});
