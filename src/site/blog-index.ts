@@ -27,6 +27,6 @@ export function blogIndexHtml(config: SiteConfig, base: string, blog: Blog, post
   return (
     `<ul class="blog-list">${entries.join('')}</ul>` +
     (blog.indexUrls.length > 1 ? `<nav class="pagination" aria-label="${escape(ui.pagination)}">${newer}${older}</nav>` : '') +
-    (blog.feedUrl ? `<p class="blog-feed"><a href="${link(blog.feedUrl)}" type="application/atom+xml">Atom feed</a></p>` : '')
+    (blog.feedUrl ? `<p class="blog-feed"><a href="${link(blog.feedUrl)}" type="application/atom+xml">${escape(ui.blogFeed)}</a></p>` : '')
   );
 }
