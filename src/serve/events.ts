@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SourceProblem } from '../shared/errors.js';
 
 /*
  * Server-Sent Events to the open pages. Each connection says which page it
@@ -12,8 +13,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type BuildState =
   | { ok: true }
-  /** `problems` are the lines the terminal prints ("file:line:column message"); `detail` is a stack. */
-  | { ok: false; title: string; problems: string[]; detail?: string };
+  /** `problems` are the lines the terminal prints ("file:line:column message"); `detail` is a stack; `note` says what the page behind shows. */
+  | { ok: false; title: string; problems: string[]; detail?: string; note?: string };
+
+/** What the overlay says of the page behind it: the last good build, or nothing yet (the first build failed). */
+export function overlayNote(served: boolean): string {
+  return served
+    ? 'The preview shows the last good build. Fix the files below; this message goes away by itself.'
+    : 'Nothing could be built yet, so there is no page to show. Fix the files below; the site is shown by itself then.';
+}
+
+/** The terminal's line under the problems: how many, where the first is (file:line:column), and what the preview shows meanwhile. */
+export function problemsLine(problems: readonly SourceProblem[], served: boolean): string {
+  const n = problems.length;
+  const first = problems[0];
+  const where = !first ? '' : first.line > 0 ? `${first.file}:${first.line}:${first.column}` : first.file;
+  const place = !first ? '' : n === 1 ? ` (at ${where})` : ` (the first at ${where}, and ${n - 1} more)`;
+  return `${n} problem${n === 1 ? '' : 's'} found${place}; ${served ? 'the preview keeps the last good build until they are fixed' : 'the site is served once they are fixed'}.`;
+}
 
 interface Client {
   res: ServerResponse;

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { join, relative, resolve } from 'node:path';
 import { TOOL_ROOT } from '../shared/paths.js';
-import { type BuildState, EventHub } from './events.js';
+import { type BuildState, EventHub, overlayNote, problemsLine } from './events.js';
 import { FileStore, makeEntry, RELOAD_SCRIPT_URL, type Entry } from './files.js';
 import { parseHeadersFile, type HeaderRule } from './http.js';
 import { listen, ListenError } from './listen.js';
@@ -328,9 +328,8 @@ export class PreviewServer implements Preview {
     } else if ('problems' in result) {
       const n = result.problems.length;
       this.buildState = { ok: false, title: `${n} problem${n === 1 ? '' : 's'} found`, problems: result.message.split('\n') };
-      this.io.err.write(
-        `${result.message}\n${n} problem${n === 1 ? '' : 's'} found${label}; ${this.store.size ? 'the preview keeps the last good build until they are fixed' : 'the site is served once they are fixed'}.\n`,
-      );
+      // The place of the first problem, not the files saved: those are where the reader looks.
+      this.io.err.write(`${result.message}\n${problemsLine(result.problems, this.store.size > 0)}\n`);
       this.publishState();
     } else {
       this.io.err.write(`Unexpected error while rebuilding${label} (the preview carries on with the last good build):\n${result.unexpected}\n`);
@@ -366,7 +365,8 @@ export class PreviewServer implements Preview {
   }
 
   private publishState(): void {
-    this.hub.setState(this.templateState ?? this.buildState);
+    const state = this.templateState ?? this.buildState;
+    this.hub.setState(state.ok ? state : { ...state, note: overlayNote(this.store.size > 0) });
   }
 
   private isSettled(): boolean {
@@ -388,8 +388,6 @@ export class PreviewServer implements Preview {
     const rel = relative(process.cwd(), path);
     return rel.startsWith('..') ? path : rel || '.';
   }
-
-
 }
 
 /** The browser script, bundled once per server start. */

@@ -187,7 +187,7 @@ describe('docs serve reports the same problems as docs build', () => {
           'content/guides/dangling.md: this symbolic link leads nowhere (its target does not exist): remove it or fix its target',
           'content/guides/fifo.md: this is a named pipe (FIFO), not a Markdown file; remove it from content/',
           `content/guides/leak.md: this symbolic link leads outside the site folder (to ${join(outside, 'secret.md')}); docs publishes only files inside the site folder, so copy the file in instead`,
-          '3 problems found; the site is served once they are fixed.',
+          '3 problems found (the first at content/guides/dangling.md, and 2 more); the site is served once they are fixed.',
           '',
         ].join('\n'),
       );

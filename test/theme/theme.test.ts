@@ -222,7 +222,7 @@ describe('theme files and components', () => {
     // The preview shows it as a problem too (it was an unexpected error there).
     writeFileSync(join(dir, 'components/Footer.tsx'), cases[0]![0]);
     const out = await serveProblems({ dir, site: dir, cache: temp('docs-cache-'), remove: () => {} });
-    expect(out).toContain(`components/Footer.tsx:1:1 ${cases[0]![1]}\n1 problem found; the site is served once they are fixed.\n`);
+    expect(out).toContain(`components/Footer.tsx:1:1 ${cases[0]![1]}\n1 problem found (at components/Footer.tsx:1:1); the site is served once they are fixed.\n`);
   });
 
   it('a stylesheet or logo behind a symbolic link out of the site, and a logo that is no image, are problems at their keys', async () => {

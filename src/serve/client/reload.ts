@@ -13,6 +13,8 @@ interface FailedState {
   title: string;
   problems: string[];
   detail?: string;
+  /** What the page behind shows (the last good build, or nothing yet). */
+  note?: string;
 }
 type State = OkState | FailedState;
 
@@ -126,7 +128,7 @@ function showOverlay(state: FailedState): void {
   header.append(title, close);
 
   const note = document.createElement('p');
-  note.textContent = 'The preview shows the last good build. Fix the files below; this message goes away by itself.';
+  note.textContent = state.note ?? 'Fix the files below; this message goes away by itself.';
   style(note, { margin: '0 0 12px', color: '#d4d4d8' });
 
   const list = document.createElement('ul');
