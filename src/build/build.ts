@@ -261,7 +261,11 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
     };
   };
   const { site, base, root, markdown, warnings } = await loadSite(options, searchFeed);
-  if (options.checkOnly) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started, warnings };
+  if (options.checkOnly) {
+    // The site's components are compiled and loaded as the build does (in memory: nothing is written), so that check reports their problems too.
+    loadComponents(root, site.config);
+    return { site, pages: site.pages.length, files: 0, ms: performance.now() - started, warnings };
+  }
 
   const templatesDir = options.templates ?? TEMPLATES_DIR;
   const out = new OutputWriter(outputFolder(options));

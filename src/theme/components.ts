@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import * as React from 'react';
 import type { ComponentType } from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';
 import { COMPONENT_NAMES, type ComponentName, type SiteConfig } from '../config/schema.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
+import { TOOL_ROOT } from '../shared/paths.js';
 import { imageRatio, inside, logoFiles } from './theme.js';
 
 /* The site's own React components (config `components:`), compiled and run in the build. */
@@ -33,7 +34,8 @@ const hashOf = (path: string) => {
  * to HTML like the built-in ones and never reach the browser. Their imports
  * of react and react/jsx-runtime get the tool's React; every other import is
  * bundled from the site's files, which must lie inside the site folder (so that
- * nothing from elsewhere is published by accident). This is not a sandbox:
+ * nothing from elsewhere is published by accident), or is the tool's documented
+ * helper module (see helpersImport). This is not a sandbox:
  * components are the site authors' code and run with the build's rights (they
  * can reach Node.js through its globals), as README's Safety says.
  * Returns the components and a hash of their sources (part of every page's key).
@@ -72,6 +74,15 @@ export function loadComponents(root: string, config: SiteConfig): { components: 
 
 const toolRequire = createRequire(import.meta.url);
 
+/**
+ * The one file of the tool a component may import: the helpers the manual documents (`href`, `isExternal`
+ * of templates/types.ts). `<the tool's package name>/templates/types.js` is the tool's own file wherever the
+ * site is, and a path that leads to that file (a package folder linked to the tool) is let in too.
+ */
+let toolPackage: string | undefined;
+const helpersImport = () => `${(toolPackage ??= (JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { name: string }).name)}/templates/types.js`;
+const helpersFile = () => join(TOOL_ROOT, 'templates', 'types.ts');
+
 function compileComponent(root: string, entry: string, name: ComponentName): Compiled {
   const { buildSync } = toolRequire('esbuild') as typeof import('esbuild');
   const display = (path: string) => relative(root, path).split(sep).join('/');
@@ -89,6 +100,7 @@ function compileComponent(root: string, entry: string, name: ComponentName): Com
       external: ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/server'],
       logLevel: 'silent',
       absWorkingDir: root,
+      alias: { [helpersImport()]: helpersFile(), [helpersImport().replace(/\.js$/, '')]: helpersFile() },
     });
   } catch (e) {
     const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
@@ -103,10 +115,14 @@ function compileComponent(root: string, entry: string, name: ComponentName): Com
   }
   // Every file the component is made of is the site's own: through a link or an import, a file outside would be published.
   const realRoot = realpathSync(root);
-  const outside = Object.keys(result.metafile.inputs).filter((file) => !inside(realRoot, realpathSync(resolve(root, file))));
+  const helpers = realpathSync(helpersFile());
+  const outside = Object.keys(result.metafile.inputs).filter((file) => {
+    const real = realpathSync(resolve(root, file));
+    return real !== helpers && !inside(realRoot, real);
+  });
   if (outside.length) {
     throw new InputError([
-      { file: display(entry), line: 1, column: 1, message: `component ${name}: ${outside.map((f) => realpathSync(resolve(root, f))).join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the site folder; a component may import react and the site's own files only` },
+      { file: display(entry), line: 1, column: 1, message: `component ${name}: ${outside.map((f) => realpathSync(resolve(root, f))).join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the site folder; a component may import react, the site's own files and ${helpersImport()} only` },
     ]);
   }
   const code = result.outputFiles[0]!.text;
@@ -115,7 +131,7 @@ function compileComponent(root: string, entry: string, name: ComponentName): Com
   const mod = { exports: {} as Record<string, unknown> };
   const requireShim = (id: string) => {
     if (id in modules) return modules[id];
-    throw new Error(`component ${name} (${display(entry)}) imports "${id}": a component may import react and the site's own files only`);
+    throw new Error(`component ${name} (${display(entry)}) imports "${id}": a component may import react, the site's own files and ${helpersImport()} only`);
   };
   try {
     new Function('module', 'exports', 'require', code)(mod, mod.exports, requireShim);
