@@ -266,6 +266,8 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
     loadComponents(root, site.config);
     return { site, pages: site.pages.length, files: 0, ms: performance.now() - started, warnings };
   }
+  // (Not a problem, even with --strict: the file is right for a host that serves the sub-path at its root.)
+  if (base !== '/') warnings.push({ file: 'robots.txt', line: 0, column: 0, message: robotsUnderBase(site.config.site.url, base) });
 
   const templatesDir = options.templates ?? TEMPLATES_DIR;
   const out = new OutputWriter(outputFolder(options));
@@ -352,6 +354,10 @@ async function writeSite(
     throw e;
   }
 }
+
+/** The warning of a build under a base path: robots.txt is written, but crawlers read only the one at the root of the host. */
+const robotsUnderBase = (url: string, base: string) =>
+  `written at ${base}robots.txt, where crawlers do not look: they read only ${url.replace(/\/$/, '')}/robots.txt, at the root of the host; put its lines (the Sitemap line) into that file`;
 
 const outputFolder = (options: BuildOptions) => resolve(options.root, options.out ?? 'dist');
 
