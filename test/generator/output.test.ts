@@ -321,6 +321,18 @@ describe('the lock of an output folder', () => {
     (await lockOutput(target)).release();
   });
 
+  it('releases once: a second release leaves the lock this process took again meanwhile', async () => {
+    const { target } = place();
+    const first = await lockOutput(target);
+    first.release();
+    const second = await lockOutput(target);
+    first.release();
+    expect(JSON.parse(read(lockPath(target))).pid).toBe(process.pid);
+    await expect(lockOutput(target)).rejects.toThrow('this process already builds into');
+    second.release();
+    expect(existsSync(lockPath(target))).toBe(false);
+  });
+
   it('leaves a lock another build took meanwhile when released', async () => {
     const { target } = place();
     const lock = await lockOutput(target);
@@ -330,7 +342,7 @@ describe('the lock of an output folder', () => {
   });
 
   it('takes over at once a lock whose build is gone, and anything that is no lock', async () => {
-    for (const contents of [lockOf({ pid: deadPid() }), `${deadPid()}\n`, '', '0\n', '{"docsLock":1,"pid"', lockOf({ pid: -3 }), lockOf({ pid: 1.5 }), JSON.stringify({ docsLock: 2, pid: liveNode() }), 'garbage']) {
+    for (const contents of [lockOf({ pid: 0 }), lockOf({ pid: deadPid() }), `${deadPid()}\n`, '', '0\n', '{"docsLock":1,"pid"', lockOf({ pid: -3 }), lockOf({ pid: 1.5 }), JSON.stringify({ docsLock: 2, pid: liveNode() }), 'garbage']) {
       const { target } = place();
       expect(await takeOver(target, contents), contents).toEqual([]);
     }
