@@ -14,10 +14,13 @@ const CHECKED = ['test', 'scripts', 'src', 'bin', '.ci'];
 /** Folders whose files are a project's data, not the repository's code (fixture sites, example projects). */
 const SKIPPED = new Set(['node_modules', 'fixtures']);
 /**
- * Strings that look like paths out of the repository but are not: each is text a test writes into a
- * temporary project (where it points inside that project), with the file that holds it.
+ * Strings that look like paths out of the repository but are not: each is the import of the themed
+ * fixture's Footer component (from its folder to the tool's templates), which these tests replace in
+ * their temporary copy of the fixture, with the file that holds it.
  */
-const NOT_PATHS = new Map([['test/theme/theme.test.ts', "'../../../../templates/types.js'"]]);
+const NOT_PATHS = new Map(
+  ['test/theme/theme.test.ts', 'test/generator/site-components.test.ts', 'test/generator/manual-claims.test.ts'].map((file) => [file, "'../../../../templates/types.js'"]),
+);
 /** This file: its samples name outside paths on purpose, to show that the check finds them. */
 const SELF = fileURLToPath(import.meta.url);
 const TEXT = /\.(?:[cm]?[jt]sx?|json|ya?ml|sh)$|^run$/;
