@@ -39,7 +39,7 @@ export function htmlText(html: string): string {
 
 /**
  * The "On this page" entries of a page (footnotes left out: they are not a section of the text). The body is
- * read again (from memory or the render cache, in pieces that end at line breaks) only when the page has
+ * read again (from memory or the render cache) only when the page has
  * between one and TOC_H3_LIMIT h3 headings: `headings` holds the text of its h2s and h3s, `anchors` its h2s.
  */
 export function tocEntries(page: Pick<SitePage, 'anchors' | 'headings' | 'html' | 'htmlInCache' | 'sourceKey' | 'sourcePath'>): TocEntry[] {

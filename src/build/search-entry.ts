@@ -96,8 +96,8 @@ export function createEntryReader(): (input: SearchInput, html: string) => PageE
 
   /** Reads a page: its terms with their counts and title places, and its document. */
   return (input: SearchInput, html: string): PageEntry => {
-    // The body's sections come as parts (a long section of a very large page in several): their words are
-    // counted as they come, and of their text only what the document shows is kept.
+    // The body's sections come as parts: their words are counted as they come, and of their text only
+    // what the document shows is kept.
     const parts = sectionPartsOf(html);
     const shown: SearchSection[] = [];
     let length = 0;

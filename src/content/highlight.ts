@@ -255,7 +255,6 @@ function lineElement(children: ElementContent[]): Element {
 /** The token classes a rendered body uses, with their colours (so a cached body can restore them). */
 export function tokenClassesIn(html: string | readonly string[]): Record<string, TokenClass> {
   const classes: Record<string, TokenClass> = {};
-  // (Pieces of a body are whole tags: see RenderedMarkdown.htmlPieces.)
   for (const piece of typeof html === 'string' ? [html] : html) {
     for (const m of piece.matchAll(/<span class="(t[\w]{5})">/g)) {
       const entry = usedClasses.get(m[1]!);

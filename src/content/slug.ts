@@ -44,8 +44,7 @@ const FOOTNOTE_LABEL_ID = 'footnote-label';
 
 /**
  * The ids tabs take (see tabsNode in plugins/directives.ts), whichever tabs a page has: a heading
- * never takes one, so that its id does not depend on the tabs further down the page (which a
- * page rendered in parts has not read yet when it slugs the heading).
+ * never takes one, so that its id does not depend on the tabs further down the page.
  */
 const TAB_ID = /^tabs-\d+-\d+-(?:tab|panel)$/;
 

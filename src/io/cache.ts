@@ -229,7 +229,7 @@ function* fileChunks(path: string, size: number): Generator<Buffer> {
   }
 }
 
-/** readCache without the body: only the meta line is read (a very large page's body is tens of megabytes). */
+/** readCache without the body: only the meta line is read. */
 function readCacheMeta<T extends CachedPage>(key: string): T | undefined {
   if (!layerEnabled('pages') || !pageIntact(key)) return undefined;
   try {
