@@ -35,8 +35,8 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' |
 }
 
 export type { HighlighterSource };
-export { listContentFiles, pageIdOf, PageProblems, type UnbuiltPage } from './pages.js';
-import { FrontmatterProblems, listContentFiles, pageIdOf, PageProblems, withBodyProblems, type UnbuiltPage } from './pages.js';
+export { duplicatePage, listContentFiles, pageIdOf, PageProblems, type UnbuiltPage } from './pages.js';
+import { duplicatePage, FrontmatterProblems, listContentFiles, pageIdOf, PageProblems, withBodyProblems, type UnbuiltPage } from './pages.js';
 
 /** A page's highlighted code blocks at its last render (see remarkCodeBlocks), with the classes their tokens use. */
 interface CachedCodeBlocks {
@@ -296,11 +296,11 @@ export async function loadPages(
   for (const file of files) {
     const id = pageIdOf(file)!;
     const displayPath = relative(rootDir, join(contentDir, file)).split(sep).join('/');
-    if (seen.has(id)) {
-      problems.push({ file: displayPath, line: 1, column: 1, message: `page "/${id}" also comes from ${seen.get(id)}; keep one of the two files` });
+    const duplicate = duplicatePage(seen, id, displayPath);
+    if (duplicate) {
+      problems.push(duplicate);
       continue;
     }
-    seen.set(id, displayPath);
     try {
       // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
       const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));

@@ -75,3 +75,14 @@ export async function withBodyProblems(e: unknown): Promise<unknown> {
   const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter: uncoloured });
   return new PageProblems([...e.problems, ...fresh.problems], { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
 }
+
+/**
+ * The problem of a file whose page another file gives already (content/a.md and content/a/index.md);
+ * otherwise undefined, and the file is noted in `seen` (page id → the first file's display path).
+ */
+export function duplicatePage(seen: Map<string, string>, id: string, displayPath: string): SourceProblem | undefined {
+  const first = seen.get(id);
+  if (first !== undefined) return { file: displayPath, line: 1, column: 1, message: `page "/${id}" also comes from ${first}; keep one of the two files` };
+  seen.set(id, displayPath);
+  return undefined;
+}

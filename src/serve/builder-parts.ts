@@ -3,7 +3,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { searchInputs, searchOrder } from '../build/build.js';
 import { createSearchIndexer } from '../build/search.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
-import { pageIdOf, type SourcePage, type UnbuiltPage } from '../content/load.js';
+import { duplicatePage, pageIdOf, type SourcePage, type UnbuiltPage } from '../content/load.js';
 import type { Site } from '../site/model.js';
 import type { BuildResult, FileList } from './protocol.js';
 
@@ -80,11 +80,11 @@ export function collectPages(sources: ReadonlyMap<string, Source>, root: string,
   for (const file of [...sources.keys()].sort()) {
     const id = pageIdOf(file)!;
     const displayPath = relative(root, join(contentDir, file)).split(sep).join('/');
-    if (seen.has(id)) {
-      problems.push({ file: displayPath, line: 1, column: 1, message: `page "/${id}" also comes from ${seen.get(id)}; keep one of the two files` });
+    const duplicate = duplicatePage(seen, id, displayPath);
+    if (duplicate) {
+      problems.push(duplicate);
       continue;
     }
-    seen.set(id, displayPath);
     const source = sources.get(file)!;
     if (source.page) {
       pages.push(source.page);
