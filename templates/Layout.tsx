@@ -14,6 +14,8 @@ import { Home, homeProps } from './components/Home.js';
 import { MobileMenu, Sidebar } from './components/Sidebar.js';
 import type { PageProps, RenderContext } from './types.js';
 import { href } from './types.js';
+import { canonicalOf, TreeHead, TreeNotices } from './trees.js';
+import { isRtl } from '../src/theme/ui.js';
 
 /** A part of the page: the site's own component when it replaces this one (config `components:`), given the built-in one as Default. */
 function Part<P extends object>({ ctx, name, Default, props }: { ctx: RenderContext; name: ComponentName; Default: ComponentType<P>; props: P }) {
@@ -71,16 +73,17 @@ export function Layout(props: PageProps) {
   const { config } = ctx.site;
   const title = page.id === '' ? config.site.title : `${page.title} | ${config.site.title}`;
   const description = pageDescription(page, config.site.description);
-  const canonical = config.site.url.replace(/\/$/, '') + href(ctx, page.url);
+  const canonical = ctx.site.trees ? canonicalOf(ctx, page) : config.site.url.replace(/\/$/, '') + href(ctx, page.url);
   const landing = page.id === '' && ctx.theme.home === 'landing';
   const image = absoluteUrl(ctx, page.frontmatter.image ?? ctx.theme.image);
   return (
     <UiContext.Provider value={ctx.theme.ui}>
-    <html lang={config.site.language}>
+    <html lang={config.site.language} dir={direction(ctx)}>
       <head>
         <HeadStart ctx={ctx} title={title} />
         <meta name="description" content={description} />
         <link rel="canonical" href={canonical} />
+        <TreeHead ctx={ctx} page={page} />
         <meta property="og:type" content="website" />
         <meta property="og:site_name" content={config.site.title} />
         <meta property="og:title" content={page.title} />
@@ -94,7 +97,7 @@ export function Layout(props: PageProps) {
         <HeadEnd ctx={ctx} page={page} />
         <script src={href(ctx, ctx.assets.js)} defer />
       </head>
-      <Body ctx={ctx} section={landing ? -1 : page.section} currentUrl={page.url} aside={landing ? null : <PageToc ctx={ctx} page={page} />}>
+      <Body ctx={ctx} section={landing ? -1 : page.section} currentUrl={page.url} aside={landing ? null : <PageToc ctx={ctx} page={page} />} page={page}>
         {landing ? <Part ctx={ctx} name="Home" Default={Home} props={homeProps(props)} /> : <Part ctx={ctx} name="Article" Default={Article} props={props} />}
       </Body>
     </html>
@@ -103,7 +106,7 @@ export function Layout(props: PageProps) {
 }
 
 /** Everything around a page's main content: banners, header, phone menu, sidebar, footer, chat button. */
-function Body({ ctx, section, currentUrl, children, aside }: { ctx: RenderContext; section: number; currentUrl: string; children: ReactNode; aside?: ReactNode }) {
+function Body({ ctx, section, currentUrl, children, aside, page }: { ctx: RenderContext; section: number; currentUrl: string; children: ReactNode; aside?: ReactNode; page?: SitePage }) {
   const { config } = ctx.site;
   const { ui } = ctx.theme;
   return (
@@ -118,7 +121,8 @@ function Body({ ctx, section, currentUrl, children, aside }: { ctx: RenderContex
       <MobileMenu ctx={ctx} section={section} currentUrl={currentUrl} />
       <div className={section >= 0 ? 'page has-sidebar' : 'page'} id="page">
         {section >= 0 ? <Part ctx={ctx} name="Sidebar" Default={Sidebar} props={{ ctx, section, currentUrl }} /> : null}
-        <main id="content" className="content" tabIndex={-1}>
+        <main id="content" className="content" tabIndex={-1} lang={fallbackLanguage(ctx, page)}>
+          {page ? <TreeNotices ctx={ctx} page={page} /> : null}
           {children}
         </main>
         {aside}
@@ -139,7 +143,7 @@ export function NotFound({ ctx }: { ctx: RenderContext }) {
   const { ui } = ctx.theme;
   return (
     <UiContext.Provider value={ui}>
-    <html lang={config.site.language}>
+    <html lang={config.site.language} dir={direction(ctx)}>
       <head>
         <HeadStart ctx={ctx} title={`${ui.notFoundTitle} | ${config.site.title}`} />
         <meta name="robots" content="noindex" />
@@ -164,4 +168,16 @@ export function NotFound({ ctx }: { ctx: RenderContext }) {
     </html>
     </UiContext.Provider>
   );
+}
+
+/** dir="rtl" on a page in a language written right to left (nothing otherwise: ltr is the default). */
+function direction(ctx: RenderContext): 'rtl' | undefined {
+  const tree = ctx.site.trees?.[ctx.site.tree ?? 0];
+  return (tree ? tree.language.dir === 'rtl' : isRtl(ctx.site.config.site.language)) ? 'rtl' : undefined;
+}
+
+/** The language of a page shown in place of a missing translation: its original's. */
+function fallbackLanguage(ctx: RenderContext, page: SitePage | undefined): string | undefined {
+  if (!page?.fallback || !ctx.site.trees) return undefined;
+  return ctx.site.trees[ctx.site.byUrl.get(page.fallback)?.tree ?? 0]!.language.code;
 }

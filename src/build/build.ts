@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter } from '../content/highlight.js';
-import { loadPages, type PageHooks, type SourcePage } from '../content/load.js';
+import { loadPages, type PageHooks } from '../content/load.js';
 import type { PoolOptions } from '../content/pool.js';
 import { scanContent } from '../io/sources.js';
 import { readCached, writeCached } from '../io/cache.js';
@@ -15,6 +15,9 @@ import { TOOL_ROOT } from '../shared/paths.js';
 import { resolveLinks, type LinkTargets } from '../site/links.js';
 import type { Site, SitePage } from '../site/model.js';
 import { createSearchIndexer, type SearchIndexer } from './search.js';
+import { treeFiles, treeSearch, treeViews } from './trees.js';
+
+type Indexers = Array<{ prefix: string; indexer: SearchIndexer }>;
 import { lastUpdated } from './git.js';
 import { outputKeys } from './keys.js';
 import { OutputWriter, type Contents } from './output.js';
@@ -24,7 +27,7 @@ import { renderPage } from './render.js';
 import { markdownFromDisk } from './llms.js';
 import { themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { loadComponents } from '../theme/components.js';
-import { bundleAssets, renderContext, searchInputs, siteFiles } from './parts.js';
+import { bundleAssets, renderContext, siteFiles } from './parts.js';
 import { checkSite, linksWithoutConfig, siteWarnings } from '../engine/checks.js';
 import { pageFile } from '../site/model.js';
 
@@ -245,20 +248,14 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   // From the start of the process: loading Node and the tool's code.
   stageTimes.startup = started;
   // Each page goes to the search indexer as soon as its Markdown is rendered or read from the cache.
-  let indexer: SearchIndexer | undefined;
+  // (One index per language and version: see src/build/trees.ts.)
+  let indexers: Indexers = [];
   const searchFeed = (config: SiteConfig, base: string) => {
     if (options.checkOnly || config.search.provider !== 'local') return undefined;
     // The index starts from the state it had at the last build into the same folder.
-    const index = (indexer = createSearchIndexer({ state: outputFolder(options) }));
-    const inputOf = searchInputs(config, base);
-    return {
-      page(page: SourcePage, fromCache: boolean) {
-        const input = inputOf(page);
-        // A page from the render cache goes without its body: the indexer reads it from there if it needs it.
-        if (input && fromCache) delete input.html;
-        if (input) index.add(input);
-      },
-    };
+    const search = treeSearch(config, base, (prefix) => createSearchIndexer({ state: prefix ? `${outputFolder(options)}\0${prefix}` : outputFolder(options) }));
+    indexers = search.indexers;
+    return search.hooks;
   };
   const { site, base, root, markdown, warnings } = await loadSite(options, searchFeed);
   if (options.checkOnly) {
@@ -273,7 +270,7 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   const out = new OutputWriter(outputFolder(options));
   inProgress.add(out);
   try {
-    const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexer, markdown);
+    const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexers, markdown);
     await timed('commit', () => out.commit());
     return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started, warnings };
   } catch (e) {
@@ -291,7 +288,7 @@ async function writeSite(
   templatesDir: string,
   out: OutputWriter,
   onProgress?: (done: number, total: number) => void,
-  indexer?: SearchIndexer,
+  indexers: Indexers = [],
   markdown = new Map<string, string>(),
 ): Promise<number> {
   let files = 0;
@@ -306,44 +303,58 @@ async function writeSite(
   };
   const keep = (path: string, key: string) => counted(out.keep(path, key));
   // Every page is in the index by now: its files are written while the pages render.
-  const searchFiles =
-    indexer &&
-    indexer.writeTo(join(out.temp, 'search-index'), {
-      // The index's files live in a folder named by its version: unchanged ones move to the new folder.
-      keep: (path, key) => counted(out.keepMoved(join('search-index', path), key)),
-      written: (path, key, size) => {
-        out.writtenElsewhere(join('search-index', path), key, size);
-        files++;
-      },
-    });
+  const searchFiles = indexers.length
+    ? Promise.all(
+        indexers.map(({ prefix, indexer }) =>
+          indexer.writeTo(join(out.temp, prefix, 'search-index'), {
+            // The index's files live in a folder named by its version: unchanged ones move to the new folder.
+            keep: (path, key) => counted(out.keepMoved(join(prefix, 'search-index', path), key)),
+            written: (path, key, size) => {
+              out.writtenElsewhere(join(prefix, 'search-index', path), key, size);
+              files++;
+            },
+          }),
+        ),
+      )
+    : undefined;
   try {
     const assets = await timed('assets', () => bundleAssets(templatesDir));
     assets.css = await withThemeCss(assets.css, themeStylesheet(root, site.config, base));
-    const { ctx, files: assetFiles } = renderContext(site, base, assets, timed('git', () => lastUpdated(root, 'content')), loadComponents(root, site.config));
-    for (const [path, contents] of assetFiles) write(path, contents);
-    const keys = outputKeys(ctx);
+    // One render context per language and version (the site's own for a site of one: see src/build/trees.ts).
+    const updated = timed('git', () => lastUpdated(root, 'content'));
+    const own = loadComponents(root, site.config);
+    const contexts = treeViews(site).map((view) => renderContext(view, base, assets, updated, own));
+    const assetPaths = new Set<string>();
+    for (const [path, contents] of contexts.flatMap((c) => c.files)) if (!assetPaths.has(path) && assetPaths.add(path)) write(path, contents);
+    const allKeys = contexts.map((c) => outputKeys(c.ctx));
+    const { ctx } = contexts[0]!;
+    const keys = allKeys[0]!;
 
     const total = site.pages.length;
-    for (const [i, page] of site.pages.entries()) {
-      const path = pageFile(page);
-      const key = keys.page(page);
-      if (!keep(path, key)) {
-        const html = timed('render', () => renderPage(ctx, page));
-        timed('write', () => write(path, html, key));
+    let i = 0;
+    for (const [t, { ctx: treeCtx }] of contexts.entries()) {
+      for (const page of treeCtx.site.pages) {
+        const path = pageFile(page);
+        const key = allKeys[t]!.page(page);
+        if (!keep(path, key)) {
+          const html = timed('render', () => renderPage(treeCtx, page));
+          timed('write', () => write(path, html, key));
+        }
+        onProgress?.(++i, total);
+        // Lets the writes started so far go on while the next pages render, and waits when the disk falls behind.
+        if (i % 4 === 0) await nextTurn();
+        await out.ready();
       }
-      onProgress?.(i + 1, total);
-      // Lets the writes started so far go on while the next pages render, and waits when the disk falls behind.
-      if (i % 4 === 3) await nextTurn();
-      await out.ready();
     }
     // One file at a time: a printable section of a large site is tens of megabytes.
     // llms-full.txt takes the Markdown read at the start (what the pages were rendered from), or reads it again.
     const fromDisk = markdownFromDisk(root);
     const markdownOf = (page: SitePage) => markdown.get(page.sourcePath) ?? fromDisk(page);
-    const extras = siteFiles(ctx, root, templatesDir, undefined, markdownOf, { keys, keep });
-    for (let next = timed('extras', () => extras.next()); !next.done; next = timed('extras', () => extras.next())) {
-      write(...next.value);
-      await out.ready();
+    for (const extras of [siteFiles(ctx, root, templatesDir, undefined, markdownOf, { keys, keep }), treeFiles(contexts.map((c) => c.ctx), markdownOf, allKeys.map((k) => ({ keys: k, keep })))]) {
+      for (let next = timed('extras', () => extras.next()); !next.done; next = timed('extras', () => extras.next())) {
+        write(...next.value);
+        await out.ready();
+      }
     }
     // The index's files are written beside the pages'; the time the build still waits for them.
     await timed('search-wait', () => searchFiles);

@@ -1,6 +1,8 @@
 import { format, uiStrings } from '../theme/ui.js';
 import type { Site } from '../site/model.js';
 import { withBase } from '../site/links.js';
+import { languageLinks } from '../site/trees.js';
+import { isCurrent } from '../engine/trees.js';
 
 /* Small generated files: sitemap, robots, redirects. */
 
@@ -8,13 +10,20 @@ const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 
 export function sitemap(site: Site, base: string, lastUpdated: Map<string, string>): string {
   const origin = site.config.site.url.replace(/\/$/, '');
-  const urls = site.pages
+  const loc = (url: string) => escapeXml(origin + withBase(base, url));
+  // A site in several languages lists its current version's pages in each language, with their translations (see src/site/trees.ts).
+  const trees = site.trees?.filter(isCurrent);
+  const pages = trees ? trees.flatMap((tree) => tree.site.pages.filter((p) => !p.fallback)) : site.pages;
+  const urls = pages
     .filter((p) => p.id !== '404')
     .map((p) => {
       const updated = lastUpdated.get(p.sourcePath);
-      return `<url><loc>${escapeXml(origin + withBase(base, p.url))}</loc>${updated ? `<lastmod>${updated}</lastmod>` : ''}</url>`;
+      const alternates = trees ? languageLinks(site, p).filter((link) => link.page && !link.page.fallback) : [];
+      const links = alternates.length > 1 ? alternates.map(({ tree, url }) => `<xhtml:link rel="alternate" hreflang="${escapeXml(tree.language.code)}" href="${loc(url)}"/>`).join('') : '';
+      return `<url><loc>${loc(p.url)}</loc>${updated ? `<lastmod>${updated}</lastmod>` : ''}${links}</url>`;
     });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+  const xhtml = trees ? ' xmlns:xhtml="http://www.w3.org/1999/xhtml"' : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"${xhtml}>\n${urls.join('\n')}\n</urlset>\n`;
 }
 
 export function robots(site: Site, base: string): string {

@@ -39,6 +39,8 @@ export function outputKeys(ctx: RenderContext): OutputKeys {
     JSON.stringify(ctx.assets),
     JSON.stringify(site.sections),
     JSON.stringify(site.navigation),
+    // (A site in several languages or versions: its menus and alternates name the pages of every tree.)
+    ...(site.trees ? [site.trees.map((tree) => tree.site.pages.map((p) => (p.fallback ? `${p.url}*` : p.url)).join(' ')).join('\n')] : []),
   );
   const pageKeys = new Map<SitePage, string>();
   const page = (p: SitePage) => {

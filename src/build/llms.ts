@@ -17,16 +17,18 @@ function absolute(site: Site, base: string, url: string): string {
 function orderedPages(site: Site) {
   const sections = site.sections.map((section) => ({
     title: section.title,
-    pages: section.pages.map((entry) => site.byUrl.get(entry.url)!).filter(Boolean),
+    // (A language's copy of a page it lacks is in its original's llms.txt, not in this one.)
+    pages: section.pages.map((entry) => site.byUrl.get(entry.url)!).filter((page) => page && !page.fallback),
   }));
   // The blog's posts, newest first, after the sections.
   if (site.blog) sections.push({ title: site.blog.title, pages: [...site.blog.posts].reverse().map((post) => site.byUrl.get(post.url)!).filter(Boolean) });
   return sections;
 }
 
-export function llmsTxt(site: Site, base: string): string {
+/** llms.txt of the site, or of one of its languages (`prefix`, such as "zh/": see src/site/trees.ts). */
+export function llmsTxt(site: Site, base: string, prefix = ''): string {
   const lines = [`# ${site.config.site.title}`, '', `> ${site.config.site.description}`, ''];
-  lines.push(`The whole documentation as one Markdown file: ${absolute(site, base, '/llms-full.txt')}`, '');
+  lines.push(`The whole documentation as one Markdown file: ${absolute(site, base, `/${prefix}llms-full.txt`)}`, '');
   for (const section of orderedPages(site)) {
     if (!section.pages.length) continue;
     lines.push(`## ${section.title}`, '');

@@ -2,6 +2,7 @@ import { formatPath, InputError, type SourceProblem } from '../shared/errors.js'
 import { zodProblems } from './validate.js';
 import { locate, yamlValue, parseLocatedYaml, type LocatedYaml } from './yaml-positions.js';
 import { SiteConfigSchema, type SiteConfig } from './schema.js';
+import { treeProblems } from './trees-schema.js';
 
 /* The config's parsing and checks (loaded with the parsers: see src/config/parsers.ts). */
 
@@ -28,7 +29,7 @@ export function parseChecked(source: string, file: string): LoadedConfig {
   if (!result.success) throw new InputError(zodProblems(result.error.issues, located));
   const problemAt = configProblemAt(file, () => located);
   const config = result.data;
-  const crossProblems = checkConfig(config, problemAt);
+  const crossProblems = [...checkConfig(config, problemAt), ...treeProblems(config, problemAt)];
   if (crossProblems.length) throw new InputError(crossProblems);
   return { config, file, problemAt };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BlogSchema } from './blog-schema.js';
 import { nonBlank } from './text.js';
+import { languageEntrySchema, versionSchema } from './trees-schema.js';
 import { COLOR_DEFAULTS, COLOR_DESCRIPTIONS, HEX_COLOR, type ColorKey } from '../theme/colors.js';
 import { SOCIAL_ICON_NAMES } from '../theme/social-icons.js';
 import { UI_EN, type UiKey } from '../theme/ui.js';
@@ -294,7 +295,14 @@ export const SiteConfigSchema = z
       .optional()
       .describe('A general announcement line; omit it to show none.'),
     navigation: z.array(NavEntrySchema).min(1).describe('The top navigation.'),
-    languages: z.array(LinkSchema).default([]).describe('Entries of the language dropdown.'),
+    languages: z
+      .array(languageEntrySchema(LinkSchema))
+      .default([])
+      .describe('The language menu: languages of this site ({ code, label }: the first is the default, the others have their pages under content/<code>/), or links to other sites ({ title, url }).'),
+    versions: z
+      .array(versionSchema(SectionSchema, NavEntrySchema))
+      .default([])
+      .describe('Versions of the documentation: the first is the current one (content/, at the root), each other has its pages under content/<name>/, served under /<name>/, with a banner linking to the current version.'),
     links: z
       .strictObject({
         repository: externalUrl.optional().describe('Header icon link to the source repository.'),

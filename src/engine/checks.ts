@@ -6,11 +6,13 @@ import type { SourcePage, UnbuiltPage } from '../content/load.js';
 import { listStatic, staticWarnings } from '../io/sources.js';
 import type { SourceProblem } from '../shared/errors.js';
 import { checkRelated, checkUnbuiltLinks, resolveLinks, type LinkTargets } from '../site/links.js';
-import { buildSite, GENERATED, OUTPUT_MARKER, pageFile, routeOf, type Site, type SitePage } from '../site/model.js';
+import { GENERATED, OUTPUT_MARKER, pageFile, routeOf, type Site, type SitePage } from '../site/model.js';
 import { themeProblems } from '../theme/theme.js';
 import { linkBlog, prepareBlog } from '../site/blog.js';
 import { isBlogIndex, postAt } from '../site/blog-types.js';
 import { heroImages } from '../site/hero-image.js';
+import { buildTrees } from '../site/trees.js';
+import { fallbackHrefs, linkingView, treeFiles } from './trees.js';
 
 /*
  * The checks of a site that `docs build`, `docs check` and `docs serve` share: the site model
@@ -36,15 +38,19 @@ export function checkSite(
 ): { site: Site; problems: SourceProblem[] } {
   // The blog's posts under their addresses, and its index pages (see src/site/blog.ts).
   const blog = prepareBlog(config, pages, failed, base);
-  const { site, problems } = buildSite(config, blog.pages, failed as Set<string>);
+  const { site, problems } = buildTrees(config, blog.pages, failed);
   linkBlog(site, blog.blog);
+  if (site.trees) site.trees[0]!.site.blog = site.blog;
   problems.push(...blog.problems);
   // (static/ listed once, for both.)
   const statics = listStatic(join(root, 'static'));
   const targets = linkTargets(site, failed, statics);
   if (site.blog?.feedUrl) targets.files.add(site.blog.feedUrl);
   problems.push(...themeProblems(root, config), ...staticCollisions(site, statics), ...heroImages(root, site, new Set(statics)));
-  problems.push(...resolve(site, base, targets), ...checkRelated(site, targets), ...checkUnbuiltLinks(site, targets, unbuilt));
+  // (A page copied into a language that lacks it has its links checked once, in its own language: see engine/trees.ts.)
+  const linking = linkingView(site);
+  problems.push(...resolve(linking, base, targets), ...checkRelated(linking, targets), ...checkUnbuiltLinks(site, targets, unbuilt));
+  fallbackHrefs(site, base);
   return { site, problems };
 }
 
@@ -79,6 +85,7 @@ export async function linksWithoutConfig(root: string, configPath: string, sourc
 export function linkTargets(site: Site, failed: Iterable<string>, statics: string[]): LinkTargets {
   const files = new Set([...GENERATED, ...statics]);
   for (const section of site.sections) if (section.pages.length && site.config.site.printable !== false) files.add(`${section.url}printable/`);
+  for (const file of treeFiles(site)) files.add(file);
   return { files, unchecked: new Set([...failed].map(routeOf)) };
 }
 

@@ -42,6 +42,10 @@ export interface SitePage extends SourcePage {
   hrefs: string[];
   /** The picture of the hero (frontmatter hero.image), with its size, once checked (see hero-image.ts). */
   heroImage?: HeroImage;
+  /** Index into Site.trees of the tree (language, version) the page belongs to, in a site of several (see trees.ts). */
+  tree?: number;
+  /** The URL of the page this one copies, when its language has no page of its own here (see trees.ts). */
+  fallback?: string;
 }
 
 export interface HeroImage {
@@ -62,7 +66,48 @@ export interface Site {
   navigation: NavEntry[];
   /** The blog, when the config has one (set by linkBlog: see blog.ts). */
   blog?: Blog;
+  /** The content trees of a site in several languages or versions (see trees.ts); undefined for one tree. */
+  trees?: SiteTree[];
+  /** Which of them this view of the site shows (the whole site: 0). */
+  tree?: number;
 }
+
+/* The content trees of a site in several languages or versions: see trees.ts. */
+export interface TreeLanguage {
+  code: string;
+  label: string;
+  dir: 'ltr' | 'rtl';
+  /** Titles of sections and navigation entries in this language, by their title in the config. */
+  titles: Record<string, string>;
+}
+
+export interface TreeVersion {
+  name: string;
+  label: string;
+  /** The first version of the config: at the root, in the sitemap, llms.txt and the search engines' index. */
+  current: boolean;
+}
+
+export interface TreeSpec {
+  /** Position in the list; 0 is the default language of the current version. */
+  index: number;
+  /** Folder under content/ and URL prefix: '' for tree 0, then 'zh/', '4.x/', '4.x/zh/'. */
+  prefix: string;
+  language: TreeLanguage;
+  defaultLanguage: boolean;
+  version?: TreeVersion;
+  /** The tree whose pages this one shows where it has none of its own (the default language of its version). */
+  source: number;
+  /** Position of its version in config.versions (0 without versions). */
+  versionIndex: number;
+}
+
+export interface SiteTree extends TreeSpec {
+  /** The tree's part of the site: its pages, sections, navigation, and its config (language, blog, redirects). */
+  site: Site;
+}
+
+
 
 export function routeOf(id: string): string {
   return id === '' ? '/' : `/${id}/`;

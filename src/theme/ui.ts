@@ -1,6 +1,14 @@
+import { UI_DE } from './ui-de.js';
+import { UI_ES } from './ui-es.js';
+import { UI_FR } from './ui-fr.js';
+import { UI_JA } from './ui-ja.js';
+import { UI_KO } from './ui-ko.js';
+import { UI_PT_BR } from './ui-pt.js';
+import { UI_RU } from './ui-ru.js';
 /*
  * Every piece of interface text of the pages and of the client script, in
- * one table: an English and a Chinese set, chosen by `site.language`, and
+ * one table: a set per language (English here, Chinese below, the others in
+ * ui-<language>.ts), chosen by the page's language, and
  * single strings replaced through the config's `ui:` key. Components and the
  * client script never hold words of their own: they read them from here (the
  * client through the `data-ui` attribute of <body>, see clientStrings).
@@ -84,6 +92,11 @@ export const UI_EN = {
   features: 'Features',
   movedTitle: 'Moved to {url}',
   movedText: 'This page has moved to {link}.',
+  fallbackNotice: 'This page has not been translated yet: it is shown in its original language ({original}).',
+  version: 'Version',
+  versions: 'Versions',
+  versionOld: 'This is the documentation of {version}, an older version.',
+  versionLatest: 'Read the latest version ({version})',
 } as const;
 
 export type UiKey = keyof typeof UI_EN;
@@ -165,10 +178,19 @@ export const UI_ZH: UiStrings = {
   features: '特性',
   movedTitle: '已移至 {url}',
   movedText: '此页面已移至 {link}。',
+  fallbackNotice: '本页尚未翻译，下面是原文（{original}）。',
+  version: '版本',
+  versions: '版本列表',
+  versionOld: '这是旧版本 {version} 的文档。',
+  versionLatest: '阅读最新版本（{version}）',
 };
 
-/** The built-in sets by language (the part of site.language before "-"). */
-const SETS: Record<string, UiStrings> = { en: UI_EN, zh: UI_ZH };
+/** The built-in sets by language (the part of the language tag before "-"). */
+const SETS: Record<string, UiStrings> = { en: UI_EN, zh: UI_ZH, ja: UI_JA, ko: UI_KO, es: UI_ES, fr: UI_FR, de: UI_DE, pt: UI_PT_BR, ru: UI_RU };
+
+/** Languages written right to left: a page in one of them gets dir="rtl". */
+const RTL = new Set(['ar', 'he', 'fa', 'ur', 'yi', 'ps', 'sd', 'ug', 'dv', 'ckb']);
+export const isRtl = (language: string) => RTL.has(language.toLowerCase().split('-')[0]!);
 
 /** The strings of a site: the set of its language (English when there is none), with its own replacements. */
 export function uiStrings(language: string, overrides: Partial<Record<UiKey, string>> = {}): UiStrings {

@@ -3,6 +3,7 @@ import { isNavActive } from '../../src/site/model.js';
 import type { HeaderProps } from '../types.js';
 import { href } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
+import { hasLanguageMenu, LanguageItems, languageLabel, VersionMenu } from '../trees.js';
 import { Search } from './Search.js';
 import { format } from '../../src/theme/ui.js';
 import { ChevronIcon, Logo, MenuIcon, SocialIconSvg, ThemeIcon } from './Icons.js';
@@ -43,22 +44,19 @@ export function Header({ ctx, currentUrl }: HeaderProps) {
           </ul>
         </nav>
         <Search ctx={ctx} />
-        {config.languages.length ? (
+        {hasLanguageMenu(ctx) ? (
           <div className="lang">
             <button type="button" className="lang-button" aria-expanded="false" aria-controls="lang-menu" aria-haspopup="true">
               <span className="sr-only">{ui.language}: </span>
-              {config.languages[0]!.title}
+              {languageLabel(ctx)}
               <ChevronIcon size={10} />
             </button>
             <ul className="lang-menu" id="lang-menu">
-              {config.languages.map((lang) => (
-                <li key={lang.url}>
-                  <SmartLink href={href(ctx, lang.url)}>{lang.title}</SmartLink>
-                </li>
-              ))}
+              <LanguageItems ctx={ctx} currentUrl={currentUrl} />
             </ul>
           </div>
         ) : null}
+        <VersionMenu ctx={ctx} currentUrl={currentUrl} />
         <button type="button" className="icon-button theme-toggle" aria-label={format(ui.themeToggle, { theme: ui.themeSystem })} data-theme-toggle="">
           <ThemeIcon />
         </button>

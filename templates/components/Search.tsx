@@ -17,7 +17,7 @@ export function Search({ ctx }: { ctx: RenderContext }) {
       ? {
           'data-provider': 'local',
           'data-engine': href(ctx, ctx.assets.searchEngine ?? ''),
-          'data-index': href(ctx, '/search-index/'),
+          'data-index': href(ctx, `/${ctx.site.trees?.[ctx.site.tree ?? 0]!.prefix ?? ''}search-index/`),
           'data-terms': href(ctx, ctx.assets.searchTerms ?? ''),
         }
       : {

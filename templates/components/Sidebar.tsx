@@ -2,6 +2,7 @@ import { format } from '../../src/theme/ui.js';
 import type { RenderContext, SidebarProps } from '../types.js';
 import { href } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
+import { hasLanguageMenu, LanguageItems } from '../trees.js';
 
 export function Badge({ ctx }: { ctx: RenderContext }) {
   const badge = ctx.site.config.badge;
@@ -63,15 +64,11 @@ export function MobileMenu({ ctx, section, currentUrl }: { ctx: RenderContext; s
             ))}
           </ul>
         </nav>
-        {config.languages.length ? (
+        {hasLanguageMenu(ctx) ? (
           <nav className="mobile-section mobile-languages" aria-label={ui.languages}>
             <p className="mobile-section-title">{ui.language}</p>
             <ul>
-              {config.languages.map((lang) => (
-                <li key={lang.url}>
-                  <SmartLink href={href(ctx, lang.url)}>{lang.title}</SmartLink>
-                </li>
-              ))}
+              <LanguageItems ctx={ctx} currentUrl={currentUrl} />
             </ul>
           </nav>
         ) : null}

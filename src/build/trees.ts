@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import type { RenderContext } from '../../templates/types.js';
+import type { SiteConfig } from '../config/schema.js';
+import type { PageHooks, SourcePage } from '../content/load.js';
+import { isCurrent } from '../engine/trees.js';
+import type { Site, SitePage } from '../site/model.js';
+import { treeConfig, treeOfId, treeSpecs } from '../site/trees.js';
+import type { Contents } from './output.js';
+import type { OutputKeys } from './keys.js';
+import { llmsFullTxt, llmsTxt } from './llms.js';
+import { renderPrintable } from './render.js';
+import { searchInputs } from './parts.js';
+import type { SearchIndexer } from './search.js';
+
+/*
+ * The build of a site in several languages or versions (see src/site/trees.ts): one search index
+ * per tree (under its prefix: /zh/search-index/), one render context per tree (its language, its
+ * sections and navigation), and the files each tree has of its own. A site of one tree has one of
+ * each, as before.
+ */
+
+/** The views of the site to render, one per tree (the site itself when it has one tree). */
+export const treeViews = (site: Site): Site[] => site.trees?.map((tree) => tree.site) ?? [site];
+
+/** A search indexer per tree, each fed the pages of its tree (a language's copies of missing pages are not indexed). */
+export function treeSearch(config: SiteConfig, base: string, make: (prefix: string) => SearchIndexer): { hooks: PageHooks; indexers: Array<{ prefix: string; indexer: SearchIndexer }> } {
+  const specs = treeSpecs(config);
+  const indexers = (specs?.map((spec) => spec.prefix) ?? ['']).map((prefix) => ({ prefix, indexer: make(prefix) }));
+  const inputs = specs ? specs.map((spec) => searchInputs(treeConfig(config, spec), base)) : [searchInputs(config, base)];
+  return {
+    indexers,
+    hooks: {
+      page(page: SourcePage, fromCache: boolean) {
+        const tree = specs ? treeOfId(specs, page.id) : 0;
+        const input = inputs[tree]!(page);
+        // A page from the render cache goes without its body: the indexer reads it from there if it needs it.
+        if (input && fromCache) delete input.html;
+        if (input) indexers[tree]!.indexer.add(input);
+      },
+    },
+  };
+}
+
+/**
+ * The files of each tree but the first (whose files are siteFiles'): its printable sections, and
+ * for a language of the current version its llms.txt and llms-full.txt.
+ */
+export function* treeFiles(
+  contexts: RenderContext[],
+  markdownOf: (page: SitePage) => string,
+  kept: Array<{ keys: OutputKeys; keep: (path: string, key: string) => boolean }>,
+): Generator<[path: string, contents: Contents, key?: string]> {
+  for (let i = 1; i < contexts.length; i++) {
+    const ctx = contexts[i]!;
+    const { site, base } = ctx;
+    const tree = site.trees![i]!;
+    const { keys, keep } = kept[i]!;
+    if (site.config.site.printable !== false) {
+      for (const section of site.sections) {
+        if (!section.pages.length) continue;
+        const path = join(section.url, 'printable', 'index.html');
+        const key = keys.printable(section);
+        if (!keep(path, key)) yield [path, renderPrintable(ctx, site, section), key];
+      }
+    }
+    if (!isCurrent(tree)) continue;
+    yield [`${tree.prefix}llms.txt`, llmsTxt(site, base, tree.prefix)];
+    const fullKey = keys.everyPage();
+    const full = `${tree.prefix}llms-full.txt`;
+    if (!keep(full, fullKey)) yield [full, llmsFullTxt(site, base, markdownOf), fullKey];
+  }
+}

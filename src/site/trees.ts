@@ -1,0 +1,163 @@
+import type { LoadedConfig } from '../config/checked.js';
+import type { NavEntry, SiteConfig } from '../config/schema.js';
+import type { SourcePage } from '../content/load.js';
+import type { SourceProblem } from '../shared/errors.js';
+import { isRtl } from '../theme/ui.js';
+import { buildSite, routeOf, type Site, type SitePage, type SiteTree, type TreeLanguage, type TreeSpec } from './model.js';
+
+export type { SiteTree, TreeSpec };
+
+/*
+ * A site in several languages or versions is a list of content trees. A tree is one language of
+ * one version: its folder under content/ (which is also its URL prefix), its language, its sections
+ * and navigation. The default language of the current version is tree 0, at the root; then come
+ * the current version's other languages ("zh/"), then each older version with its languages
+ * ("4.x/", "4.x/zh/"). Each tree is made into a Site by the same buildSite as a one-tree site, and
+ * the trees' pages are put together in one Site (links and ids are checked across all of them).
+ * A page that a language lacks is a copy of its default language's page (`fallback`), with a notice.
+ *
+ * A site without `languages:` of its own (with a code) and without `versions:` has no trees: it is
+ * built exactly as before.
+ */
+
+/** The trees of a config, or undefined for a site of one tree (no languages of its own, no versions). */
+export function treeSpecs(config: SiteConfig): TreeSpec[] | undefined {
+  const own = config.languages.filter((entry): entry is Extract<typeof entry, { code: string }> => 'code' in entry);
+  if (!own.length && !config.versions.length) return undefined;
+  const languages: TreeLanguage[] = own.length
+    ? own.map((entry) => ({ code: entry.code, label: entry.label, dir: entry.dir ?? (isRtl(entry.code) ? 'rtl' : 'ltr'), titles: entry.titles ?? {} }))
+    : [{ code: config.site.language, label: config.site.language, dir: isRtl(config.site.language) ? 'rtl' : 'ltr', titles: {} }];
+  const versions = config.versions.length ? config.versions : [undefined];
+  const specs: TreeSpec[] = [];
+  versions.forEach((version, v) => {
+    const source = specs.length;
+    languages.forEach((language, l) => {
+      specs.push({
+        index: specs.length,
+        prefix: (v > 0 ? `${version!.name}/` : '') + (l > 0 ? `${language.code.toLowerCase()}/` : ''),
+        language,
+        defaultLanguage: l === 0,
+        version: version && { name: version.name, label: version.label ?? version.name, current: v === 0 },
+        source,
+        versionIndex: v,
+      });
+    });
+  });
+  return specs;
+}
+
+/** A page path of the tree: '' (the tree's home) is 'zh', 'guides' is 'zh/guides'. */
+export const idIn = (prefix: string, id: string) => (prefix + id).replace(/\/$/, '');
+/** A path of the site as seen from the tree: '/guides/' is '/zh/guides/'; other URLs stay as they are. */
+const pathIn = (prefix: string, url: string) => (url.startsWith('/') && !url.startsWith('//') ? `/${prefix}${url.slice(1)}` : url);
+const navIn = (prefix: string, titles: Record<string, string>, entries: NavEntry[]): NavEntry[] =>
+  entries.map((entry) => ({
+    ...entry,
+    title: titles[entry.title] ?? entry.title,
+    url: pathIn(prefix, entry.url),
+    ...(entry.children ? { children: navIn(prefix, titles, entry.children) } : {}),
+  }));
+
+/** The config as a tree sees it: its language, its sections and navigation under its prefix; the blog, redirects and ui: belong to tree 0. */
+export function treeConfig(config: SiteConfig, spec: TreeSpec): SiteConfig {
+  const version = spec.versionIndex > 0 ? config.versions[spec.versionIndex] : undefined;
+  const sections = version?.sections ?? config.sections;
+  const navigation = version?.navigation ?? config.navigation;
+  const first = spec.index === 0;
+  return {
+    ...config,
+    site: { ...config.site, language: spec.language.code },
+    ui: spec.defaultLanguage ? config.ui : {},
+    blog: first ? config.blog : undefined,
+    redirects: first ? config.redirects : {},
+    navigation: spec.prefix ? navIn(spec.prefix, spec.language.titles, navigation) : navigation,
+    sections: spec.prefix
+      ? sections.map((section) => ({
+          ...section,
+          title: spec.language.titles[section.title] ?? section.title,
+          url: idIn(spec.prefix, section.url),
+          pages: section.pages.map((id) => idIn(spec.prefix, id)),
+          ...(section.autogenerate ? { autogenerate: { directory: idIn(spec.prefix, section.autogenerate.directory) } } : {}),
+        }))
+      : sections,
+  };
+}
+
+/** The tree of a page path: the one with the longest prefix it is under. */
+export function treeOfId(specs: readonly TreeSpec[], id: string): number {
+  let best = 0;
+  for (const spec of specs) {
+    if (spec.prefix && (id === spec.prefix.slice(0, -1) || id.startsWith(spec.prefix)) && spec.prefix.length > specs[best]!.prefix.length) best = spec.index;
+  }
+  return best;
+}
+
+/**
+ * The site model of every tree, put together (see above); a site of one tree is buildSite's.
+ * The problems of a language's tree that only repeat its default language's (the same config
+ * entries) are left out.
+ */
+export function buildTrees(loaded: LoadedConfig, sourcePages: SourcePage[], failed: ReadonlySet<string>): { site: Site; problems: SourceProblem[] } {
+  const specs = treeSpecs(loaded.config);
+  if (!specs) return buildSite(loaded, sourcePages, failed);
+  const owned = specs.map((): SourcePage[] => []);
+  for (const page of sourcePages) owned[treeOfId(specs, page.id)]!.push(page);
+  const problems: SourceProblem[] = [];
+  const trees: SiteTree[] = [];
+  for (const spec of specs) {
+    const pages = owned[spec.index]!;
+    if (spec.source !== spec.index) pages.push(...fallbacks(trees[spec.source]!, spec, pages, failed));
+    const own = spec.versionIndex > 0 && (loaded.config.versions[spec.versionIndex]!.sections || loaded.config.versions[spec.versionIndex]!.navigation);
+    const problemAt: LoadedConfig['problemAt'] = (path, message) =>
+      loaded.problemAt(own && (path[0] === 'sections' || path[0] === 'navigation') ? ['versions', spec.versionIndex, ...path] : path, message);
+    const built = buildSite({ ...loaded, config: treeConfig(loaded.config, spec), problemAt }, pages, failed);
+    if (spec.defaultLanguage) problems.push(...built.problems);
+    for (const page of built.site.pages) page.tree = spec.index;
+    trees.push({ ...spec, site: built.site });
+  }
+  const pages = trees.flatMap((tree) => tree.site.pages);
+  const byUrl = new Map(pages.map((p) => [p.url, p]));
+  const byId = new Map(pages.map((p) => [p.id, p]));
+  for (const tree of trees) Object.assign(tree.site, { byUrl, byId, trees, tree: tree.index });
+  return { site: { ...trees[0]!.site, pages, trees }, problems };
+}
+
+/** Copies of the source tree's pages that a language's tree lacks: its home and the pages of its sections. */
+function fallbacks(source: SiteTree, spec: TreeSpec, own: SourcePage[], failed: ReadonlySet<string>): SourcePage[] {
+  const have = new Set(own.map((p) => p.id));
+  const copies: SitePage[] = [];
+  for (const page of source.site.pages) {
+    if (page.id === '404' || (page.section < 0 && page.id !== source.prefix.replace(/\/$/, ''))) continue;
+    const id = idIn(spec.prefix, page.id.slice(source.prefix.length));
+    if (have.has(id) || failed.has(id)) continue;
+    copies.push({ ...page, id, fallback: page.url, prev: undefined, next: undefined });
+  }
+  return copies;
+}
+
+/** The path of a page inside its tree ('guides/a' for 'zh/guides/a' in the tree 'zh/'). */
+const restOf = (tree: TreeSpec, id: string) => (id === tree.prefix.slice(0, -1) ? '' : id.slice(tree.prefix.length));
+
+/** The same page in another tree, or that tree's home when it has no such page. */
+export function counterpart(site: Site, page: SitePage | undefined, to: SiteTree): { url: string; page?: SitePage } {
+  const from = page?.tree !== undefined ? site.trees?.[page.tree] : undefined;
+  const same = page && from ? site.byId.get(idIn(to.prefix, restOf(from, page.id))) : undefined;
+  return same ? { url: same.url, page: same } : { url: routeOf(idIn(to.prefix, '')) };
+}
+
+/** The other languages of a page's version (itself included), each with the page's URL in it. */
+export function languageLinks(site: Site, page: SitePage | undefined): Array<{ tree: SiteTree; url: string; page?: SitePage }> {
+  const current = site.trees?.[page?.tree ?? site.tree ?? 0];
+  if (!current || !site.trees) return [];
+  return site.trees.filter((tree) => tree.versionIndex === current.versionIndex).map((tree) => ({ tree, ...counterpart(site, page, tree) }));
+}
+
+/** The versions of a page's language (itself included), each with the page's URL in it. */
+export function versionLinks(site: Site, page: SitePage | undefined): Array<{ tree: SiteTree; url: string; page?: SitePage }> {
+  const current = site.trees?.[page?.tree ?? site.tree ?? 0];
+  if (!current?.version || !site.trees) return [];
+  return site.trees.filter((tree) => tree.language.code === current.language.code).map((tree) => ({ tree, ...counterpart(site, page, tree) }));
+}
+
+/** The tree a site view shows (undefined for a site of one tree). */
+export const treeOf = (site: Site): SiteTree | undefined => site.trees?.[site.tree ?? 0];
