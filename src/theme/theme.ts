@@ -7,6 +7,7 @@ import type { SourceProblem } from '../shared/errors.js';
 import { colorStylesheet, contrastProblems, themeColors, type ColorKey, type ThemeColors } from './colors.js';
 import { SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
 import { format, uiStrings, type UiStrings } from './ui.js';
+import { hasTrees, TREES_CSS } from './trees-css.js';
 
 /*
  * What the config says about the look of the site, resolved once per build:
@@ -169,7 +170,7 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
 /** The colour block and the site's own stylesheets, appended to the built-in stylesheet (their urls given the base path). */
 export function themeStylesheet(root: string, config: SiteConfig, base = '/'): string {
   const own = config.theme.css.map((file) => `/* ${file} */\n` + cssUrls(root, file, readFileSync(resolve(root, file), 'utf8'), base).css);
-  return [colorStylesheet(themeColors(config.theme.colors)), ...own].join('\n');
+  return [colorStylesheet(themeColors(config.theme.colors)), ...(hasTrees(config) ? [TREES_CSS] : []), ...own].join('\n');
 }
 
 /**
