@@ -11,7 +11,10 @@ export function zodProblems(issues: readonly Issue[], located: LocatedYaml): Sou
   for (const issue of issues) {
     // A union where the value has the type of one alternative only (a mapping, of a string-or-mapping key): that alternative's problems, in place.
     if (issue.code === 'invalid_union' && !(issue as { note?: string }).note) {
-      const fitting = issue.errors.filter((list) => !list.some((e) => e.path.length === 0 && e.code === 'invalid_type'));
+      // (Or of a mapping of several forms: the one whose keys it uses, such as a language { code, label } beside a link { title, url }.)
+      const typed = issue.errors.filter((list) => !list.some((e) => e.path.length === 0 && e.code === 'invalid_type'));
+      const keyed = typed.filter((list) => !list.some((e) => e.path.length === 0 && e.code === 'unrecognized_keys'));
+      const fitting = keyed.length === 1 ? keyed : typed;
       if (fitting.length === 1) {
         problems.push(...zodProblems(fitting[0]!.map((e) => ({ ...e, path: [...issue.path, ...e.path] }) as Issue), located));
         continue;

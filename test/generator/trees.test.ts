@@ -1,0 +1,165 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../src/build/build.js';
+import { parseConfig } from '../../src/config/load.js';
+import { loadParsers } from '../../src/config/parsers.js';
+import { InputError } from '../../src/shared/errors.js';
+import { UI_EN, uiStrings, isRtl } from '../../src/theme/ui.js';
+import { ROOT } from '../helpers/content.js';
+import { editFile, runDocs } from '../helpers/site.js';
+
+/*
+ * A site in three languages (en, zh-CN, fr) and two versions (5.x, 4.x): test/fixtures/trees. What
+ * each tree gets, what the search engines see, and the problems of its config and links.
+ */
+
+const FIXTURE = join(ROOT, 'test/fixtures/trees');
+let out: string;
+const read = (path: string) => readFileSync(join(out, path), 'utf8');
+const head = (path: string) => read(path).split('</head>')[0]!;
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), 'docs-trees-'));
+  await build({ root: FIXTURE, out });
+  await loadParsers();
+}, 60_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('a site in three languages and two versions', () => {
+  it('serves each language under its prefix and each older version under its name, with its language and strings', () => {
+    expect(read('index.html')).toMatch(/^<!DOCTYPE html><html lang="en">/);
+    expect(read('zh-cn/guides/tides/index.html')).toMatch(/^<!DOCTYPE html><html lang="zh-CN">/);
+    expect(read('zh-cn/guides/tides/index.html')).toContain('placeholder="搜索文档…"');
+    expect(read('fr/index.html')).toContain('placeholder="Rechercher dans la documentation…"');
+    expect(read('4.x/guides/tides/index.html')).toContain('Version 4 measured tides by hand.');
+    // The sections and navigation of a language take the titles of languages[].titles.
+    expect(read('zh-cn/guides/tides/index.html')).toContain('<a href="/zh-cn/guides/" class="active" aria-current="true">指南</a>');
+  });
+
+  it('shows a page a language lacks in the default language, with a notice in the reader\'s language, its links kept in that language', () => {
+    const page = read('zh-cn/guides/config/index.html');
+    expect(page).toContain('<div class="aside aside-note fallback-notice" role="note" aria-label="注意" lang="zh-CN"><p>本页尚未翻译，下面是原文（English）。</p></div>');
+    expect(page).toContain('<main id="content" class="content" tabindex="-1" lang="en">');
+    expect(page).toContain('Back to <a href="/zh-cn/guides/tides/#spring-tides">tides</a>');
+    // Not a second copy for the search engines: its canonical is the original, and it has no alternates.
+    expect(head('zh-cn/guides/config/index.html')).toContain('<link rel="canonical" href="https://tides.example.org/guides/config/"/>');
+    expect(head('zh-cn/guides/config/index.html')).not.toContain('hreflang');
+    // French has neither tides nor config of its own.
+    expect(read('fr/guides/tides/index.html')).toContain('fallback-notice');
+    expect(read('fr/guides/index.html')).not.toContain('fallback-notice');
+  });
+
+  it('links every language of a page in its head (hreflang, x-default) and its menus to the same page', () => {
+    const tides = head('guides/tides/index.html');
+    expect(tides).toContain('<link rel="alternate" hrefLang="en" href="https://tides.example.org/guides/tides/"/>'.replace('hrefLang', 'hreflang'));
+    expect(tides).toContain('<link rel="alternate" hreflang="zh-CN" href="https://tides.example.org/zh-cn/guides/tides/"/>');
+    expect(tides).toContain('<link rel="alternate" hreflang="x-default" href="https://tides.example.org/guides/tides/"/>');
+    expect(tides).not.toContain('hreflang="fr"');
+    const menu = /<ul class="lang-menu" id="lang-menu">(.*?)<\/ul>/.exec(read('fr/guides/tides/index.html'))![1];
+    expect(menu).toBe(
+      '<li><a href="/guides/tides/" lang="en" hreflang="en">English</a></li><li><a href="/zh-cn/guides/tides/" lang="zh-CN" hreflang="zh-CN">简体中文</a></li><li><a href="/fr/guides/tides/" lang="fr" hreflang="fr" aria-current="page">Français</a></li>',
+    );
+    const versions = /<details class="version-menu">.*?<ul aria-label="Versions">(.*?)<\/ul>/.exec(read('guides/config/index.html'))![1];
+    expect(versions).toBe('<li><a href="/guides/config/" aria-current="page">5.x</a></li><li><a href="/4.x/">4.x</a></li>');
+  });
+
+  it('keeps older versions out of the search engines\' index, with a banner to the same page of the current version', () => {
+    const page = read('4.x/guides/tides/index.html');
+    expect(head('4.x/guides/tides/index.html')).toContain('<meta name="robots" content="noindex"/>');
+    expect(page).toContain('This is the documentation of 4.x, an older version. <a href="/guides/tides/">Read the latest version (5.x)</a>');
+    expect(head('guides/tides/index.html')).not.toContain('noindex');
+    expect(read('guides/tides/index.html')).not.toContain('version-banner');
+  });
+
+  it('lists the current version\'s own pages in the sitemap, with their translations, and writes llms.txt per language', () => {
+    const sitemap = read('sitemap.xml');
+    expect(sitemap).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"');
+    expect(sitemap).toContain('<url><loc>https://tides.example.org/zh-cn/guides/tides/</loc>');
+    expect(sitemap).not.toContain('/4.x/');
+    expect(sitemap).not.toContain('<loc>https://tides.example.org/zh-cn/guides/config/</loc>');
+    expect(sitemap.match(/<url>/g)).toHaveLength(9);
+    expect(read('zh-cn/llms.txt')).toContain('- [海洋](https://tides.example.org/zh-cn/guides/tides/): 海平面怎样升降。');
+    expect(read('zh-cn/llms.txt')).not.toContain('config');
+    expect(read('llms.txt')).not.toContain('zh-cn');
+    expect(read('zh-cn/llms-full.txt')).toContain('潮汐是由月球引力引起的海平面周期性变化。');
+    expect(existsSync(join(out, '4.x/llms.txt'))).toBe(false);
+  });
+
+  it('writes a search index per language and version, each named by its pages', () => {
+    for (const prefix of ['', 'zh-cn/', 'fr/', '4.x/', '4.x/zh-cn/', '4.x/fr/']) {
+      expect(existsSync(join(out, prefix, 'search-index/index.json')), prefix).toBe(true);
+      expect(read(`${prefix}index.html`)).toContain(`data-index="/${prefix}search-index/"`);
+    }
+  });
+});
+
+describe('the problems of a site in several languages and versions', () => {
+  function problemsOf(source: string): string[] {
+    try {
+      parseConfig(source, 'site.config.yaml');
+    } catch (e) {
+      if (e instanceof InputError) return e.message.split('\n');
+      throw e;
+    }
+    return [];
+  }
+  const config = readFileSync(join(FIXTURE, 'site.config.yaml'), 'utf8');
+  const edit = (from: string, to: string) => {
+    expect(config).toContain(from);
+    return config.replace(from, to);
+  };
+
+  it('names the line and column of a language listed twice, a version named like a language, a bad version name and sections on the current version', () => {
+    expect(problemsOf(edit('  - code: fr\n', '  - code: ZH-cn\n'))).toEqual(['site.config.yaml:20:11 languages[2].code: language "ZH-cn" is listed twice (first at languages[1])']);
+    expect(problemsOf(edit("  - name: '4.x'\n", "  - name: 'fr'\n"))).toEqual(['site.config.yaml:27:11 versions[1].name: "fr" is also a language code: the two would share /fr/']);
+    expect(problemsOf(edit("  - name: '4.x'\n", "  - name: '4 x'\n"))).toEqual([
+      'site.config.yaml:27:11 versions[1].name: expected a folder name such as 4.x or v4: lowercase letters, digits, ".", "_" and "-"',
+    ]);
+    expect(problemsOf(edit("  - name: '5.x'\n", "  - name: '5.x'\n    navigation:\n      - title: Guides\n        url: /guides/\n"))).toEqual([
+      "site.config.yaml:26:5 versions[0]: the first version is the current one: its sections and navigation are the config's own sections: and navigation:; remove them here",
+    ]);
+    expect(problemsOf(edit('    label: Français\n', '    label: Français\n    dir: sideways\n'))).toEqual([
+      'site.config.yaml:22:10 languages[2].dir: expected "ltr" | "rtl", received string "sideways"',
+    ]);
+  });
+
+  it('reports a broken link of a translated page and a missing page of an older version at their place', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-trees-bad-'));
+    try {
+      cpSync(FIXTURE, root, { recursive: true });
+      editFile(join(root, 'content/zh-cn/guides/tides.md'), '(/guides/tides/)', '(/guides/tide/)');
+      editFile(join(root, 'site.config.yaml'), '          - guides/tides\n\nsections:', '          - guides/tides\n          - guides/gone\n\nsections:');
+      const { code, err } = await runDocs(['check', '--root', root]);
+      expect(code).toBe(1);
+      expect(err).toContain('content/zh-cn/guides/tides.md:10:18 links to "/guides/tide/", which is not a page of this site (did you mean /guides/tides/');
+      expect(err).toContain('site.config.yaml:36:13 versions[1].sections[1].pages[1]: page "4.x/guides/gone" has no file content/4.x/guides/gone.md');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the interface strings', () => {
+  const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  it.each(['zh', 'ja', 'ko', 'es', 'fr', 'de', 'pt-BR', 'ru'])('has every string in %s, with the placeholders of the English one', (language) => {
+    const set = uiStrings(language);
+    const keys = Object.keys(UI_EN) as Array<keyof typeof UI_EN>;
+    for (const key of keys) {
+      expect(set[key].trim(), `${language} ${key}`).not.toBe('');
+      // (Chinese, Japanese and Korean dates name the month by its number.)
+      if (key === 'date') continue;
+      expect(placeholders(set[key]), `${language} ${key}`).toEqual(placeholders(UI_EN[key]));
+    }
+    // Translated, not English: only a few words are the same in both (Version, Menu, Important…).
+    expect(keys.filter((key) => set[key] === UI_EN[key]).length).toBeLessThan(8);
+    expect(set.months.trim().split(/\s+/)).toHaveLength(12);
+  });
+
+  it('writes right-to-left languages right to left', () => {
+    expect(isRtl('ar')).toBe(true);
+    expect(isRtl('he-IL')).toBe(true);
+    expect(isRtl('en')).toBe(false);
+  });
+});
