@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { join, relative, resolve, sep } from 'node:path';
 import { searchInputs, searchOrder } from '../build/build.js';
 import { createSearchIndexer } from '../build/search.js';
+import { treeViews } from '../build/trees.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { duplicatePage, pageIdOf, type SourcePage, type UnbuiltPage } from '../content/load.js';
 import type { Site } from '../site/model.js';
@@ -55,13 +56,17 @@ export function esbuildProblems(e: unknown, root: string, templatesDir: string):
 /** The search index of the pages, as `docs build` writes it (no files when search is hosted). */
 export async function searchIndexFiles(site: Site): Promise<FileList> {
   if (site.config.search.provider !== 'local') return [];
-  const indexer = createSearchIndexer();
-  const inputOf = searchInputs(site.config, BASE);
-  for (const page of searchOrder(site)) {
-    const input = inputOf(page);
-    if (input) indexer.add(input);
-  }
-  return indexer.files().map(({ path, content }): [string, Uint8Array] => [urlPath(join('search-index', path)), content]);
+  // One index per language and version (see src/build/trees.ts), of the pages written in it.
+  return treeViews(site).flatMap((view) => {
+    const indexer = createSearchIndexer();
+    const inputOf = searchInputs(view.config, BASE);
+    for (const page of searchOrder(view)) {
+      const input = !page.fallback && inputOf(page);
+      if (input) indexer.add(input);
+    }
+    const prefix = view.trees?.[view.tree ?? 0]!.prefix ?? '';
+    return indexer.files().map(({ path, content }): [string, Uint8Array] => [urlPath(join(prefix, 'search-index', path)), content]);
+  });
 }
 
 export function failed(problems: SourceProblem[]): BuildResult {

@@ -2,6 +2,8 @@ import { join, relative, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import type { Asset, ClientAsset } from '../build/assets.js';
 import { renderContext, siteFiles } from '../build/build.js';
+import { outputKeys } from '../build/keys.js';
+import { treeFiles, treeViews } from '../build/trees.js';
 import { pageFile, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { loadComponents } from '../theme/components.js';
 import { BASE, digest, urlPath, type Source } from './builder-parts.js';
@@ -47,17 +49,21 @@ export interface RenderState {
 
 export async function renderOutput(state: RenderState, site: Site, hashes: Map<string, string>, css: Asset, own: ReturnType<typeof loadComponents>) {
   const { renderer, templatesDir } = state;
-  const { ctx, files: assetFiles } = renderContext(site, BASE, { js: state.js, css }, state.updated, own);
+  // One render context per language and version (see src/build/trees.ts).
+  const contexts = treeViews(site).map((view) => renderContext(view, BASE, { js: state.js, css }, state.updated, own));
+  const { ctx } = contexts[0]!;
   const output = new Map<string, string | Uint8Array>();
-  for (const [path, contents] of assetFiles) output.set(urlPath(path), contents);
+  for (const [path, contents] of contexts.flatMap((c) => c.files)) output.set(urlPath(path), contents);
 
   const siteKey = digest([
     site.config,
     BASE,
     ctx.assets,
     site.sections.map((s) => [s.title, s.url, s.pages.map((p) => [p.url, p.title])]),
+    ...(site.trees ? [contexts.map((c) => [c.ctx.assets, c.ctx.site.config, c.ctx.site.sections, c.ctx.site.pages.map((p) => [p.url, p.fallback ?? ''])])] : []),
   ]);
   const sectionKeys = site.sections.map((s) => digest(s));
+  const treeSectionKeys = contexts.map((c) => (c.ctx.site === site ? sectionKeys : c.ctx.site.sections.map((s) => digest(s))));
   const ownKeys = new Map<string, string>();
   const pages = new Map<string, Rendered>();
   let rendered = 0;
@@ -71,10 +77,11 @@ export async function renderOutput(state: RenderState, site: Site, hashes: Map<s
       page.heroImage ?? null,
     ]);
     ownKeys.set(page.url, own);
-    const key = `${siteKey}/${page.section >= 0 ? sectionKeys[page.section] : '-'}/${own}`;
+    const tree = page.tree ?? 0;
+    const key = `${siteKey}/${page.section >= 0 ? treeSectionKeys[tree]![page.section] : '-'}/${own}`;
     let entry = state.pages.get(page.id);
     if (entry?.key !== key) {
-      entry = { key, html: renderer.page(ctx, page) };
+      entry = { key, html: renderer.page(contexts[tree]!.ctx, page) };
       if (++rendered % 16 === 0 && state.pause) await state.pause();
     }
     pages.set(page.id, entry);
@@ -99,5 +106,8 @@ export async function renderOutput(state: RenderState, site: Site, hashes: Map<s
   // The text the pages were made from, not what is on disk now (a save may be waiting for the next build).
   const markdownOf = (page: SitePage) => state.sources.get(relative(state.contentDir, join(state.root, page.sourcePath)).split(sep).join('/'))?.markdown ?? '';
   for (const [path, contents] of siteFiles(ctx, state.root, templatesDir, printable, markdownOf)) output.set(urlPath(path), contents);
+  // (The other trees' printable sections and llms.txt, made again at each build: only a site in several languages or versions has them.)
+  const keep = { keep: () => false };
+  for (const [path, contents] of treeFiles(contexts.map((c) => c.ctx), markdownOf, contexts.map((c) => ({ keys: outputKeys(c.ctx), ...keep })))) output.set(urlPath(path), contents);
   return { output, ctx, rendered, stalePrintables, pages };
 }

@@ -11,7 +11,8 @@ import { pageIdOf } from '../content/load.js';
 import { outlinePages } from '../content/outline.js';
 import { InputError } from '../shared/errors.js';
 import { resolveLinks } from '../site/links.js';
-import { buildSite, type SitePage } from '../site/model.js';
+import type { SitePage } from '../site/model.js';
+import { buildTrees } from '../site/trees.js';
 import { themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { loadComponents } from '../theme/components.js';
 import { BASE, urlPath } from './builder-parts.js';
@@ -84,7 +85,7 @@ export class FirstPass {
       if (page) pages.push(page);
       else failed.add(id);
     }
-    const { site } = buildSite(inputs.config, pages, failed);
+    const { site } = buildTrees(inputs.config, pages, failed);
     const page = site.byId.get(pageIdOf(file)!);
     if (!page) return undefined;
     const targets = linkTargets(site, failed, listStatic(join(inputs.root, 'static')));
@@ -98,7 +99,8 @@ export class FirstPass {
     }
     const [js, plainCss] = await Promise.all([inputs.script(), bundleCss(inputs.templatesDir)]);
     const css = await withThemeCss(plainCss, themeStylesheet(inputs.root, site.config));
-    const { ctx, files } = renderContext(site, BASE, { js, css }, inputs.updated, own);
+    // (In a site of several languages or versions, the context of the page's own: see src/site/trees.ts.)
+    const { ctx, files } = renderContext(site.trees?.[page.tree ?? 0]!.site ?? site, BASE, { js, css }, inputs.updated, own);
     const out: FileList = files.map(([p, contents]) => [urlPath(p), contents]);
     out.push([urlPath(pageFile(page)), inputs.renderPage(ctx, page)]);
     // The small site files; printable sections and llms-full.txt are made by the full build.

@@ -107,9 +107,13 @@ export function buildTrees(loaded: LoadedConfig, sourcePages: SourcePage[], fail
   for (const spec of specs) {
     const pages = owned[spec.index]!;
     if (spec.source !== spec.index) pages.push(...fallbacks(trees[spec.source]!, spec, pages, failed));
-    const own = spec.versionIndex > 0 && (loaded.config.versions[spec.versionIndex]!.sections || loaded.config.versions[spec.versionIndex]!.navigation);
-    const problemAt: LoadedConfig['problemAt'] = (path, message) =>
-      loaded.problemAt(own && (path[0] === 'sections' || path[0] === 'navigation') ? ['versions', spec.versionIndex, ...path] : path, message);
+    const version = spec.versionIndex > 0 ? loaded.config.versions[spec.versionIndex] : undefined;
+    // A problem of an older version's sections or navigation: at its own, or at the current version's that it takes.
+    const problemAt: LoadedConfig['problemAt'] = (path, message) => {
+      const key = path[0] === 'sections' || path[0] === 'navigation' ? path[0] : undefined;
+      if (!version || !key) return loaded.problemAt(path, message);
+      return version[key] ? loaded.problemAt(['versions', spec.versionIndex, ...path], message) : loaded.problemAt(path, `${message} (in version "${version.name}", which takes these ${key} of the current version)`);
+    };
     const built = buildSite({ ...loaded, config: treeConfig(loaded.config, spec), problemAt }, pages, failed);
     if (spec.defaultLanguage) problems.push(...built.problems);
     for (const page of built.site.pages) page.tree = spec.index;
