@@ -59,6 +59,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     .command('init')
     .description('Write a starter site (config, home page, two sections, a logo) into an empty or new folder.')
     .argument('[dir]', 'the folder to write into', '.')
+    .addHelpText('after', INIT_HELP)
     .action(async (dir: string) => {
       const { initSite } = await import('../init/init.js');
       try {
@@ -165,3 +166,24 @@ async function runBuild(
     return code;
   }
 }
+
+/** What `docs init --help` adds: how the starter becomes a site in several languages or versions. */
+const INIT_HELP = `
+The starter is in one language and one version. For more, add to its site.config.yaml:
+
+  languages:                 # the first is the default: content/, served at /
+    - code: en
+      label: English
+    - code: zh-CN            # its pages in content/zh-cn/, served under /zh-cn/
+      label: 简体中文
+      titles: { Guide: 指南 }  # section and navigation titles in this language
+  versions:                  # the first is the current one: content/, at /
+    - name: '2.x'
+    - name: '1.x'            # its pages in content/1.x/, served under /1.x/, not indexed
+      sections: [...]        # its own sidebar and navigation (default: the current ones)
+
+A page a language lacks shows the default language's with a notice; the language and
+version menus lead to the same page; each language and version has its own search index.
+Interface strings are built in for en, zh, ja, ko, es, fr, de, pt-BR and ru (ui: replaces
+single ones). Details: docs/manual.md, "Languages and versions".
+`;

@@ -51,6 +51,17 @@ sections:
     url: reference
     pages:
       - reference/configuration
+
+# More languages or versions (see docs init --help): each other language's pages
+# go under content/<code>/, each older version's under content/<name>/.
+# languages:
+#   - code: en
+#     label: English
+#   - code: zh-CN
+#     label: 简体中文
+# versions:
+#   - name: '2.x'
+#   - name: '1.x'
 `,
   'content/index.md': `---
 title: My Project

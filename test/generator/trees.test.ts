@@ -163,3 +163,13 @@ describe('the interface strings', () => {
     expect(isRtl('en')).toBe(false);
   });
 });
+
+describe('docs init --help', () => {
+  it('shows how the starter becomes a site in several languages and versions', async () => {
+    const help = await runDocs(['init', '--help']);
+    expect(help.code).toBe(0);
+    for (const line of ['  languages:', '    - code: zh-CN            # its pages in content/zh-cn/, served under /zh-cn/', '  versions:', '"Languages and versions"']) {
+      expect(help.out).toContain(line);
+    }
+  });
+});

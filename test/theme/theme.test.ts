@@ -93,7 +93,9 @@ describe('interface strings', () => {
     expect(Object.keys(UI_ZH).sort()).toEqual(Object.keys(UI_EN).sort());
     for (const value of Object.values(UI_ZH)) expect(value.trim()).not.toBe('');
     expect(uiStrings('zh-CN').editPage).toBe(UI_ZH.editPage);
-    expect(uiStrings('de').editPage).toBe(UI_EN.editPage);
+    expect(uiStrings('de').editPage).toBe('Diese Seite bearbeiten');
+    // A language without a set of its own: English.
+    expect(uiStrings('ar').editPage).toBe(UI_EN.editPage);
     expect(uiStrings('en', { editPage: 'Improve this page' })).toEqual({ ...UI_EN, editPage: 'Improve this page' });
   });
 });
