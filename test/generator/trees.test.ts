@@ -8,7 +8,8 @@ import { loadParsers } from '../../src/config/parsers.js';
 import { InputError } from '../../src/shared/errors.js';
 import { UI_EN, uiStrings, isRtl } from '../../src/theme/ui.js';
 import { ROOT } from '../helpers/content.js';
-import { editFile, runDocs } from '../helpers/site.js';
+import { editFile, runDocs, snapshotDir, withCacheDir } from '../helpers/site.js';
+import { writeFileSync } from 'node:fs';
 
 /*
  * A site in three languages (en, zh-CN, fr) and two versions (5.x, 4.x): test/fixtures/trees. What
@@ -172,4 +173,41 @@ describe('docs init --help', () => {
       expect(help.out).toContain(line);
     }
   });
+});
+
+describe('rebuilding a site in several languages and versions', () => {
+  it('writes after a new translation, from its caches, what a build from nothing writes; and puts --base in every address', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-trees-edit-'));
+    const cache = mkdtempSync(join(tmpdir(), 'docs-trees-cache-'));
+    const warm = join(root, 'warm');
+    const cold = join(root, 'cold');
+    try {
+      cpSync(FIXTURE, join(root, 'site'), { recursive: true });
+      await withCacheDir(cache, () => build({ root: join(root, 'site'), out: warm }));
+      writeFileSync(join(root, 'site/content/zh-cn/guides/config.md'), '---\ntitle: 配置\ndescription: 潮汐表的设置。\n---\n\n潮汐表列出高潮和低潮。\n\n## Options\n\n所有选项。\n');
+      await withCacheDir(cache, () => build({ root: join(root, 'site'), out: warm }));
+      process.env.DOCS_CACHE = '0';
+      try {
+        await build({ root: join(root, 'site'), out: cold });
+      } finally {
+        delete process.env.DOCS_CACHE;
+      }
+      expect(snapshotDir(warm)).toEqual(snapshotDir(cold));
+      const tides = readFileSync(join(warm, 'guides/tides/index.html'), 'utf8');
+      expect(tides).not.toContain('fallback-notice');
+      expect(readFileSync(join(warm, 'guides/config/index.html'), 'utf8')).toContain('<link rel="alternate" hreflang="zh-CN" href="https://tides.example.org/zh-cn/guides/config/"/>');
+      expect(readFileSync(join(warm, 'zh-cn/guides/config/index.html'), 'utf8')).not.toContain('fallback-notice');
+      // Under a base path.
+      const based = join(root, 'based');
+      await build({ root: join(root, 'site'), out: based, base: '/docs/' });
+      const fr = readFileSync(join(based, 'fr/guides/config/index.html'), 'utf8');
+      expect(fr).toContain('Back to <a href="/docs/fr/guides/tides/#spring-tides">tides</a>');
+      expect(fr).toContain('<a href="/docs/zh-cn/guides/config/" lang="zh-CN" hreflang="zh-CN">简体中文</a>');
+      expect(fr).toContain('data-index="/docs/fr/search-index/"');
+      expect(readFileSync(join(based, 'sitemap.xml'), 'utf8')).toContain('<xhtml:link rel="alternate" hreflang="fr" href="https://tides.example.org/docs/fr/"/>');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
