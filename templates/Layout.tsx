@@ -121,7 +121,7 @@ function Body({ ctx, section, currentUrl, children, aside, page }: { ctx: Render
       <MobileMenu ctx={ctx} section={section} currentUrl={currentUrl} />
       <div className={section >= 0 ? 'page has-sidebar' : 'page'} id="page">
         {section >= 0 ? <Part ctx={ctx} name="Sidebar" Default={Sidebar} props={{ ctx, section, currentUrl }} /> : null}
-        <main id="content" className="content" tabIndex={-1} lang={fallbackLanguage(ctx, page)}>
+        <main id="content" className="content" tabIndex={-1} {...fallbackLanguage(ctx, page)}>
           {page ? <TreeNotices ctx={ctx} page={page} /> : null}
           {children}
         </main>
@@ -176,8 +176,9 @@ function direction(ctx: RenderContext): 'rtl' | undefined {
   return (tree ? tree.language.dir === 'rtl' : isRtl(ctx.site.config.site.language)) ? 'rtl' : undefined;
 }
 
-/** The language of a page shown in place of a missing translation: its original's. */
-function fallbackLanguage(ctx: RenderContext, page: SitePage | undefined): string | undefined {
-  if (!page?.fallback || !ctx.site.trees) return undefined;
-  return ctx.site.trees[ctx.site.byUrl.get(page.fallback)?.tree ?? 0]!.language.code;
+/** The language (and direction, when it differs) of a page shown in place of a missing translation: its original's. */
+function fallbackLanguage(ctx: RenderContext, page: SitePage | undefined): { lang?: string; dir?: 'ltr' | 'rtl' } {
+  if (!page?.fallback || !ctx.site.trees) return {};
+  const { language } = ctx.site.trees[ctx.site.byUrl.get(page.fallback)?.tree ?? 0]!;
+  return { lang: language.code, dir: language.dir !== (direction(ctx) ?? 'ltr') ? language.dir : undefined };
 }

@@ -66,14 +66,14 @@ export function VersionMenu({ ctx, currentUrl }: { ctx: RenderContext; currentUr
     <details className="version-menu">
       <summary>
         <span className="sr-only">{ui.version}: </span>
-        {tree.version!.label}
+        <bdi>{tree.version!.label}</bdi>
         <ChevronIcon size={10} />
       </summary>
       <ul aria-label={ui.versions}>
         {links.map(({ tree: other, url }) => (
           <li key={other.prefix}>
             <a href={href(ctx, url)} aria-current={other.index === tree.index ? 'page' : undefined}>
-              {other.version!.label}
+              <bdi>{other.version!.label}</bdi>
             </a>
           </li>
         ))}
@@ -116,21 +116,39 @@ export function TreeNotices({ ctx, page }: { ctx: RenderContext; page: SitePage 
   const { ui } = ctx.theme;
   const latest = tree.version && !tree.version.current ? ctx.site.trees!.find((t) => t.versionIndex === 0 && t.language.code === tree.language.code) : undefined;
   const original = page.fallback ? ctx.site.trees![ctx.site.byUrl.get(page.fallback)?.tree ?? 0] : undefined;
+  // (The page's main element takes the original's language and direction: the notices keep the reader's.)
+  const turned = original && original.language.dir !== tree.language.dir ? tree.language.dir : undefined;
   return (
     <>
       {latest ? (
-        <div className="notification version-banner" role="note" aria-label={ui.version} lang={page.fallback ? tree.language.code : undefined}>
+        <div className="notification version-banner" role="note" aria-label={ui.version} {...(original ? { lang: tree.language.code, dir: turned } : {})}>
           <p>
-            {format(ui.versionOld, { version: tree.version!.label })}{' '}
-            <a href={href(ctx, counterpart(ctx.site, page, latest).url)}>{format(ui.versionLatest, { version: latest.version!.label })}</a>
+            <Isolated text={ui.versionOld} value={tree.version!.label} />{' '}
+            <a href={href(ctx, counterpart(ctx.site, page, latest).url)}>
+              <Isolated text={ui.versionLatest} value={latest.version!.label} />
+            </a>
           </p>
         </div>
       ) : null}
       {original ? (
-        <div className="aside aside-note fallback-notice" role="note" aria-label={ui.asideNote} lang={tree.language.code}>
+        <div className="aside aside-note fallback-notice" role="note" aria-label={ui.asideNote} lang={tree.language.code} dir={turned}>
           <p>{format(ui.fallbackNotice, { original: original.language.label })}</p>
         </div>
       ) : null}
     </>
+  );
+}
+
+/** A string with its {version} filled, the version isolated (<bdi>): "5.x" stays "5.x" in a page written right to left. */
+function Isolated({ text, value }: { text: string; value: string }) {
+  const [before, ...after] = format(text, { version: '\0' }).split('\0');
+  return after.length ? (
+    <>
+      {before}
+      <bdi>{value}</bdi>
+      {after.join(value)}
+    </>
+  ) : (
+    <>{before}</>
   );
 }

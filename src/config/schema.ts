@@ -296,7 +296,7 @@ export const SiteConfigSchema = z
       .describe('A general announcement line; omit it to show none.'),
     navigation: z.array(NavEntrySchema).min(1).describe('The top navigation.'),
     languages: z
-      .array(languageEntrySchema(LinkSchema))
+      .array(languageEntrySchema(LinkSchema, UiSchema))
       .default([])
       .describe('The language menu: languages of this site ({ code, label }: the first is the default, the others have their pages under content/<code>/), or links to other sites ({ title, url }).'),
     versions: z

@@ -13,7 +13,7 @@ const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 const SEGMENT = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** A link of the language menu to another site (the older form of `languages:`), or a language of this site. */
-export function languageEntrySchema(link: z.ZodType<{ title: string; url: string }>) {
+export function languageEntrySchema<U extends z.ZodType<Record<string, string | undefined>>>(link: z.ZodType<{ title: string; url: string }>, ui: U) {
   const own = z
     .strictObject({
       code: z
@@ -26,6 +26,9 @@ export function languageEntrySchema(link: z.ZodType<{ title: string; url: string
         .record(z.string(), nonBlank())
         .optional()
         .describe('The titles of the sections and navigation entries in this language, by their title in the config: { Guides: 指南 }. An untranslated title stays as it is.'),
+      ui: ui
+        .optional()
+        .describe('Interface strings of this language that replace its built-in ones (as ui: does for the first language); a language without built-in strings (Arabic, Hebrew) is given its own here.'),
     })
     .describe('A language of this site: its pages are under content/<code>/ (the first language: content/ itself).');
   return z.union([own, link]);

@@ -79,6 +79,8 @@ export interface TreeLanguage {
   dir: 'ltr' | 'rtl';
   /** Titles of sections and navigation entries in this language, by their title in the config. */
   titles: Record<string, string>;
+  /** Interface strings that replace the language's built-in ones (the config's ui: for the first language). */
+  ui: Record<string, string | undefined>;
 }
 
 export interface TreeVersion {

@@ -25,8 +25,8 @@ export function treeSpecs(config: SiteConfig): TreeSpec[] | undefined {
   const own = config.languages.filter((entry): entry is Extract<typeof entry, { code: string }> => 'code' in entry);
   if (!own.length && !config.versions.length) return undefined;
   const languages: TreeLanguage[] = own.length
-    ? own.map((entry) => ({ code: entry.code, label: entry.label, dir: entry.dir ?? (isRtl(entry.code) ? 'rtl' : 'ltr'), titles: entry.titles ?? {} }))
-    : [{ code: config.site.language, label: config.site.language, dir: isRtl(config.site.language) ? 'rtl' : 'ltr', titles: {} }];
+    ? own.map((entry, i) => ({ code: entry.code, label: entry.label, dir: entry.dir ?? (isRtl(entry.code) ? 'rtl' : 'ltr'), titles: entry.titles ?? {}, ui: { ...(i === 0 ? config.ui : {}), ...entry.ui } }))
+    : [{ code: config.site.language, label: config.site.language, dir: isRtl(config.site.language) ? 'rtl' : 'ltr', titles: {}, ui: config.ui }];
   const versions = config.versions.length ? config.versions : [undefined];
   const specs: TreeSpec[] = [];
   versions.forEach((version, v) => {
@@ -58,7 +58,7 @@ const navIn = (prefix: string, titles: Record<string, string>, entries: NavEntry
     ...(entry.children ? { children: navIn(prefix, titles, entry.children) } : {}),
   }));
 
-/** The config as a tree sees it: its language, its sections and navigation under its prefix; the blog, redirects and ui: belong to tree 0. */
+/** The config as a tree sees it: its language and interface strings, its sections and navigation under its prefix; the blog and redirects belong to tree 0. */
 export function treeConfig(config: SiteConfig, spec: TreeSpec): SiteConfig {
   const version = spec.versionIndex > 0 ? config.versions[spec.versionIndex] : undefined;
   const sections = version?.sections ?? config.sections;
@@ -67,7 +67,7 @@ export function treeConfig(config: SiteConfig, spec: TreeSpec): SiteConfig {
   return {
     ...config,
     site: { ...config.site, language: spec.language.code },
-    ui: spec.defaultLanguage ? config.ui : {},
+    ui: spec.language.ui as SiteConfig['ui'],
     blog: first ? config.blog : undefined,
     redirects: first ? config.redirects : {},
     navigation: spec.prefix ? navIn(spec.prefix, spec.language.titles, navigation) : navigation,

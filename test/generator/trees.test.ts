@@ -9,7 +9,7 @@ import { InputError } from '../../src/shared/errors.js';
 import { UI_EN, uiStrings, isRtl } from '../../src/theme/ui.js';
 import { ROOT } from '../helpers/content.js';
 import { editFile, runDocs, snapshotDir, withCacheDir } from '../helpers/site.js';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 
 /*
  * A site in three languages (en, zh-CN, fr) and two versions (5.x, 4.x): test/fixtures/trees. What
@@ -63,13 +63,13 @@ describe('a site in three languages and two versions', () => {
       '<li><a href="/guides/tides/" lang="en" hreflang="en">English</a></li><li><a href="/zh-cn/guides/tides/" lang="zh-CN" hreflang="zh-CN">简体中文</a></li><li><a href="/fr/guides/tides/" lang="fr" hreflang="fr" aria-current="page">Français</a></li>',
     );
     const versions = /<details class="version-menu">.*?<ul aria-label="Versions">(.*?)<\/ul>/.exec(read('guides/config/index.html'))![1];
-    expect(versions).toBe('<li><a href="/guides/config/" aria-current="page">5.x</a></li><li><a href="/4.x/">4.x</a></li>');
+    expect(versions).toBe('<li><a href="/guides/config/" aria-current="page"><bdi>5.x</bdi></a></li><li><a href="/4.x/"><bdi>4.x</bdi></a></li>');
   });
 
   it('keeps older versions out of the search engines\' index, with a banner to the same page of the current version', () => {
     const page = read('4.x/guides/tides/index.html');
     expect(head('4.x/guides/tides/index.html')).toContain('<meta name="robots" content="noindex"/>');
-    expect(page).toContain('This is the documentation of 4.x, an older version. <a href="/guides/tides/">Read the latest version (5.x)</a>');
+    expect(page).toContain('This is the documentation of <bdi>4.x</bdi>, an older version. <a href="/guides/tides/">Read the latest version (<bdi>5.x</bdi>)</a>');
     expect(head('guides/tides/index.html')).not.toContain('noindex');
     expect(read('guides/tides/index.html')).not.toContain('version-banner');
   });
@@ -171,6 +171,28 @@ describe('docs init --help', () => {
     expect(help.code).toBe(0);
     for (const line of ['  languages:', '    - code: zh-CN            # its pages in content/zh-cn/, served under /zh-cn/', '  versions:', '"Languages and versions"']) {
       expect(help.out).toContain(line);
+    }
+  });
+});
+
+describe('a language written right to left', () => {
+  it('has dir="rtl", the strings the site gives it, and a copied page in the direction of its original', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-trees-rtl-'));
+    try {
+      cpSync(FIXTURE, join(root, 'site'), { recursive: true });
+      editFile(join(root, 'site/site.config.yaml'), '      Home: Accueil\n', '      Home: Accueil\n  - code: ar\n    label: العربية\n    ui:\n      searchPlaceholder: ابحث في الوثائق…\n      fallbackNotice: لم تُترجم هذه الصفحة بعد، فهي معروضة بلغتها الأصلية ({original}).\n');
+      mkdirSync(join(root, 'site/content/ar'));
+      writeFileSync(join(root, 'site/content/ar/index.md'), '---\ntitle: الرئيسية\n---\n\nمرحبا.\n');
+      await build({ root: join(root, 'site'), out: join(root, 'out') });
+      const home = readFileSync(join(root, 'out/ar/index.html'), 'utf8');
+      expect(home).toMatch(/^<!DOCTYPE html><html lang="ar" dir="rtl">/);
+      expect(home).toContain('placeholder="ابحث في الوثائق…"');
+      const copy = readFileSync(join(root, 'out/ar/guides/tides/index.html'), 'utf8');
+      expect(copy).toContain('<main id="content" class="content" tabindex="-1" lang="en" dir="ltr"><div class="aside aside-note fallback-notice" role="note" aria-label="Note" lang="ar" dir="rtl"><p>لم تُترجم هذه الصفحة بعد، فهي معروضة بلغتها الأصلية (English).</p></div>');
+      // The other languages keep their own strings.
+      expect(readFileSync(join(root, 'out/fr/index.html'), 'utf8')).toContain('placeholder="Rechercher dans la documentation…"');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
