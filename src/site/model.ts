@@ -289,8 +289,9 @@ function safeDecode(text: string): string {
   }
 }
 
-/** Whether a page of the site lists contributors (their avatars come from GitHub's hosts). */
-export const hasContributors = (site: Pick<Site, 'pages'>) => site.pages.some((p) => p.frontmatter.contributors.length > 0);
+/** Whether a page of the site lists contributors (their avatars come from GitHub's hosts); of any tree, so that every page has the same policy. */
+export const hasContributors = (site: Pick<Site, 'pages' | 'trees'>) =>
+  (site.trees?.flatMap((tree) => tree.site.pages) ?? site.pages).some((p) => p.frontmatter.contributors.length > 0);
 
 /** Where a page is written, relative to the output folder. */
 export function pageFile(page: SitePage): string {

@@ -182,7 +182,7 @@ describe('a language written right to left', () => {
       cpSync(FIXTURE, join(root, 'site'), { recursive: true });
       editFile(join(root, 'site/site.config.yaml'), '      Home: Accueil\n', '      Home: Accueil\n  - code: ar\n    label: العربية\n    ui:\n      searchPlaceholder: ابحث في الوثائق…\n      fallbackNotice: لم تُترجم هذه الصفحة بعد، فهي معروضة بلغتها الأصلية ({original}).\n');
       mkdirSync(join(root, 'site/content/ar'));
-      writeFileSync(join(root, 'site/content/ar/index.md'), '---\ntitle: الرئيسية\n---\n\nمرحبا.\n');
+      writeFileSync(join(root, 'site/content/ar/index.md'), '---\ntitle: الرئيسية\ncontributors: [octocat]\n---\n\nمرحبا.\n');
       await build({ root: join(root, 'site'), out: join(root, 'out') });
       const home = readFileSync(join(root, 'out/ar/index.html'), 'utf8');
       expect(home).toMatch(/^<!DOCTYPE html><html lang="ar" dir="rtl">/);
@@ -191,6 +191,9 @@ describe('a language written right to left', () => {
       expect(copy).toContain('<main id="content" class="content" tabindex="-1" lang="en" dir="ltr"><div class="aside aside-note fallback-notice" role="note" aria-label="Note" lang="ar" dir="rtl"><p>لم تُترجم هذه الصفحة بعد، فهي معروضة بلغتها الأصلية (English).</p></div>');
       // The other languages keep their own strings.
       expect(readFileSync(join(root, 'out/fr/index.html'), 'utf8')).toContain('placeholder="Rechercher dans la documentation…"');
+      // One policy for every page (and _headers): the avatars of a page of one language load on every page.
+      expect(readFileSync(join(root, 'out/index.html'), 'utf8')).toContain('https://avatars.githubusercontent.com');
+      expect(readFileSync(join(root, 'out/_headers'), 'utf8')).toContain('https://avatars.githubusercontent.com');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
