@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { missingPatchesLine, PATCHES } from '../scripts/patch-packages.mjs';
+import { missingPatchesLine, PATCHED_FILES } from '../scripts/patches.mjs';
 
 // React's server renderer is several times faster in its production build.
 process.env.NODE_ENV ??= 'production';
@@ -26,8 +26,8 @@ function sourceKey() {
     }
   }
   // The installed packages are in the bundle: npm rewrites its record of the tree whenever it changes them,
-  // and the files our install patches (scripts/patch-packages.mjs) are counted too.
-  for (const file of ['package.json', 'tsconfig.json', 'node_modules/esbuild/package.json', 'node_modules/.package-lock.json', ...PATCHES.map((p) => p.file)]) {
+  // and the files the patches of patches/ change are counted too.
+  for (const file of ['package.json', 'tsconfig.json', 'node_modules/esbuild/package.json', 'node_modules/.package-lock.json', ...PATCHED_FILES]) {
     try {
       const st = statSync(join(root, file));
       hash.update(`${file}:${st.size}:${st.mtimeMs}\n`);
