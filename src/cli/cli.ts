@@ -60,11 +60,12 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     .description('Write a starter site (config, home page, two sections, a logo) into an empty or new folder.')
     .argument('[dir]', 'the folder to write into', '.')
     .action(async (dir: string) => {
-      const { initSite } = await import('../init/init.js');
+      const { docsCommand, initSite, shellWord } = await import('../init/init.js');
       try {
         const { root, files } = initSite(dir);
-        const where = relative(process.cwd(), root) || '.';
-        io.out.write(`Wrote ${files.length} files into ${where}. Next:\n  docs serve --root ${where}\n  docs build --root ${where}\n`);
+        const where = shellWord(relative(process.cwd(), root) || '.');
+        const docs = docsCommand(process.cwd());
+        io.out.write(`Wrote ${files.length} files into ${where}. Next:\n  ${docs} serve --root ${where}\n  ${docs} build --root ${where}\n`);
       } catch (e) {
         if (!(e instanceof UsageError)) throw e;
         io.err.write(`error: ${e.message}\n`);
