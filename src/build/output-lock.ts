@@ -192,7 +192,11 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void,
       }
       taken = takeLock(temp, file, mine, link);
     } finally {
-      rmSync(temp, { force: true });
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // Not there, nor could it be (a name too long for the file system): the error above says why.
+      }
     }
     if (taken) break;
     let written: number;
