@@ -59,6 +59,14 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     .command('init')
     .description('Write a starter site (config, home page, two sections, a logo) into an empty or new folder.')
     .argument('[dir]', 'the folder to write into', '.')
+    .addHelpText(
+      'after',
+      '\nThe config names its JSON Schema (editors complete and explain every key) through\n' +
+        "node_modules/ of the project that has the tool installed. init prints the two commands\n" +
+        'to run next, as they run from the current folder: in a project, for example,\n' +
+        '  npx docs serve --root docs-site   (preview with live reload)\n' +
+        '  npx docs build --root docs-site   (write the site into docs-site/dist)\n',
+    )
     .action(async (dir: string) => {
       const { docsCommand, initSite, shellWord } = await import('../init/init.js');
       try {
