@@ -14,15 +14,17 @@ import { svgToHast } from '../diagram-svg.js';
  * page's custom properties (templates/styles/32-diagrams.css), so they follow
  * the colour scheme. The renderer is loaded only when a page has a diagram.
  *
- * The figure: the drawing (role="img", named by its title and described by
- * its description, or by the words it shows), an optional caption (the
- * block's title="…"), and the Mermaid text under a disclosure, for those
+ * The figure: an optional caption (the block's title="…"), the drawing
+ * (role="img", named by its title and described by its description, or by
+ * the words it shows), and the Mermaid text under a disclosure, for those
  * who cannot see the drawing and for copying.
  */
 
 type Renderer = typeof import('beautiful-mermaid');
 let renderer: Promise<Renderer> | undefined;
 const loadRenderer = () => (renderer ??= import('beautiful-mermaid'));
+/** Whether this process has loaded the renderer (a page without diagrams never does). */
+export const rendererLoaded = () => renderer !== undefined;
 
 /** The language of the blocks drawn as diagrams. */
 export const DIAGRAM_LANGUAGE = 'mermaid';
@@ -113,8 +115,9 @@ function figure(svg: Element, source: DiagramSource, caption: string | undefined
   const txt = (value: string): ElementContent => ({ type: 'text', value });
   svg.properties = { ...svg.properties, role: 'img', ariaLabelledBy: [`${id}-title`], ariaDescribedBy: [`${id}-desc`] };
   svg.children.unshift(el('title', { id: `${id}-title` }, [txt(name)]), el('desc', { id: `${id}-desc` }, [txt(description)]));
-  const children: ElementContent[] = [el('div', { className: ['diagram-view'], tabIndex: 0 }, [svg])];
-  if (caption) children.push(el('figcaption', {}, [txt(caption)]));
+  // (The caption first: a figure's caption is its first or its last child, and the disclosure comes last.)
+  const children: ElementContent[] = caption ? [el('figcaption', {}, [txt(caption)])] : [];
+  children.push(el('div', { className: ['diagram-view'], tabIndex: 0 }, [svg]));
   children.push(
     el('details', { className: ['diagram-source'] }, [
       el('summary', {}, [txt('Diagram source')]),
