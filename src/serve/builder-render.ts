@@ -4,12 +4,13 @@ import type { Asset, ClientAsset } from '../build/assets.js';
 import { renderContext, siteFiles } from '../build/build.js';
 import { pageFile, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { loadComponents } from '../theme/components.js';
-import { BASE, digest, urlPath, type Source } from './builder-parts.js';
+import { outputKeys } from '../build/keys.js';
+import { BASE, urlPath, type Source } from './builder-parts.js';
 import type { FileList } from './protocol.js';
 
 /*
- * The files of the preview's build: every page rendered again only when its key changed (the
- * site's, its section's or its own: see SiteBuilder), the printable sections, the generated files.
+ * The files of the preview's build: every page rendered again only when its key changed (the keys of
+ * `docs build`'s output files), the printable sections, the generated files.
  */
 
 export interface Renderer {
@@ -45,33 +46,18 @@ export interface RenderState {
   pause?: () => Promise<void>;
 }
 
-export async function renderOutput(state: RenderState, site: Site, hashes: Map<string, string>, css: Asset, own: ReturnType<typeof loadComponents>) {
+export async function renderOutput(state: RenderState, site: Site, css: Asset, own: ReturnType<typeof loadComponents>) {
   const { renderer, templatesDir } = state;
   const { ctx, files: assetFiles } = renderContext(site, BASE, { js: state.js, css }, state.updated, own);
   const output = new Map<string, string | Uint8Array>();
   for (const [path, contents] of assetFiles) output.set(urlPath(path), contents);
 
-  const siteKey = digest([
-    site.config,
-    BASE,
-    ctx.assets,
-    site.sections.map((s) => [s.title, s.url, s.pages.map((p) => [p.url, p.title])]),
-  ]);
-  const sectionKeys = site.sections.map((s) => digest(s));
-  const ownKeys = new Map<string, string>();
+  // The same keys as `docs build` (src/build/keys.ts): a page is rendered again exactly when a build would.
+  const keys = outputKeys(ctx);
   const pages = new Map<string, Rendered>();
   let rendered = 0;
   for (const page of site.pages) {
-    const own = digest([
-      hashes.get(page.sourcePath),
-      page.url,
-      page.section,
-      state.updated.get(page.sourcePath) ?? null,
-      page.hrefs,
-      page.heroImage ?? null,
-    ]);
-    ownKeys.set(page.url, own);
-    const key = `${siteKey}/${page.section >= 0 ? sectionKeys[page.section] : '-'}/${own}`;
+    const key = keys.page(page);
     let entry = state.pages.get(page.id);
     if (entry?.key !== key) {
       entry = { key, html: renderer.page(ctx, page) };
@@ -84,8 +70,7 @@ export async function renderOutput(state: RenderState, site: Site, hashes: Map<s
 
   const stalePrintables: StalePrintable[] = [];
   const printable = (section: SidebarSection) => {
-    const s = site.sections.indexOf(section);
-    const key = digest([siteKey, sectionKeys[s], section.pages.map((entry) => ownKeys.get(entry.url))]);
+    const key = keys.printable(section);
     const cached = state.printables.get(section.url);
     if (cached?.key === key) return cached.html;
     if (cached) {
