@@ -8,11 +8,14 @@ import { docsIn, scratchSite, type Run, type Scratch } from './harness.js';
  * the command as a user runs it. Whatever the input, the build ends (no hang: 90 s at most), exits
  * 0, 1 or 2, prints no stack trace and no "bug in docs", and peaks under 1 GB (DOCS_PROFILE's
  * maxRssMB). The same seed gives the same cases, so a failure names the case that reproduces it.
+ * DOCS_FUZZ_RUN=<n> draws another set of cases (run 0, the default, is the one npm test runs).
  */
 
 const MARKDOWN_CASES = 160;
 const CONFIG_CASES = 100;
 const HANG_MS = 90_000;
+/** Which set of cases: the seeds of run n start at 1000 + 10,000 n (pages) and 5000 + 10,000 n (configs). */
+const RUN = Number(process.env.DOCS_FUZZ_RUN ?? 0);
 
 function random(seed: number) {
   // (The seed mixed first: xorshift's first draws from close seeds are close.)
@@ -183,7 +186,7 @@ describe('fuzzed input (seeded; the case number reproduces a failure)', () => {
   it(`${MARKDOWN_CASES} pages: exit 0, 1 or 2, no stack trace, no hang, under 1 GB`, async () => {
     const { failures, exits } = await runCases(MARKDOWN_CASES, (s, i) => {
       writeFileSync(join(s.site, 'site.config.yaml'), config);
-      writeFileSync(join(s.site, FIRST), markdownCase(1000 + i));
+      writeFileSync(join(s.site, FIRST), markdownCase(1000 + 10_000 * RUN + i));
     });
     expect(failures).toEqual([]);
     // The cases reach past the first check: some build, most have problems.
@@ -194,7 +197,7 @@ describe('fuzzed input (seeded; the case number reproduces a failure)', () => {
   it(`${CONFIG_CASES} configs: exit 0, 1 or 2, no stack trace, no hang, under 1 GB`, async () => {
     const { failures, exits } = await runCases(CONFIG_CASES, (s, i) => {
       writeFileSync(join(s.site, FIRST), firstPage);
-      writeFileSync(join(s.site, 'site.config.yaml'), configCase(5000 + i, config));
+      writeFileSync(join(s.site, 'site.config.yaml'), configCase(5000 + 10_000 * RUN + i, config));
     });
     expect(failures).toEqual([]);
     expect(exits['0'], JSON.stringify(exits)).toBeGreaterThan(5);
