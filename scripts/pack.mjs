@@ -8,11 +8,11 @@
 // - lib/browser/: the tool's browser scripts, bundled as a build would bundle them;
 // - lib/index.js and lib/types/: the public entry (`import { href, type FooterProps } from '<package>'`),
 //   the helpers of templates/types.ts compiled and the types declared.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { cliBundleOptions } from './cli-bundle.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,8 +38,7 @@ await build({
   target: 'node20',
   logLevel: 'warning',
 });
-// Declarations only: checking the types is the typecheck's work (npm test).
-execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.types.json'), '--noCheck'], { stdio: 'inherit' });
+declareTypes();
 
 // The browser scripts, made by the very function a build of the sources makes them with (no cache).
 process.env.DOCS_CACHE = '0';
@@ -50,4 +49,32 @@ mkdirSync(join(lib, 'browser'));
 for (const [file, format] of BROWSER_SCRIPTS) {
   const entry = join(root, file);
   writeFileSync(join(lib, 'browser', prebuiltScriptName(entry, format)), await bundleBrowserScript(entry, {}, format));
+}
+
+/**
+ * The declarations of the public entry (tsconfig.types.json), with the types the config's zod schemas
+ * infer (SiteConfig, Frontmatter…) written out in full: zod is bundled, not installed with the package,
+ * so `z.infer<…>` would leave a component's `ctx.site.config` untyped in the user's editor. Declarations
+ * only: checking the types is the typecheck's work (npm test).
+ */
+function declareTypes() {
+  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.types.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const program = ts.createProgram(config.fileNames, { ...config.options, noCheck: true });
+  const emitted = program.emit();
+  if (emitted.emitSkipped) throw new Error(ts.formatDiagnostics(emitted.diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+  const checker = program.getTypeChecker();
+  for (const source of program.getSourceFiles()) {
+    if (source.isDeclarationFile || !source.fileName.startsWith(root)) continue;
+    const declared = join(lib, 'types', relative(root, source.fileName).replace(/\.tsx?$/, '.d.ts'));
+    let text;
+    for (const statement of source.statements) {
+      if (!ts.isTypeAliasDeclaration(statement) || !/^z\.(infer|input|output)</.test(statement.type.getText(source))) continue;
+      text ??= readFileSync(declared, 'utf8');
+      const line = new RegExp(`^export type ${statement.name.text} = z\\.(infer|input|output)<typeof \\w+>;$`, 'm');
+      if (!line.test(text)) throw new Error(`${relative(root, declared)}: no declaration of ${statement.name.text} as zod infers it`);
+      const full = checker.typeToString(checker.getTypeAtLocation(statement.name), undefined, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias | ts.TypeFormatFlags.MultilineObjectLiterals);
+      text = text.replace(line, `export type ${statement.name.text} = ${full};`);
+    }
+    if (text !== undefined) writeFileSync(declared, text);
+  }
 }

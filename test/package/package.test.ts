@@ -118,16 +118,17 @@ describe('the package', () => {
 
   it("declares the public entry's types: an editor resolves them from the package's name", () => {
     const file = join(project, 'docs-site', 'components', 'links.ts');
-    writeFileSync(file, `import { href, type FooterProps } from '${NAME}';\n\nexport const guide = (props: FooterProps): string => href(props.ctx, '/guide/') + props.ctx.base;\n`);
+    writeFileSync(file, `import { href, type FooterProps } from '${NAME}';\n\nexport const guide = (props: FooterProps): string => href(props.ctx, '/guide/') + props.ctx.site.config.site.title;\n`);
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const options = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck'];
     const good = run(process.execPath, [tsc, ...options, file], project);
     expect(good.out + good.err).toBe('');
     expect(good.code).toBe(0);
-    // The check can fail: a property the context does not have is an error.
-    writeFileSync(file, `import type { FooterProps } from '${NAME}';\n\nexport const wrong = (props: FooterProps): string => props.ctx.bse;\n`);
+    // The check can fail: a property the context or the site's config (inferred by zod, which is not installed) does not have is an error.
+    writeFileSync(file, `import type { FooterProps } from '${NAME}';\n\nexport const wrong = (props: FooterProps): string[] => [props.ctx.bse, props.ctx.site.config.site.titel];\n`);
     const bad = run(process.execPath, [tsc, ...options, file], project);
     expect(bad.out).toMatch(/Property 'bse' does not exist on type 'RenderContext'/);
+    expect(bad.out).toMatch(/Property 'titel' does not exist on type '\{ title: string;/);
     rmSync(file);
   });
 
