@@ -20,6 +20,7 @@ import { report } from './context.js';
 import { nestingProblem, weightProblem } from './nesting.js';
 import { mayHoldAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
+import { rehypeTaskListLabels } from './plugins/task-lists.js';
 import { rehypeHeadingSlugs } from './heading-slugs.js';
 import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
 
@@ -172,6 +173,7 @@ async function toHast(mdast: MdastRoot, vfile: VFile, anchors: Anchor[], heading
     .use(rehypeHeadingSlugs)
     .use(rehypeUniqueIds)
     .use(rehypeHeadings(anchors, headings))
+    .use(rehypeTaskListLabels)
     .run(mdast, vfile)) as HastRoot;
 }
 
