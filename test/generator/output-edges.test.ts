@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cachePath, readCheckedFileSync, writeCheckedFileSync } from '../../src/io/cache.js';
-import { lockOutput, lockPath } from '../../src/build/output-lock.js';
+import { lockOutput, lockPath, tempFolderPrefix } from '../../src/build/output-lock.js';
 import { OutputWriter } from '../../src/build/output.js';
 
 /*
@@ -140,6 +140,80 @@ describe('the output writer where the file system refuses', () => {
     const stranger = new OutputWriter(target);
     expect(stranger.keep('a.html', 'key of aaa')).toBe(false);
     await stranger.abort();
+  });
+});
+
+/** A folder's files and their text, by path. */
+function tree(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files[join(entry.parentPath, entry.name).slice(dir.length + 1)] = read(join(entry.parentPath, entry.name));
+  }
+  return files;
+}
+
+describe('the fault points of the commit (DOCS_FAULT, for the tests that kill a build there)', () => {
+  const A = { 'index.html': 'A home', 'kept.css': 'same in both', 'a-only.html': 'A' };
+  const B = { 'index.html': 'B home', 'kept.css': 'same in both', 'b-only.html': 'B' };
+  /** What the output folder and its neighbours hold: "A" or "B" whole, "A set aside" (no folder, A whole beside it), or what else. */
+  function state(target: string): string {
+    const text = (files: Record<string, string>) => JSON.stringify(Object.entries(files).sort());
+    const of = (files: Record<string, string>) => (text(files) === text(A) ? 'A' : text(files) === text(B) ? 'B' : text(files));
+    if (existsSync(target)) return of(tree(target));
+    const aside = readdirSync(dirname(target)).filter((name) => name.startsWith(tempFolderPrefix(target)) && name.endsWith('-old'));
+    return aside.length === 1 ? `${of(tree(join(dirname(target), aside[0]!)))} set aside` : `no output (${aside.length} set aside)`;
+  }
+  /** Runs `step` with DOCS_FAULT=point, the kill it asks for taken as a look at the state there: the states seen, by point. */
+  async function stopAt(point: string, target: string, step: () => Promise<unknown>): Promise<string[]> {
+    const seen: string[] = [];
+    const kill = vi.spyOn(process, 'kill').mockImplementation((pid, signal) => {
+      expect([pid, signal]).toEqual([process.pid, 'SIGKILL']);
+      seen.push(state(target));
+      return true;
+    });
+    process.env.DOCS_FAULT = point;
+    try {
+      await step();
+    } finally {
+      delete process.env.DOCS_FAULT;
+      kill.mockRestore();
+    }
+    return seen;
+  }
+
+  const POINTS = [
+    ['commit-start', 'A'],
+    ['commit-manifest-removed', 'A'],
+    ['commit-linking', 'A'],
+    ['commit-linked', 'A'],
+    ['commit-between-renames', 'A set aside'],
+    ['commit-swapped', 'B'],
+    ['commit-old-renamed', 'B'],
+    ['commit-old-removed', 'B'],
+    ['commit-done', 'B'],
+  ] as const;
+  for (const [point, expected] of POINTS) {
+    it(`${point}: the output is ${expected} there`, async () => {
+      const { target } = place();
+      const first = new OutputWriter(target);
+      for (const [path, text] of Object.entries(A)) first.write(path, text);
+      await first.commit();
+      const out = new OutputWriter(target);
+      for (const [path, text] of Object.entries(B)) out.write(path, text);
+      // (commit-linking is reached once per file linked: one here, the stylesheet both builds share.)
+      expect(await stopAt(point, target, () => out.commit())).toEqual([expected]);
+      expect(state(target)).toBe('B');
+    });
+  }
+
+  it('recover-restored: the output set aside is back in place', async () => {
+    const { parent, target } = place();
+    mkdirSync(join(parent, `${tempFolderPrefix(target)}KILLED-old`), { recursive: true });
+    for (const [path, text] of Object.entries(A)) writeFileSync(join(parent, `${tempFolderPrefix(target)}KILLED-old`, path), text);
+    let lock: { release(): void } | undefined;
+    expect(await stopAt('recover-restored', target, async () => (lock = await lockOutput(target)))).toEqual(['A']);
+    lock!.release();
+    expect(readdirSync(parent)).toEqual(['dist']);
   });
 });
 
