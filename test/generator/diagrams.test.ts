@@ -166,6 +166,16 @@ describe('a built site with diagrams', () => {
     expect(scripts(page)).toEqual(scripts(plain));
   });
 
+  it('keeps every reference of a drawing to its parts in the section\'s printable page, where ids get the chapter\'s prefix', () => {
+    const printable = readFileSync(join(dir, 'dist/guide/printable/index.html'), 'utf8');
+    const ids = new Set([...printable.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!));
+    const refs = [...printable.matchAll(/url\(#([^)]+)\)|aria-(?:labelledby|describedby)="([^"]+)"/g)].flatMap((m) => (m[1] ?? m[2]!).split(' '));
+    // Each drawing is named and described; its lines point to their arrowheads.
+    expect(refs.filter((r) => /diagram-\d+-(?:title|desc)$/.test(r))).toHaveLength(6);
+    expect(refs.filter((r) => r.includes('arrow')).length).toBeGreaterThanOrEqual(9);
+    for (const ref of refs) expect(ids, ref).toContain(ref);
+  });
+
   it.runIf(hasJava)('passes the Nu HTML Checker on every page', async () => {
     const dist = join(dir, 'dist');
     const files = listFiles(dist).filter((f) => f.endsWith('.html'));
