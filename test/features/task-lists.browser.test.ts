@@ -1,9 +1,12 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 import { axeViolations } from '../helpers/a11y.js';
 import { hasChromium, launch } from '../helpers/browser.js';
+import { ROOT } from '../helpers/content.js';
 
 /*
  * Task lists (`- [x] Done`): each checkbox is named by its item's text, in a <label> with it (Lighthouse's
@@ -55,6 +58,24 @@ describe.runIf(hasChromium)('task lists in a browser', () => {
     const names = await page.evaluate(() => [...document.querySelectorAll('input[type=checkbox]')].map((box) => (box as HTMLInputElement).labels?.[0]?.textContent?.trim()));
     expect(names).toEqual(['A done task with code and a link', 'An open task', 'A nested one', 'alone', 'A loose item', 'Another loose item']);
     expect((await axeViolations(page)).filter((v) => v.id === 'label')).toEqual([]);
+    await page.close();
+  });
+
+  it("show a bulleted task's checkbox in place of its bullet, and keep a numbered task's number", async () => {
+    const styles = join(ROOT, 'templates/styles');
+    const css = readdirSync(styles).filter((f) => f.endsWith('.css')).sort().map((f) => readFileSync(join(styles, f), 'utf8')).join('\n');
+    const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    await page.route(/^https?:\/\/example\.org\//, (route) => route.fulfill({ status: 204, body: '' }));
+    await page.setContent(`<!DOCTYPE html><html lang="en"><head><title>Tasks</title><style>${css}</style></head><body><div class="markdown">${html}</div></body></html>`);
+    const items = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.task-list-item')].map((li) => {
+        const box = li.querySelector('input')!.getBoundingClientRect();
+        const content = li.getBoundingClientRect().left + parseFloat(getComputedStyle(li).paddingLeft);
+        return { list: li.parentElement!.tagName, marker: getComputedStyle(li).listStyleType, boxInGutter: box.right <= content };
+      }),
+    );
+    expect(items.filter((item) => item.list === 'UL')).toEqual(Array(4).fill({ list: 'UL', marker: 'none', boxInGutter: true }));
+    expect(items.filter((item) => item.list === 'OL').map((item) => item.marker)).toEqual(['decimal', 'decimal']);
     await page.close();
   });
 });
