@@ -135,9 +135,13 @@ afterAll(() => {
   for (const s of sites) s.remove();
 });
 
+/** A long text by its start and its end. */
+const ends = (text: string) => (text.length <= 1200 ? text : `${text.slice(0, 600)} … ${text.slice(-600)}`);
+
 /** What was wrong with a run, or nothing. */
 function judge(run: Run): string | undefined {
-  if (run.signal) return `ended by ${run.signal}${run.stderr ? `: ${run.stderr.slice(-600)}` : ''}`;
+  // (A fatal error of Node or V8, the usual cause of SIGABRT, names itself in its first line and prints its stacks after.)
+  if (run.signal) return `ended by ${run.signal}${run.stderr ? `: ${ends(run.stderr)}` : ''}`;
   if (![0, 1, 2].includes(run.code ?? -1)) return `exit ${run.code}`;
   if (/a bug in docs|\n\s+at .+\(.*:\d+:\d+\)|^\s+at /m.test(run.stderr)) return `a stack trace or a bug: ${run.stderr.slice(0, 400)}`;
   const profile = /DOCS_PROFILE (.*)/.exec(run.stderr);
@@ -178,6 +182,8 @@ describe('fuzzed input (seeded; the case number reproduces a failure)', () => {
     expect(judge(run(1, `content/a.md:1:1 x\n${fine}`))).toBeUndefined();
     expect(judge(run(3, fine))).toBe('exit 3');
     expect(judge(run(null, '', 'SIGKILL'))).toBe('ended by SIGKILL');
+    const fatal = `FATAL ERROR: v8::FromJust Maybe value is Nothing\n----- Native stack trace -----\n${' 1: 0x1 node::Abort()\n'.repeat(100)}`;
+    expect(judge(run(null, fatal, 'SIGABRT'))).toMatch(/^ended by SIGABRT: FATAL ERROR: v8::FromJust Maybe value is Nothing\n[^]* … [^]*node::Abort\(\)\n$/);
     expect(judge(run(1, `docs: unexpected error (a bug in docs, not in your files; please report it): x\n${fine}`))).toMatch(/^a stack trace or a bug/);
     expect(judge(run(1, `TypeError: x\n    at f (/a/b.js:1:2)\n${fine}`))).toMatch(/^a stack trace or a bug/);
     expect(judge(run(0, 'DOCS_PROFILE {"stages":{},"maxRssMB":1200}\n'))).toBe('peaked at 1200 MB');
