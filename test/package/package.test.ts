@@ -113,6 +113,8 @@ describe('the package', () => {
     expect(home).toContain('<footer class="own-footer"><a href="/guide/" data-external="true">My Project</a></footer>');
     expect(readdirSync(join(site, 'dist', 'assets')).some((file) => /^main\.[0-9a-f]{10}\.js$/.test(file))).toBe(true);
     expect(existsSync(join(site, 'dist', 'guide', 'markdown', 'index.html'))).toBe(true);
+    const written = readdirSync(join(site, 'dist'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(written.filter((entry) => /webpack/i.test(readFileSync(join(entry.parentPath, entry.name), 'latin1'))).map((entry) => entry.name)).toEqual([]);
     expect(existsSync(join(project, 'node_modules', '.cache', 'docs'))).toBe(true);
   });
 
