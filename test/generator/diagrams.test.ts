@@ -133,6 +133,30 @@ describe('a mermaid block', () => {
   });
 });
 
+describe('careless diagrams', () => {
+  it('never crash the build: 300 blocks of Mermaid pieces in random order each become a drawing or a problem', async () => {
+    let seed = 38;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T,>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+    const headers = ['flowchart LR', 'graph TD', 'sequenceDiagram', 'stateDiagram-v2', 'classDiagram', 'erDiagram', 'flowchart', 'pie', '', '---'];
+    const pieces = ['A', 'B[Box]', 'C{Choice}', 'D((Round))', '-->', '-.->', '==>', '---', '|label|', '"quoted"', '[', ']', '(', ')', '{', '}', ':', ';', 'subgraph S', 'end', '[*]', '->>', '-->>', 'Alice', 'Bob', '||--o{', 'accTitle:', 'accDescr {', '%%', '&', '<b>', '&amp;', '#quot;', 'note over A', 'class A', 'x'.repeat(200)];
+    const counts = { drawn: 0, problems: 0 };
+    for (let i = 0; i < 300; i++) {
+      const lines = [pick(headers)];
+      for (let l = Math.floor(next() * 6); l > 0; l--) lines.push('  ' + Array.from({ length: 1 + Math.floor(next() * 6) }, () => pick(pieces)).join(' '));
+      const text = lines.join('\n');
+      const { html, problems } = await render(block(text));
+      const drawn = html.startsWith('<figure class="diagram">');
+      expect(drawn !== problems.length > 0, `${text}\n${problems.map((p) => p.message).join('\n')}`).toBe(true);
+      if (drawn) expect(html).not.toMatch(/<(?:script|b|foreignObject)[\s>]| style=/);
+      counts[drawn ? 'drawn' : 'problems']++;
+    }
+    // Both ends are reached: many drawings, many problems.
+    expect(counts.drawn).toBeGreaterThan(50);
+    expect(counts.problems).toBeGreaterThan(50);
+  }, 120_000);
+});
+
 describe('the SVG of the renderer', () => {
   it('is read with an allowlist: an element that could load or run something is refused, attributes outside the list are left out', () => {
     expect(() => svgToHast('<svg><script>alert(1)</script></svg>', 'd')).toThrow(UnexpectedSvg);
