@@ -48,6 +48,14 @@ describe('installed packages are patched (patches/, applied by patch-package)', 
     }
   });
 
+  it('patch-package runs from prepare, which npm runs only in this repository, not from postinstall, which it would also run (and fail) where the packed tool is installed', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+    expect(manifest.scripts.prepare).toMatch(/^patch-package( |$)/);
+    expect(Object.values(manifest.scripts).filter((script) => script.includes('patch-package'))).toHaveLength(1);
+    expect(manifest.scripts.postinstall).toBeUndefined();
+    expect(manifest.devDependencies['patch-package']).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
   it('docs build says in one line when a patch is not applied, and says nothing when all are', () => {
     expect(missingPatchesLine()).toBeUndefined();
     withCopies((base) => {
