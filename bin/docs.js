@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { missingPatchesLine, PATCHES } from '../scripts/patch-packages.mjs';
+import { missingPatchesLine, PATCHED_FILES } from '../scripts/patches.mjs';
+import { cliBundleOptions } from '../scripts/cli-bundle.mjs';
 
 // React's server renderer is several times faster in its production build.
 process.env.NODE_ENV ??= 'production';
@@ -26,8 +27,8 @@ function sourceKey() {
     }
   }
   // The installed packages are in the bundle: npm rewrites its record of the tree whenever it changes them,
-  // and the files our install patches (scripts/patch-packages.mjs) are counted too.
-  for (const file of ['package.json', 'tsconfig.json', 'node_modules/esbuild/package.json', 'node_modules/.package-lock.json', ...PATCHES.map((p) => p.file)]) {
+  // and the files the patches of patches/ change are counted too.
+  for (const file of ['package.json', 'tsconfig.json', 'scripts/cli-bundle.mjs', 'node_modules/esbuild/package.json', 'node_modules/.package-lock.json', ...PATCHED_FILES]) {
     try {
       const st = statSync(join(root, file));
       hash.update(`${file}:${st.size}:${st.mtimeMs}\n`);
@@ -50,35 +51,8 @@ async function bundleDir() {
   }
   const { build } = await import('esbuild');
   const temp = `${dir}.${process.pid}.tmp`;
-  await build({
-    entryPoints: {
-      cli: join(root, 'src/cli/cli.ts'),
-      'content-worker': join(root, 'src/content/worker.ts'),
-      'highlight-worker': join(root, 'src/content/highlight-worker.ts'),
-      // The render worker of `docs serve`, while the templates are the ones bundled here.
-      'serve-worker': join(root, 'src/serve/worker.ts'),
-    },
-    outdir: temp,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    // Code the entries share, and each grammar of the highlighter, in chunks of their own (loaded when used).
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // esbuild runs a binary of its own, found from its package folder.
-    external: ['esbuild'],
-    jsx: 'automatic',
-    logLevel: 'silent',
-    define: {
-      __DOCS_TOOL_ROOT__: JSON.stringify(root),
-      __DOCS_BUNDLE_DIR__: JSON.stringify(dir),
-      // React's production build only (set above for the sources; fixed here so the bundle holds one build).
-      'process.env.NODE_ENV': '"production"',
-    },
-    // Packages written as CommonJS (React's server renderer) call require for Node's own modules.
-    banner: { js: "import { createRequire as __docsRequire } from 'node:module'; const require = __docsRequire(import.meta.url);" },
-  });
+  // The options the package's bundle is made with too (scripts/pack.mjs).
+  await build(cliBundleOptions(root, temp, { __DOCS_TOOL_ROOT__: JSON.stringify(root), __DOCS_BUNDLE_DIR__: JSON.stringify(dir) }));
   try {
     renameSync(temp, dir);
   } catch {

@@ -23,7 +23,7 @@ export const MODULES = [
   { name: 'request-handling', mutate: ['src/serve/respond.ts'], tests: ['test/serve/respond.test.ts', 'test/serve/host.test.ts', 'test/serve/http.test.ts', 'test/serve/first-pass.test.ts', 'test/serve/events.test.ts'] },
   { name: 'config-checks', mutate: ['src/config/checked.ts'], tests: ['test/generator/config.test.ts'] },
   { name: 'link-checker', mutate: ['src/site/links.ts', 'src/content/link-kinds.ts'], tests: ['test/generator/links.test.ts'] },
-  { name: 'output-writer', mutate: ['src/build/output.ts', 'src/build/output-lock.ts'], tests: ['test/generator/output.test.ts'] },
+  { name: 'output-writer', mutate: ['src/build/output.ts', 'src/build/output-lock.ts'], tests: ['test/generator/output.test.ts', 'test/generator/output-edges.test.ts'] },
 ];
 
 /**

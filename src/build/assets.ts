@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { readCached, writeCached } from '../io/cache.js';
+import { BUNDLE_DIR, PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { tokenStylesheet } from '../content/highlight.js';
 import { toolVersion } from '../shared/tool-version.js';
 
@@ -24,6 +25,14 @@ export function contentHash(contents: string | Buffer): string {
  * build takes it from there instead of starting esbuild.
  */
 export async function bundleBrowserScript(entry: string, define: Record<string, string> = {}, format: 'iife' | 'esm' = 'iife'): Promise<string> {
+  // Installed from the package, the tool's own browser scripts were bundled when it was packed.
+  if (PACKAGED && BUNDLE_DIR !== undefined && !Object.keys(define).length) {
+    try {
+      return readFileSync(join(BUNDLE_DIR, 'browser', prebuiltScriptName(entry, format)), 'utf8');
+    } catch {
+      // Not one of the tool's scripts: bundled below.
+    }
+  }
   const key = createHash('sha256').update(JSON.stringify([toolVersion(), entry, define, format])).digest('hex');
   const cached = readCached<BundledScript>(ASSETS_KIND, key);
   if (cached && cached.inputs.every(([file, hash]) => hashOfFile(file) === hash)) return cached.contents;
@@ -48,6 +57,11 @@ export async function bundleBrowserScript(entry: string, define: Record<string, 
   });
   writeCached(ASSETS_KIND, key, { inputs, contents } satisfies BundledScript);
   return contents;
+}
+
+/** The file name of one of the tool's browser scripts as bundled into the package (scripts/pack.mjs writes them). */
+export function prebuiltScriptName(entry: string, format: 'iife' | 'esm'): string {
+  return `${relative(TOOL_ROOT, entry).split(/[\\/]/).join('-').replace(/\.ts$/, '')}.${format}.js`;
 }
 
 /** Where bundled scripts and stylesheets are cached. */

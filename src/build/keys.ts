@@ -9,9 +9,10 @@ import type { SidebarSection, SitePage } from '../site/model.js';
  * be kept as it is (see OutputWriter.keep) without rendering it again.
  *
  * A page is made from the tool's code, the site as every page sees it (the
- * config, the base path, the asset URLs, the sidebar sections) and the page
- * itself: its source (through the render cache key of its Markdown), its
- * frontmatter, anchors and resolved links, its last-updated date. A printable
+ * config, the base path, the asset URLs, the outline of the sections), its own
+ * section (anchors, previous and next) and the page itself: its source
+ * (through the render cache key of its Markdown), its frontmatter, anchors and
+ * resolved links, its last-updated date. A printable
  * section and llms-full.txt are made from their pages. The tests compare a
  * build that kept files with one that made everything, after each kind of edit.
  */
@@ -32,16 +33,19 @@ export interface OutputKeys {
 /** The keys of one build's files (see above). */
 export function outputKeys(ctx: RenderContext): OutputKeys {
   const { site } = ctx;
+  // Every page shows the outline of every section (titles and page titles); only the pages of a
+  // section show the rest of it (its pages' anchors in the sidebar, previous and next).
   const shared = sha(
     toolVersion(),
     ctx.base,
     JSON.stringify(site.config),
     JSON.stringify(ctx.assets),
-    JSON.stringify(site.sections),
+    JSON.stringify(site.sections.map((s) => [s.title, s.url, s.pages.map((p) => [p.url, p.title])])),
     JSON.stringify(site.navigation),
     // (A site in several languages or versions: its menus and alternates name the pages of every tree.)
     ...(site.trees ? [site.trees.map((tree) => tree.site.pages.map((p) => (p.fallback ? `${p.url}*` : p.url)).join(' ')).join('\n')] : []),
   );
+  const sectionKeys = site.sections.map((s) => sha(JSON.stringify(s)));
   const pageKeys = new Map<SitePage, string>();
   const page = (p: SitePage) => {
     let key = pageKeys.get(p);
@@ -51,14 +55,14 @@ export function outputKeys(ctx: RenderContext): OutputKeys {
       // (Left out at the top only: a field of the frontmatter may have any name.)
       const { html: _html, htmlInCache: _inCache, ids: _ids, links: _links, headings: _headings, ...kept } = p;
       const meta = JSON.stringify(kept);
-      key = sha(shared, p.sourceKey, meta, ctx.lastUpdated.get(p.sourcePath) ?? '');
+      key = sha(shared, sectionKeys[p.section] ?? '-', p.sourceKey, meta, ctx.lastUpdated.get(p.sourcePath) ?? '');
       pageKeys.set(p, key);
     }
     return key;
   };
   return {
     page,
-    printable: (section) => sha(shared, section.url, ...section.pages.map((entry) => page(site.byUrl.get(entry.url)!))),
+    printable: (section) => sha(shared, sectionKeys[site.sections.indexOf(section)] ?? '-', section.url, ...section.pages.map((entry) => page(site.byUrl.get(entry.url)!))),
     everyPage: () => sha(shared, ...site.pages.map(page)),
   };
 }

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processAlive } from '../shared/pids.js';
+import { faultPoint } from './faults.js';
 import { UsageError } from './out-guard.js';
 
 /** How long a build waits for another build into the same output folder before it gives up. */
@@ -15,10 +16,16 @@ export function lockPath(target: string): string {
   return join(dirname(target), `.${basename(target)}.lock`);
 }
 
-/** Temporary folders of builds into `target` (`.dist-build-XXXXXX`, `.dist-build-XXXXXX-old`). */
+/** Temporary folders of builds into `target` (`.dist-build-XXXXXX`, `.dist-build-XXXXXX-old`, `.dist-build-XXXXXX-gone`). */
 export function tempFolderPrefix(target: string): string {
   return `.${basename(target)}-build-`;
 }
+
+/**
+ * The end of the name under which a commit sets the old output aside for the instant between its two
+ * renames (see OutputWriter.commit): a folder of that name is a whole output, put back by the next build.
+ */
+export const SET_ASIDE = '-old';
 
 /** What a lock file says of the build that holds it. */
 interface Holder {
@@ -118,14 +125,22 @@ function mayBeRunning(lock: Holder, lockWritten: number): boolean {
   return started <= lockWritten + 1000;
 }
 
+/** How long lockOutput waits, its clock and its hard links: a test's own, so that it need not wait minutes or find a file system without links. */
+export interface LockOptions {
+  waitLimitMs?: number;
+  pollMs?: number;
+  now?: () => number;
+  link?: (existing: string, path: string) => void;
+}
+
 export interface OutputLock {
   release(): void;
 }
 
 /** Puts the lock written to `temp` in place at `file`, unless a lock is there: whether it did. */
-function takeLock(temp: string, file: string, contents: string): boolean {
+function takeLock(temp: string, file: string, contents: string, link: (existing: string, path: string) => void): boolean {
   try {
-    linkSync(temp, file);
+    link(temp, file);
     return true;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
@@ -156,13 +171,14 @@ function withPath(e: unknown, path: string): unknown {
  * Then removes the temporary folders that interrupted builds into the same folder left behind: no
  * other build into it can be running.
  */
-export async function lockOutput(target: string, onWait?: (pid: number) => void): Promise<OutputLock> {
+export async function lockOutput(target: string, onWait?: (pid: number) => void, options: LockOptions = {}): Promise<OutputLock> {
+  const { waitLimitMs = WAIT_LIMIT_MS, pollMs = POLL_MS, now = Date.now, link = linkSync } = options;
   const file = lockPath(target);
   if (heldHere.has(file)) throw new Error(`this process already builds into ${target}`);
   // An output folder may be named inside folders that do not exist yet (--out build/site): they are made, as the output is.
   mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
   const mine = JSON.stringify({ docsLock: 1, pid: process.pid, host: hostname(), boot: machineBoot(), started: processStarted(process.pid) }) + '\n';
-  const started = Date.now();
+  const started = now();
   let told = false;
   for (;;) {
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -174,9 +190,13 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void)
         // (Named as the lock: the temporary name beside it means nothing to the reader.)
         throw withPath(e, file);
       }
-      taken = takeLock(temp, file, mine);
+      taken = takeLock(temp, file, mine, link);
     } finally {
-      rmSync(temp, { force: true });
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        // Not there, nor could it be (a name too long for the file system): the error above says why.
+      }
     }
     if (taken) break;
     let written: number;
@@ -210,11 +230,11 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void)
       told = true;
       onWait?.(lock.pid);
     }
-    if (Date.now() - started > WAIT_LIMIT_MS) {
+    if (now() - started > waitLimitMs) {
       const where = lock.host && lock.host !== hostname() ? ` on ${lock.host}` : '';
-      throw new UsageError(`another build (process ${lock.pid}${where}) has been writing ${target} for over ${WAIT_LIMIT_MS / 60_000} minutes; stop it or remove ${file}`);
+      throw new UsageError(`another build (process ${lock.pid}${where}) has been writing ${target} for over ${waitLimitMs / 60_000} minutes; stop it or remove ${file}`);
     }
-    await sleep(POLL_MS);
+    await sleep(pollMs);
   }
   heldHere.add(file);
   removeLeftovers(target);
@@ -232,27 +252,34 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void)
 /**
  * Removes the temporary folders of earlier builds into `target` that never finished. A build killed
  * between the two renames of its commit (see OutputWriter.commit) left no output folder and the
- * old output set aside as `<temporary folder>-old`: that goes back in its place first.
+ * old output whole under `<temporary folder>-old`: that goes back in its place first (the latest,
+ * should there be several).
  */
 function removeLeftovers(target: string): void {
+  const parent = dirname(target);
   const prefix = tempFolderPrefix(target);
   let names: string[];
   try {
-    names = readdirSync(dirname(target));
+    names = readdirSync(parent);
   } catch {
     return;
   }
   if (!existsSync(target)) {
-    const setAside = names
-      .filter((name) => name.startsWith(prefix) && name.endsWith('-old'))
-      .map((name) => ({ name, time: statSync(join(dirname(target), name)).mtimeMs }))
-      .sort((a, b) => b.time - a.time)[0];
-    if (setAside) renameSync(join(dirname(target), setAside.name), target);
+    let latest: { name: string; time: number } | undefined;
+    for (const name of names) {
+      if (!name.startsWith(prefix) || !name.endsWith(SET_ASIDE)) continue;
+      const time = statSync(join(parent, name)).mtimeMs;
+      if (!latest || time > latest.time) latest = { name, time };
+    }
+    if (latest) {
+      renameSync(join(parent, latest.name), target);
+      faultPoint('recover-restored');
+    }
   }
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     try {
-      rmSync(join(dirname(target), name), { recursive: true, force: true });
+      rmSync(join(parent, name), { recursive: true, force: true });
     } catch {
       // Not ours to remove (made by another user, say): it costs only space, and must not stop every later build.
     }

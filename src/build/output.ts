@@ -3,7 +3,7 @@ import { accessSync, chmodSync, constants, copyFileSync, existsSync, linkSync, m
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { cacheEnabled, cachePath, readCheckedFileSync, writeCheckedFileSync } from '../io/cache.js';
-import { tempFolderPrefix } from './output-lock.js';
+import { SET_ASIDE, tempFolderPrefix } from './output-lock.js';
 import { faultPoint } from './faults.js';
 
 /** Most bytes of file contents waiting to be written before `ready` makes the caller wait. */
@@ -71,7 +71,11 @@ export class OutputWriter {
   private failure: unknown;
   private drained: (() => void) | undefined;
 
-  constructor(outDir: string) {
+  /** Makes a hard link (linkSync; a test gives a function that fails as some file systems do). */
+  private readonly link: (existing: string, path: string) => void;
+
+  constructor(outDir: string, io: { link?: (existing: string, path: string) => void } = {}) {
+    this.link = io.link ?? linkSync;
     this.target = resolve(outDir);
     mkdirSync(dirname(this.target), { recursive: true });
     this.temp = mkdtempSync(join(dirname(this.target), tempFolderPrefix(this.target)));
@@ -207,10 +211,13 @@ export class OutputWriter {
   /**
    * Puts the finished build in place of the output folder, whole: the files this build kept from the
    * last one are hard-linked into the temporary folder (no copy), so that it holds the complete new
-   * output, which then takes the output folder's place by renaming. Whenever the process is
-   * killed, the output folder is the old output or the new one; killed between the two renames
-   * (the old folder set aside, the new not yet in its place), the next build puts the old one back
-   * before anything else (see recoverOutput).
+   * output, which then takes the output folder's place by renaming: the old folder is renamed aside
+   * (`<temporary folder>-old`), the new one into its place, and the old one renamed again
+   * (`-gone`) before it is removed. A plain folder cannot be replaced by one system call (rename(2)
+   * moves a folder only onto an empty one), so between the two renames the output folder is missing
+   * for an instant; a build killed right there leaves the old output whole under the `-old` name,
+   * and the next build puts it back before anything else (see output-lock.ts), even if it then
+   * fails. Whenever else the process is killed, the output folder is the old output or the new one.
    */
   async commit(): Promise<void> {
     await this.settle();
@@ -226,9 +233,10 @@ export class OutputWriter {
         // There was none (or the cache folder cannot be used).
       }
     }
+    faultPoint('commit-manifest-removed');
     if (this.previous) this.linkKept();
     faultPoint('commit-linked');
-    const old = `${this.temp}-old`;
+    const old = `${this.temp}${SET_ASIDE}`;
     const hadOutput = existsSync(this.target);
     if (hadOutput) renameSync(this.target, old);
     faultPoint('commit-between-renames');
@@ -236,11 +244,16 @@ export class OutputWriter {
     faultPoint('commit-swapped');
     if (hadOutput) {
       try {
-        rmSync(old, { recursive: true, force: true });
+        // Renamed first: a removal cut short leaves no half output under the name the next build would put back.
+        const gone = `${this.temp}-gone`;
+        renameSync(old, gone);
+        faultPoint('commit-old-renamed');
+        rmSync(gone, { recursive: true, force: true });
       } catch {
         // The new output is in place; the old one is only left over (the next build removes it, see output-lock.ts).
       }
     }
+    faultPoint('commit-old-removed');
     if (this.manifestFile) {
       const files: Manifest['files'] = {};
       for (const [path, { key, size }] of this.files) files[path] = [key, size];
@@ -251,6 +264,7 @@ export class OutputWriter {
         // Without a manifest the next build writes everything: slower, the same output.
       }
     }
+    faultPoint('commit-done');
   }
 
   /** Links every file this build keeps from the output folder (at its old path) into the temporary folder, at its new path. */
@@ -265,7 +279,8 @@ export class OutputWriter {
         made.add(folder);
       }
       try {
-        linkSync(join(this.target, from), to);
+        this.link(join(this.target, from), to);
+        faultPoint('commit-linking');
       } catch (e) {
         // A file system without hard links (or with a limit on them): the file is copied.
         if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK', 'ENOSYS'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;

@@ -74,6 +74,9 @@ export function chapterHtml(html: string, prefix: string): string {
       .replace(/^<(\/?)h([2-5])(?=[\s/>])/, (_, slash: string, level: string) => `<${slash}h${Number(level) + 1}`)
       .replace(/ id="([^"]+)"/, (_, id: string) => ` id="${prefix}--${id}"`)
       .replace(/ href="#([^"]+)"/, (_, id: string) => ` href="#${prefix}--${id}"`)
-      .replace(/ aria-labelledby="([^"]+)"/, (_, ids: string) => ` aria-labelledby="${ids.split(' ').map((id) => (id === ANCHOR_LABEL_ID ? id : `${prefix}--${id}`)).join(' ')}"`),
+      .replace(/ aria-labelledby="([^"]+)"/, (_, ids: string) => ` aria-labelledby="${ids.split(' ').map((id) => (id === ANCHOR_LABEL_ID ? id : `${prefix}--${id}`)).join(' ')}"`)
+      // A diagram's description and the markers its lines point to (src/content/plugins/diagrams.ts).
+      .replace(/ aria-describedby="([^"]+)"/, (_, ids: string) => ` aria-describedby="${ids.split(' ').map((id) => `${prefix}--${id}`).join(' ')}"`)
+      .replace(/="url\(#([^)"]+)\)"/g, (_, id: string) => `="url(#${prefix}--${id})"`),
   );
 }

@@ -59,13 +59,22 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     .command('init')
     .description('Write a starter site (config, home page, two sections, a logo) into an empty or new folder.')
     .argument('[dir]', 'the folder to write into', '.')
-    .addHelpText('after', INIT_HELP)
+    .addHelpText(
+      'after',
+      '\nThe config names its JSON Schema (editors complete and explain every key) through\n' +
+        "node_modules/ of the project that has the tool installed. init prints the two commands\n" +
+        'to run next, as they run from the current folder: in a project, for example,\n' +
+        '  npx docs serve --root docs-site   (preview with live reload)\n' +
+        '  npx docs build --root docs-site   (write the site into docs-site/dist)\n' +
+        INIT_HELP,
+    )
     .action(async (dir: string) => {
-      const { initSite } = await import('../init/init.js');
+      const { docsCommand, initSite, shellWord } = await import('../init/init.js');
       try {
         const { root, files } = initSite(dir);
-        const where = relative(process.cwd(), root) || '.';
-        io.out.write(`Wrote ${files.length} files into ${where}. Next:\n  docs serve --root ${where}\n  docs build --root ${where}\n`);
+        const where = shellWord(relative(process.cwd(), root) || '.');
+        const docs = docsCommand(process.cwd());
+        io.out.write(`Wrote ${files.length} files into ${where}. Next:\n  ${docs} serve --root ${where}\n  ${docs} build --root ${where}\n`);
       } catch (e) {
         if (!(e instanceof UsageError)) throw e;
         io.err.write(`error: ${e.message}\n`);

@@ -38,17 +38,30 @@ export function parseChecked(source: string, file: string): LoadedConfig {
 function checkConfig(config: SiteConfig, problemAt: LoadedConfig['problemAt']): SourceProblem[] {
   const problems: SourceProblem[] = [];
   const seen = new Map<string, string>();
+  const folders = new Map<string, string>();
+  const seeFolder = (directory: string, path: PropertyKey[]) => {
+    const first = folders.get(directory);
+    if (first) problems.push(problemAt(path, `the folder content/${directory}/ is listed twice (first at ${first}); its pages can be in one place only`));
+    else folders.set(directory, formatPath(path));
+  };
   config.sections.forEach((section, s) => {
     const sectionKey = `section:${section.url}`;
     if (seen.has(sectionKey)) {
       problems.push(problemAt(['sections', s, 'url'], `section "${section.url}" is listed twice (first at ${seen.get(sectionKey)})`));
     } else seen.set(sectionKey, formatPath(['sections', s]));
     if (section.autogenerate && section.pages.length) {
-      problems.push(problemAt(['sections', s, 'autogenerate'], `section "${section.url || '(home)'}" lists its pages and takes them from content/${section.autogenerate.directory}/ at once: keep either pages or autogenerate`));
+      problems.push(
+        problemAt(
+          ['sections', s, 'autogenerate'],
+          `section "${section.url || '(home)'}" lists its pages and takes them from content/${section.autogenerate.directory}/ at once: to list both, put the folder among the pages, where its pages go ("- autogenerate: { directory: ${section.autogenerate.directory} }")`,
+        ),
+      );
     }
+    if (section.autogenerate) seeFolder(section.autogenerate.directory, ['sections', s, 'autogenerate', 'directory']);
     section.pages.forEach((page, p) => {
       const path = ['sections', s, 'pages', p];
-      if (page === section.url) {
+      if (typeof page !== 'string') seeFolder(page.autogenerate.directory, [...path, 'autogenerate', 'directory']);
+      else if (page === section.url) {
         problems.push(problemAt(path, `page "${page}" is the section's own index page; do not list it again`));
       } else if (seen.has(page)) {
         problems.push(problemAt(path, `page "${page}" is listed twice (first at ${seen.get(page)})`));

@@ -61,6 +61,21 @@ const pageId = z
     'expected a page path such as "guides/tree-shaking" (lowercase, no leading or trailing slash, no .md)',
   );
 
+const FolderSchema = z
+  .strictObject({
+    directory: pageId.describe('The folder under content/ whose pages the section lists: "guides" is content/guides/.'),
+  })
+  .describe('A folder whose pages the section lists: by the frontmatter key sidebar.order, then by title; each sub-folder is a group. Pages listed by hand (anywhere in sections) and the index pages of sections are left out; a page under two listed folders goes to the longer one.');
+
+/** An entry of a section's pages: a page, or `autogenerate: { directory }` for the pages of a folder at that place. */
+export const PageEntrySchema = z.union([
+  pageId.describe('A page: its path under content/ without .md.'),
+  z
+    .strictObject({ autogenerate: FolderSchema })
+    .describe('The pages of a folder, at this place among the pages listed by hand.'),
+]);
+export type PageEntry = z.infer<typeof PageEntrySchema>;
+
 export const SectionSchema = z
   .strictObject({
     title: nonBlank().describe('Section heading in the menus.'),
@@ -68,15 +83,12 @@ export const SectionSchema = z
       .union([z.literal(''), pageId])
       .describe('Section path without slashes: "concepts" is /concepts/ (content/concepts/index.md); "" is the home page.'),
     pages: z
-      .array(pageId)
+      .array(PageEntrySchema)
       .default([])
-      .describe('The pages of the section in sidebar order, as paths under content/ without .md.'),
-    autogenerate: z
-      .strictObject({
-        directory: pageId.describe('The folder under content/ whose pages the section lists: "guides" is content/guides/.'),
-      })
-      .optional()
-      .describe('Lists every page under content/<directory>/ instead of pages: by the frontmatter key sidebar.order, then by title; each sub-folder is a group. A section has either pages or autogenerate.'),
+      .describe('The pages of the section in sidebar order: paths under content/ without .md, and `autogenerate: { directory }` entries for the pages of a folder at that place.'),
+    autogenerate: FolderSchema.optional().describe(
+      'Lists every page under content/<directory>/ (the same as pages: [{ autogenerate: { directory } }]): by the frontmatter key sidebar.order, then by title; each sub-folder is a group. To mix a folder with pages listed by hand, put it in pages.',
+    ),
   })
   .describe('A sidebar section.');
 export type Section = z.infer<typeof SectionSchema>;

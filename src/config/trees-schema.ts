@@ -53,7 +53,7 @@ interface TreesConfig {
   site: { language: string };
   languages: ReadonlyArray<{ code?: string; title?: string }>;
   versions: ReadonlyArray<{ name: string; sections?: unknown; navigation?: unknown }>;
-  sections: ReadonlyArray<{ url: string; pages: readonly string[]; autogenerate?: { directory: string } }>;
+  sections: ReadonlyArray<{ url: string; pages: ReadonlyArray<string | { autogenerate: { directory: string } }>; autogenerate?: { directory: string } }>;
 }
 
 /** The rules between the keys: each language and version once, and no folder that is both a language and a page path. */
@@ -78,7 +78,7 @@ export function treeProblems(config: TreesConfig, problemAt: (path: readonly Pro
   // A page of the default tree under a folder named like a language or a version would be served where that tree is.
   const prefixes = [...[...seen.keys()].slice(1), ...[...versions.keys()].slice(1)];
   config.sections.forEach((section, s) => {
-    const ids = [section.url, ...section.pages, ...(section.autogenerate ? [section.autogenerate.directory] : [])];
+    const ids = [section.url, ...section.pages.map((entry) => (typeof entry === 'string' ? entry : entry.autogenerate.directory)), ...(section.autogenerate ? [section.autogenerate.directory] : [])];
     for (const id of ids) {
       const top = id.split('/')[0]!;
       if (prefixes.includes(top)) problems.push(problemAt(['sections', s], `"${id}" is under content/${top}/, the folder of the language or version "${top}"; move the page or rename the folder`));

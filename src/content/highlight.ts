@@ -17,11 +17,11 @@ const LANGS = [
   'css', 'scss', 'sass', 'less', 'html', 'xml', 'yaml', 'markdown', 'diff', 'ini', 'dockerfile',
   'vue', 'svelte', 'handlebars', 'pug', 'toml', 'sql', 'graphql', 'coffeescript', 'rust', 'wasm',
   'nginx', 'python', 'go', 'java', 'c', 'cpp', 'csharp', 'php', 'ruby', 'kotlin', 'swift', 'powershell',
-  'lua', 'scala', 'mermaid',
+  'lua', 'scala',
 ] as const;
 
-/** The names a writer may put after a fence, for messages: the languages' ids, then `text`. */
-export const LANGUAGE_NAMES = [...LANGS, 'text'].join(', ');
+/** The names a writer may put after a fence, for messages: the languages' ids, `mermaid` (a diagram: plugins/diagrams.ts), then `text`. */
+export const LANGUAGE_NAMES = [...LANGS, 'mermaid', 'text'].join(', ');
 const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', '']);
 const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
 

@@ -13,12 +13,14 @@ import { EXTERNAL, SCHEME } from './link-kinds.js';
 import type { PageContext } from './context.js';
 import type { HighlighterSource, TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
+import { remarkDiagrams } from './plugins/diagrams.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { rehypeSafeRawHtml, remarkFootnotesDefined, remarkRawHtmlClosed } from './plugins/raw-html.js';
 import { report } from './context.js';
 import { nestingProblem, weightProblem } from './nesting.js';
 import { mayHoldAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
+import { rehypeTaskListLabels } from './plugins/task-lists.js';
 import { rehypeHeadingSlugs } from './heading-slugs.js';
 import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
 
@@ -92,7 +94,7 @@ export const MAX_PAGE_BYTES = 1024 * 1024;
 
 // The plugin list, in order, as one declarative pipeline. Parsing (mdast-parse.ts) and the mdast
 // stage are shared; the hast stage runs per page with that page's collectors.
-const mdastTransforms = unified().use(remarkDirectives).use(remarkCodeBlocks).use(remarkRawHtmlClosed).use(remarkFootnotesDefined);
+const mdastTransforms = unified().use(remarkDirectives).use(remarkDiagrams).use(remarkCodeBlocks).use(remarkRawHtmlClosed).use(remarkFootnotesDefined);
 
 export interface RenderOptions {
   file: string;
@@ -171,6 +173,7 @@ async function toHast(mdast: MdastRoot, vfile: VFile, anchors: Anchor[], heading
     .use(rehypeHeadingSlugs)
     .use(rehypeUniqueIds)
     .use(rehypeHeadings(anchors, headings))
+    .use(rehypeTaskListLabels)
     .run(mdast, vfile)) as HastRoot;
 }
 

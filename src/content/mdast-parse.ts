@@ -1,5 +1,3 @@
-// First: the parser's quadratic step is fixed before any page is parsed.
-import './micromark-fix.js';
 import type { Root } from 'mdast';
 import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';

@@ -1,4 +1,3 @@
-import './micromark-fix.js';
 import GithubSlugger, { slug } from 'github-slugger';
 import type { Heading, Root, RootContent } from 'mdast';
 import { join, relative, sep } from 'node:path';

@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../build/out-guard.js';
-import { TOOL_ROOT } from '../shared/paths.js';
+import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { STARTER_FILES } from './starter.js';
 
 /**
@@ -22,7 +22,7 @@ export function initSite(dir: string): { root: string; files: string[] } {
   if (existing.length) {
     throw new UsageError(`${root} is not empty (it holds ${existing.length} entr${existing.length === 1 ? 'y' : 'ies'}, such as ${existing.sort()[0]}); docs init writes only into an empty or new folder`);
   }
-  const schema = relative(root, join(TOOL_ROOT, 'site.config.schema.json')).split(sep).join('/');
+  const schema = relative(root, schemaFile(root)).split(sep).join('/');
   const files: string[] = [];
   for (const [path, text] of Object.entries(STARTER_FILES)) {
     const full = join(root, path);
@@ -31,4 +31,39 @@ export function initSite(dir: string): { root: string; files: string[] } {
     files.push(path);
   }
   return { root, files };
+}
+
+/**
+ * The tool's JSON Schema as the site's config names it: through node_modules/<package>/ of the nearest
+ * folder above the site that has the tool installed (so the path stays right wherever the tool's files
+ * really are, a linked folder included), or else the file of the running tool.
+ */
+function schemaFile(root: string): string {
+  const { name } = JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { name: string };
+  for (let dir = root; ; dir = dirname(dir)) {
+    const installed = join(dir, 'node_modules', name, 'site.config.schema.json');
+    if (existsSync(installed)) return installed;
+    if (dirname(dir) === dir) return join(TOOL_ROOT, 'site.config.schema.json');
+  }
+}
+
+/**
+ * How to run this tool from the folder `cwd`, as `docs init` prints it: `npx docs` in a project that has
+ * it installed, `docs` when it is installed globally, and else `node <path of its command>`.
+ */
+export function docsCommand(cwd: string): string {
+  const tool = TOOL_ROOT.replace(/[\\/]$/, '');
+  const modules = dirname(tool);
+  if (basename(modules) === 'node_modules') {
+    const project = dirname(modules);
+    if (!existsSync(join(project, 'package.json'))) return 'docs';
+    const fromProject = relative(project, cwd);
+    if (!fromProject.startsWith('..') && !isAbsolute(fromProject)) return 'npx docs';
+  }
+  return `node ${shellWord(relative(cwd, join(tool, 'bin', PACKAGED ? 'installed.js' : 'docs.js')))}`;
+}
+
+/** A path as one word of a shell command (quoted when it holds anything else than plain path characters). */
+export function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }

@@ -1,5 +1,7 @@
 /* The files of the starter site that `docs init` writes ({{schema}} becomes the path of the tool's JSON Schema). */
 
+import { SHOWCASE_PAGE } from './showcase.js';
+
 const FENCE = '```';
 
 export const STARTER_FILES: Record<string, string> = {
@@ -191,7 +193,10 @@ Text can be ~~struck through~~, and a footnote[^1] goes to the end of the page.
 ## Links
 
 Link to pages by their path, as in [the reference](/reference/configuration/), and to headings with an anchor, as in [Code blocks](#code-blocks).
+
+Cards, steps, file trees, badges and the hero are on the [Components page](/guide/components/).
 `,
+  'content/guide/components.md': SHOWCASE_PAGE,
   'content/reference/index.md': `---
 title: Reference
 ---

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { TOOL_ROOT } from '../shared/paths.js';
+import { basename, dirname, join } from 'node:path';
+import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
+import { toolVersion } from '../shared/tool-version.js';
 
 /** How much of a cache file is read at a time. */
 const CHUNK = 1 << 16;
@@ -15,7 +16,13 @@ const CHUNK = 1 << 16;
  * safe to delete at any time. DOCS_CACHE=0 turns it off; DOCS_CACHE_DIR moves it.
  */
 
-const cacheRootDir = () => process.env.DOCS_CACHE_DIR ?? join(TOOL_ROOT, 'node_modules', '.cache', 'docs');
+const cacheRootDir = () => process.env.DOCS_CACHE_DIR ?? join(PACKAGED ? installedModules() : join(TOOL_ROOT, 'node_modules'), '.cache', 'docs');
+
+/** The node_modules folder the package is installed in (its .cache/ is where tools keep their caches), or its own one. */
+function installedModules(): string {
+  const parent = dirname(TOOL_ROOT.replace(/[\\/]$/, ''));
+  return basename(parent) === 'node_modules' ? parent : join(TOOL_ROOT, 'node_modules');
+}
 
 /** What the render cache keeps of a page: its body HTML, and what else the page's render made (stored as JSON). */
 export interface CachedPage {
@@ -24,6 +31,8 @@ export interface CachedPage {
 
 /** A hash of some of the tool's own files (paths relative to its folder): a cache key part that changes with their code. */
 export function codeVersion(files: readonly string[]): string {
+  // Installed from the package, the sources are in its bundle: the tool's version covers them.
+  if (PACKAGED) return toolVersion();
   const hash = createHash('sha256');
   for (const file of files) hash.update(file).update('\0').update(readFileSync(join(TOOL_ROOT, file)));
   return hash.digest('hex');
@@ -33,6 +42,8 @@ let version: string | undefined;
 /** Changes whenever the Markdown pipeline's code or the highlighter changes. */
 export function pipelineVersion(): string {
   if (version) return version;
+  // Installed from the package, the pipeline and its packages are in the bundle the tool's version covers.
+  if (PACKAGED) return (version = toolVersion());
   const hash = createHash('sha256');
   const dir = join(TOOL_ROOT, 'src', 'content');
   for (const file of (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort()) {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join, relative, resolve, sep } from 'node:path';
 import { searchInputs, searchOrder } from '../build/build.js';
 import { createSearchIndexer } from '../build/search.js';
@@ -21,11 +20,8 @@ export interface Source {
   unbuilt?: UnbuiltPage;
 }
 
-
 /** The preview serves the site at the root. */
 export const BASE = '/';
-
-export const digest = (value: unknown) => createHash('sha1').update(typeof value === 'string' ? value : JSON.stringify(value)).digest('base64url');
 
 /** "guides/index.html" or "/assets/x.js" → "/guides/index.html", "/assets/x.js". */
 export function urlPath(path: string): string {
@@ -80,7 +76,6 @@ export function collectPages(sources: ReadonlyMap<string, Source>, root: string,
   const problems: SourceProblem[] = [];
   const failedIds = new Set<string>();
   const unbuilt: UnbuiltPage[] = [];
-  const hashes = new Map<string, string>();
   const seen = new Map<string, string>();
   for (const file of [...sources.keys()].sort()) {
     const id = pageIdOf(file)!;
@@ -93,12 +88,11 @@ export function collectPages(sources: ReadonlyMap<string, Source>, root: string,
     const source = sources.get(file)!;
     if (source.page) {
       pages.push(source.page);
-      hashes.set(source.page.sourcePath, source.hash);
     } else {
       problems.push(...source.problems);
       failedIds.add(id);
       if (source.unbuilt) unbuilt.push(source.unbuilt);
     }
   }
-  return { pages, problems, failed: failedIds, unbuilt, hashes };
+  return { pages, problems, failed: failedIds, unbuilt };
 }

@@ -2,16 +2,16 @@ import { join, relative, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import type { Asset, ClientAsset } from '../build/assets.js';
 import { renderContext, siteFiles } from '../build/build.js';
-import { outputKeys } from '../build/keys.js';
 import { treeFiles, treeViews } from '../build/trees.js';
 import { pageFile, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { loadComponents } from '../theme/components.js';
-import { BASE, digest, urlPath, type Source } from './builder-parts.js';
+import { outputKeys } from '../build/keys.js';
+import { BASE, urlPath, type Source } from './builder-parts.js';
 import type { FileList } from './protocol.js';
 
 /*
- * The files of the preview's build: every page rendered again only when its key changed (the
- * site's, its section's or its own: see SiteBuilder), the printable sections, the generated files.
+ * The files of the preview's build: every page rendered again only when its key changed (the keys of
+ * `docs build`'s output files), the printable sections, the generated files.
  */
 
 export interface Renderer {
@@ -47,7 +47,7 @@ export interface RenderState {
   pause?: () => Promise<void>;
 }
 
-export async function renderOutput(state: RenderState, site: Site, hashes: Map<string, string>, css: Asset, own: ReturnType<typeof loadComponents>) {
+export async function renderOutput(state: RenderState, site: Site, css: Asset, own: ReturnType<typeof loadComponents>) {
   const { renderer, templatesDir } = state;
   // One render context per language and version (see src/build/trees.ts).
   const contexts = treeViews(site).map((view) => renderContext(view, BASE, { js: state.js, css }, state.updated, own));
@@ -55,30 +55,14 @@ export async function renderOutput(state: RenderState, site: Site, hashes: Map<s
   const output = new Map<string, string | Uint8Array>();
   for (const [path, contents] of contexts.flatMap((c) => c.files)) output.set(urlPath(path), contents);
 
-  const siteKey = digest([
-    site.config,
-    BASE,
-    ctx.assets,
-    site.sections.map((s) => [s.title, s.url, s.pages.map((p) => [p.url, p.title])]),
-    ...(site.trees ? [contexts.map((c) => [c.ctx.assets, c.ctx.site.config, c.ctx.site.sections, c.ctx.site.pages.map((p) => [p.url, p.fallback ?? ''])])] : []),
-  ]);
-  const sectionKeys = site.sections.map((s) => digest(s));
-  const treeSectionKeys = contexts.map((c) => (c.ctx.site === site ? sectionKeys : c.ctx.site.sections.map((s) => digest(s))));
-  const ownKeys = new Map<string, string>();
+  // The same keys as `docs build` (src/build/keys.ts): a page is rendered again exactly when a build would; one set per tree.
+  const allKeys = contexts.map((c) => outputKeys(c.ctx));
+  const keys = allKeys[0]!;
   const pages = new Map<string, Rendered>();
   let rendered = 0;
   for (const page of site.pages) {
-    const own = digest([
-      hashes.get(page.sourcePath),
-      page.url,
-      page.section,
-      state.updated.get(page.sourcePath) ?? null,
-      page.hrefs,
-      page.heroImage ?? null,
-    ]);
-    ownKeys.set(page.url, own);
     const tree = page.tree ?? 0;
-    const key = `${siteKey}/${page.section >= 0 ? treeSectionKeys[tree]![page.section] : '-'}/${own}`;
+    const key = allKeys[tree]!.page(page);
     let entry = state.pages.get(page.id);
     if (entry?.key !== key) {
       entry = { key, html: renderer.page(contexts[tree]!.ctx, page) };
@@ -91,8 +75,7 @@ export async function renderOutput(state: RenderState, site: Site, hashes: Map<s
 
   const stalePrintables: StalePrintable[] = [];
   const printable = (section: SidebarSection) => {
-    const s = site.sections.indexOf(section);
-    const key = digest([siteKey, sectionKeys[s], section.pages.map((entry) => ownKeys.get(entry.url))]);
+    const key = keys.printable(section);
     const cached = state.printables.get(section.url);
     if (cached?.key === key) return cached.html;
     if (cached) {
@@ -107,7 +90,6 @@ export async function renderOutput(state: RenderState, site: Site, hashes: Map<s
   const markdownOf = (page: SitePage) => state.sources.get(relative(state.contentDir, join(state.root, page.sourcePath)).split(sep).join('/'))?.markdown ?? '';
   for (const [path, contents] of siteFiles(ctx, state.root, templatesDir, printable, markdownOf)) output.set(urlPath(path), contents);
   // (The other trees' printable sections and llms.txt, made again at each build: only a site in several languages or versions has them.)
-  const keep = { keep: () => false };
-  for (const [path, contents] of treeFiles(contexts.map((c) => c.ctx), markdownOf, contexts.map((c) => ({ keys: outputKeys(c.ctx), ...keep })))) output.set(urlPath(path), contents);
+  for (const [path, contents] of treeFiles(contexts.map((c) => c.ctx), markdownOf, allKeys.map((k) => ({ keys: k, keep: () => false })))) output.set(urlPath(path), contents);
   return { output, ctx, rendered, stalePrintables, pages };
 }

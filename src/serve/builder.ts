@@ -186,7 +186,7 @@ export class SiteBuilder {
     this.tokenCss = tokenCss;
     lap('bundle');
 
-    const { pages, problems, failed: failedIds, unbuilt, hashes } = collectPages(this.sources, this.root, this.contentDir);
+    const { pages, problems, failed: failedIds, unbuilt } = collectPages(this.sources, this.root, this.contentDir);
     // With the pages' own problems and their links', at once.
     if (this.configProblems.length) {
       const links = await linksWithoutConfig(this.root, this.options.configPath, pages, failedIds, unbuilt);
@@ -212,7 +212,6 @@ export class SiteBuilder {
     const { output, ctx, rendered, stalePrintables, pages: renderedPages } = await renderOutput(
       { ...this.options, root: this.root, contentDir: this.contentDir, js: this.js!, updated: this.updated, pages: this.pages, search: this.search, printables: this.printables, sources: this.sources, pause: this.current ? undefined : () => this.pause() },
       site,
-      hashes,
       css,
       own!,
     );

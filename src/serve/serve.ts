@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { join, relative, resolve } from 'node:path';
-import { TOOL_ROOT } from '../shared/paths.js';
+import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { type BuildState, EventHub, overlayNote, problemsLine } from './events.js';
 import { FileStore, makeEntry, RELOAD_SCRIPT_URL, type Entry } from './files.js';
 import { parseHeadersFile, type HeaderRule } from './http.js';
@@ -133,7 +133,7 @@ export class PreviewServer implements Preview {
     await Promise.all([building, this.watcher.ready]);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     this.io.out.write(
-      `Ready in ${seconds} s at ${this.url}. Watching content/, ${this.display(this.configPath)}, templates/ and static/; ` +
+      `Ready in ${seconds} s at ${this.url}. Watching content/, ${this.display(this.configPath)}, ${PACKAGED ? '' : 'templates/ '}and static/; ` +
         `saved changes reload the page. Ctrl+C stops.\n`,
     );
   }

@@ -3,16 +3,28 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /*
  * Where the tool's own files are. The sources run either as they are
- * (TypeScript compiled on import) or from a bundle that bin/docs.js builds
- * once per change of the sources; the bundle defines these two constants,
- * since its own location says nothing about the tool's folders.
+ * (TypeScript compiled on import), from a bundle that bin/docs.js builds
+ * once per change of the sources, or from the bundle made when the package
+ * was packed (lib/, scripts/pack.mjs). The first bundle defines the first two
+ * constants, since its own location says nothing about the tool's folders; the
+ * packed one defines the third, and lies in lib/ of the installed package.
  */
 declare const __DOCS_TOOL_ROOT__: string | undefined;
 declare const __DOCS_BUNDLE_DIR__: string | undefined;
+declare const __DOCS_PACKAGED__: boolean | undefined;
 
-/** The tool's folder (holds package.json, src/, templates/). */
+/** Whether the tool runs from its package as installed (lib/ holds the bundle; src/ is not there). */
+export const PACKAGED: boolean = typeof __DOCS_PACKAGED__ === 'boolean' && __DOCS_PACKAGED__;
+
+/** The tool's folder (holds package.json, templates/, and src/ or lib/). */
 export const TOOL_ROOT: string =
-  typeof __DOCS_TOOL_ROOT__ === 'string' ? __DOCS_TOOL_ROOT__ : fileURLToPath(new URL('../../', import.meta.url));
+  typeof __DOCS_TOOL_ROOT__ === 'string'
+    ? __DOCS_TOOL_ROOT__
+    : fileURLToPath(new URL(PACKAGED ? '../' : '../../', import.meta.url));
+
+/** The folder of the bundle the tool runs from, or undefined when it runs from its sources. */
+export const BUNDLE_DIR: string | undefined =
+  typeof __DOCS_BUNDLE_DIR__ === 'string' ? __DOCS_BUNDLE_DIR__ : PACKAGED ? fileURLToPath(new URL('./', import.meta.url)) : undefined;
 
 /** The script a worker thread starts from: the bundled one when running bundled. */
 export function workerEntry(name: 'content' | 'highlight'): URL {
@@ -23,5 +35,5 @@ const SOURCE_ENTRIES = { content: ['content', 'worker-entry.mjs'], highlight: ['
 
 /** The bundled script of a worker thread, or undefined when the tool runs from its sources. */
 export function bundledWorkerEntry(name: 'content' | 'highlight' | 'serve'): URL | undefined {
-  return typeof __DOCS_BUNDLE_DIR__ === 'string' ? pathToFileURL(join(__DOCS_BUNDLE_DIR__, `${name}-worker.mjs`)) : undefined;
+  return BUNDLE_DIR === undefined ? undefined : pathToFileURL(join(BUNDLE_DIR, `${name}-worker.mjs`));
 }

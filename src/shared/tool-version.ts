@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TOOL_ROOT } from './paths.js';
+import { PACKAGED, TOOL_ROOT } from './paths.js';
 
 /*
  * A key part that changes with the tool: the caches of a config, of the
@@ -11,11 +11,11 @@ import { TOOL_ROOT } from './paths.js';
 
 let tool: string | undefined;
 
-/** A hash of the tool's sources, templates and installed packages, and of Node's version. */
+/** A hash of the tool's sources (or, installed from its package, of its bundle), templates and installed packages, and of Node's version. */
 export function toolVersion(): string {
   if (tool) return tool;
   const hash = createHash('sha256').update(process.version);
-  for (const dir of ['src', 'templates']) {
+  for (const dir of [PACKAGED ? 'lib' : 'src', 'templates']) {
     for (const file of (readdirSync(join(TOOL_ROOT, dir), { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
       .filter((d) => d.isFile())
       .map((d) => join(d.parentPath, d.name))

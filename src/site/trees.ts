@@ -76,7 +76,7 @@ export function treeConfig(config: SiteConfig, spec: TreeSpec): SiteConfig {
           ...section,
           title: spec.language.titles[section.title] ?? section.title,
           url: idIn(spec.prefix, section.url),
-          pages: section.pages.map((id) => idIn(spec.prefix, id)),
+          pages: section.pages.map((entry) => (typeof entry === 'string' ? idIn(spec.prefix, entry) : { autogenerate: { directory: idIn(spec.prefix, entry.autogenerate.directory) } })),
           ...(section.autogenerate ? { autogenerate: { directory: idIn(spec.prefix, section.autogenerate.directory) } } : {}),
         }))
       : sections,

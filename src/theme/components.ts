@@ -7,7 +7,7 @@ import type { ComponentType } from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';
 import { COMPONENT_NAMES, type ComponentName, type SiteConfig } from '../config/schema.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
-import { TOOL_ROOT } from '../shared/paths.js';
+import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { imageRatio, inside, logoFiles } from './theme.js';
 
 /* The site's own React components (config `components:`), compiled and run in the build. */
@@ -75,13 +75,14 @@ export function loadComponents(root: string, config: SiteConfig): { components: 
 const toolRequire = createRequire(import.meta.url);
 
 /**
- * The one file of the tool a component may import: the helpers the manual documents (`href`, `isExternal`
- * of templates/types.ts). `<the tool's package name>/templates/types.js` is the tool's own file wherever the
- * site is, and a path that leads to that file (a package folder linked to the tool) is let in too.
+ * The one module of the tool a component may import: its public entry, the package's own name (the
+ * helpers `href` and `isExternal` and the components' types, templates/types.ts). It is always the
+ * running tool's own file wherever the site is, and a path that leads to that file is let in too.
  */
 let toolPackage: string | undefined;
-const helpersImport = () => `${(toolPackage ??= (JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { name: string }).name)}/templates/types.js`;
-const helpersFile = () => join(TOOL_ROOT, 'templates', 'types.ts');
+const helpersImport = () => (toolPackage ??= (JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { name: string }).name);
+/** Installed from the package, the entry as compiled when it was packed (lib/index.js); else its source. */
+const helpersFile = () => (PACKAGED ? join(TOOL_ROOT, 'lib', 'index.js') : join(TOOL_ROOT, 'templates', 'types.ts'));
 
 function compileComponent(root: string, entry: string, name: ComponentName): Compiled {
   const { buildSync } = toolRequire('esbuild') as typeof import('esbuild');
@@ -100,7 +101,7 @@ function compileComponent(root: string, entry: string, name: ComponentName): Com
       external: ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/server'],
       logLevel: 'silent',
       absWorkingDir: root,
-      alias: { [helpersImport()]: helpersFile(), [helpersImport().replace(/\.js$/, '')]: helpersFile() },
+      alias: { [helpersImport()]: helpersFile() },
     });
   } catch (e) {
     const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];

@@ -46,9 +46,10 @@ export function initChatButton(): void {
   schedule(update);
 }
 
-function schedule(update: () => void): void {
+/** Calls `update` at most once an animation frame while the page scrolls or the window changes size; returns the call to queue it for other events. */
+export function onScrollFrame(update: () => void): () => void {
   let queued = false;
-  const onScroll = () => {
+  const queue = () => {
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => {
@@ -56,8 +57,13 @@ function schedule(update: () => void): void {
       update();
     });
   };
-  window.addEventListener('scroll', onScroll, { passive: true });
-  window.addEventListener('resize', onScroll, { passive: true });
+  window.addEventListener('scroll', queue, { passive: true });
+  window.addEventListener('resize', queue, { passive: true });
+  return queue;
+}
+
+function schedule(update: () => void): void {
+  onScrollFrame(update);
   const later = () => setTimeout(update, RECALC_DELAY);
   if (document.readyState === 'complete') later();
   else window.addEventListener('load', later);

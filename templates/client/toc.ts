@@ -3,6 +3,7 @@
  * being read is marked aria-current="true" as the page scrolls. Without script
  * the column is a plain list of links.
  */
+import { onScrollFrame } from './layout.js';
 
 /** How far below the top of the window a heading counts as reached (px). */
 export const TOC_OFFSET = 96;
@@ -46,17 +47,6 @@ export function initToc(): void {
       else if (box.bottom > frame.bottom) inner.scrollTop += box.bottom - frame.bottom + 8;
     }
   };
-  let queued = false;
-  const onScroll = () => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => {
-      queued = false;
-      update();
-    });
-  };
-  window.addEventListener('scroll', onScroll, { passive: true });
-  window.addEventListener('resize', onScroll, { passive: true });
-  window.addEventListener('hashchange', onScroll);
+  window.addEventListener('hashchange', onScrollFrame(update));
   update();
 }

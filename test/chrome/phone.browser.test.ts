@@ -11,7 +11,7 @@ import { runDocs } from '../helpers/site.js';
  * What a reader meets on a phone (390×844 and 320×640, touch) and a touch
  * tablet (820×1180), on a small site as a new user makes it: the starter of
  * `docs init` with a short title, three social icons, and a reference page
- * of tables of identifiers, a long command line and four sections. Taps are
+ * of tables of identifiers, a long command line and four sections, and a page titled by long identifiers. Taps are
  * the browser's own touch events (Input.dispatchTouchEvent of the DevTools
  * protocol). Set DOCS_SCREENSHOTS to a folder to keep a screenshot of each state.
  */
@@ -60,6 +60,20 @@ sudo install tidewater /usr/local/bin/ && tidewater --version && tidewater sync 
 Text about stations.
 `;
 
+/** A page whose title and headings are single identifiers wider than a phone (as in webpack's configuration/output). */
+const LONG_NAMES = `---
+title: tidewater.sync.maximumPredictionDaysAheadWhenOffline
+---
+
+## sync.maximumPredictionDaysAheadWhenOfflineOrRateLimited
+
+### sync.stations.defaultPredictionSourceIdentifierTemplate
+
+#### sync.stations.defaultPredictionSourceIdentifierTemplateFallback
+
+Text under them.
+`;
+
 let browser: Browser;
 let site: Awaited<ReturnType<typeof builtSite>>;
 let root: string;
@@ -77,6 +91,7 @@ beforeAll(async () => {
   expect(after).not.toBe(before);
   writeFileSync(config, after);
   writeFileSync(join(root, 'content/reference/configuration.md'), REFERENCE);
+  writeFileSync(join(root, 'content/guide/long-names.md'), LONG_NAMES);
   site = await builtSite(root);
   if (hasChromium) browser = await launch();
 });
@@ -162,6 +177,22 @@ describe.runIf(hasChromium)('tables on phones', () => {
       if (device !== TABLET_820) expect(measured.tables[0]!.scrolls).toBe(true);
       await page.locator('.markdown table').first().scrollIntoViewIfNeeded();
       await screenshot(page, `phone-table-${name}`);
+    });
+  }
+});
+
+describe.runIf(hasChromium)('long identifiers as titles and headings on phones', () => {
+  for (const [name, device] of Object.entries(DEVICES)) {
+    it(`break inside the column instead of widening the page at ${name}`, async () => {
+      const page = await open(device, '/guide/long-names/');
+      const measured = await page.evaluate(() => ({
+        pageWidth: document.documentElement.scrollWidth,
+        // The layout viewport of a phone widens to fit what sticks out; it must stay the screen's width.
+        layoutWidth: innerWidth,
+        outside: [...document.querySelectorAll<HTMLElement>('.article h1, .markdown :is(h2, h3, h4)')].filter((h) => h.scrollWidth > h.clientWidth || h.getBoundingClientRect().right > document.documentElement.clientWidth).map((h) => h.textContent),
+      }));
+      expect(measured).toEqual({ pageWidth: device.viewport!.width, layoutWidth: device.viewport!.width, outside: [] });
+      await screenshot(page, `phone-long-names-${name}`);
     });
   }
 });

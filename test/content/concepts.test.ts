@@ -467,6 +467,21 @@ describe('dependency graph', () => {
         ['chart', false],
         ['main', true],
       ]);
+      // The page's diagram of the graph draws the imports webpack found: static ones solid (-->), import() dashed (-.->).
+      const diagram = page.blocks.find((b) => b.lang === 'mermaid')!.code;
+      const labels = new Map([...diagram.matchAll(/(\w+)\[([^\]]+)\]/g)].map((m) => [m[1]!, m[2]!]));
+      const drawn = [...diagram.matchAll(/^\s*(\w+)(?:\[[^\]]*\])?\s*(-->|-\.->)\|[^|]*\|\s*(\w+)/gm)].map((m) => `${labels.get(m[1]!)} ${m[2] === '-->' ? 'import' : 'import()'} ${labels.get(m[3]!)}`);
+      const modules = result.stats.toJson({ all: false, modules: true, nestedModules: true, reasons: true }).modules ?? [];
+      const found = new Set<string>();
+      for (const module of modules.flatMap((m) => [m, ...(m.modules ?? [])])) {
+        for (const reason of module.reasons ?? []) {
+          if (!reason.moduleName || !/^harmony (?:side effect evaluation|import specifier)$|^import\(\)$/.test(reason.type ?? '')) continue;
+          const name = (path: string) => path.replace(/^\.\/src\//, '').replace(/ \+ \d+ modules?$/, '');
+          found.add(`${name(reason.moduleName)} ${reason.type === 'import()' ? 'import()' : 'import'} ${name(module.name ?? '')}`);
+        }
+      }
+      expect(drawn).toHaveLength(3);
+      expect(drawn.sort()).toEqual([...found].sort());
     } finally {
       result.cleanup();
     }

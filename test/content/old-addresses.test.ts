@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRealSite } from '../helpers/real-site.js';
+import { isForwardingPage, servedRealSite } from '../helpers/real-site.js';
 
 /*
  * Every address of the earlier webpack.js.org that had no page here answers in the built site: with a page of
@@ -48,29 +46,14 @@ const ADDRESSES: Record<string, 'page' | 'redirect'> = {
   '/plugins/virtual-url-plugin/': 'page',
 };
 
-let site: Awaited<ReturnType<typeof buildRealSite>>;
-let redirects: Map<string, string>;
+let site: Awaited<ReturnType<typeof servedRealSite>>;
 
 beforeAll(async () => {
-  site = await buildRealSite();
-  redirects = new Map(
-    readFileSync(join(site.dir, '_redirects'), 'utf8')
-      .split('\n')
-      .map((line) => line.split(/\s+/))
-      .filter((parts) => parts.length === 3 && parts[2] === '301')
-      .map((parts) => [parts[0]!, parts[1]!]),
-  );
+  site = await servedRealSite();
 }, 240_000);
 afterAll(async () => {
   await site?.close();
 });
-
-async function get(path: string): Promise<{ status: number; html: string }> {
-  const response = await fetch(`${site.server.url}${path}`);
-  return { status: response.status, html: await response.text() };
-}
-
-const isForwardingPage = (html: string) => /<meta http-equiv="refresh"/.test(html);
 
 describe('addresses of the earlier webpack.js.org', () => {
   it('lists the 33 addresses', () => {
@@ -78,19 +61,19 @@ describe('addresses of the earlier webpack.js.org', () => {
   });
 
   it.each(Object.entries(ADDRESSES))('%s answers with a %s', async (address, kind) => {
-    const { status, html } = await get(address);
+    const { status, html } = await site.get(address);
     expect(status).toBe(200);
     if (kind === 'page') {
       expect(isForwardingPage(html)).toBe(false);
-      expect(redirects.has(address)).toBe(false);
+      expect(site.redirects.has(address)).toBe(false);
       expect(html).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
       return;
     }
-    const target = redirects.get(address);
+    const target = site.redirects.get(address);
     expect(target, 'a line in _redirects').toBeDefined();
     expect(html).toContain(`<meta http-equiv="refresh" content="0; url=${target}">`);
     const [path, anchor] = target!.split('#') as [string, string | undefined];
-    const page = await get(path);
+    const page = await site.get(path);
     expect(page.status, target).toBe(200);
     expect(isForwardingPage(page.html), `${target} is a page, not another redirect`).toBe(false);
     if (anchor) expect(page.html, `#${anchor} on ${path}`).toContain(`id="${anchor}"`);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRealSite } from '../helpers/real-site.js';
+import { isForwardingPage, servedRealSite } from '../helpers/real-site.js';
 
 /*
  * webpack.js.org publishes one page per loader or plugin package, made from the package's README, at
@@ -103,29 +103,14 @@ const ADDRESSES = [
   ...PLUGINS.map((name) => [`/plugins/${name}/`, name] as const),
 ];
 
-let site: Awaited<ReturnType<typeof buildRealSite>>;
-let redirects: Map<string, string>;
+let site: Awaited<ReturnType<typeof servedRealSite>>;
 
 beforeAll(async () => {
-  site = await buildRealSite();
-  redirects = new Map(
-    readFileSync(join(site.dir, '_redirects'), 'utf8')
-      .split('\n')
-      .map((line) => line.split(/\s+/))
-      .filter((parts) => parts.length === 3 && parts[2] === '301')
-      .map((parts) => [parts[0]!, parts[1]!]),
-  );
+  site = await servedRealSite();
 }, 240_000);
 afterAll(async () => {
   await site?.close();
 });
-
-async function get(path: string): Promise<{ status: number; html: string }> {
-  const response = await fetch(`${site.server.url}${path}`);
-  return { status: response.status, html: await response.text() };
-}
-
-const isForwardingPage = (html: string) => /<meta http-equiv="refresh"/.test(html);
 
 describe('package pages of webpack.js.org', () => {
   it('lists 17 loaders and 15 plugin addresses, each with its expected answer', () => {
@@ -136,22 +121,22 @@ describe('package pages of webpack.js.org', () => {
 
   it.each(ADDRESSES)('%s answers', async (address, name) => {
     const expected = EXPECTED[address]!;
-    const { status, html } = await get(address);
+    const { status, html } = await site.get(address);
     expect(status).toBe(200);
     const file = join(site.dir, address, 'index.html');
     if (expected === 'page') {
       expect(existsSync(file), `${address}index.html`).toBe(true);
       expect(isForwardingPage(html)).toBe(false);
-      expect(redirects.has(address)).toBe(false);
+      expect(site.redirects.has(address)).toBe(false);
       expect(html).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
       expect(html, `the page names ${name}`).toContain(name);
       return;
     }
-    expect(redirects.get(address), 'a line in _redirects').toBe(expected);
+    expect(site.redirects.get(address), 'a line in _redirects').toBe(expected);
     expect(existsSync(file), `a forwarding page at ${address}index.html`).toBe(true);
     expect(readFileSync(file, 'utf8')).toContain(`<meta http-equiv="refresh" content="0; url=${expected}">`);
     const [path, anchor] = expected.split('#') as [string, string | undefined];
-    const page = await get(path);
+    const page = await site.get(path);
     expect(page.status, expected).toBe(200);
     expect(isForwardingPage(page.html), `${expected} is a page, not another redirect`).toBe(false);
     if (!anchor) {

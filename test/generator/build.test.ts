@@ -210,6 +210,8 @@ describe('docs build', () => {
       await same('code of one page');
       editFile(join(dir, 'content/guides/first.md'), '## Configure', '## Configure it');
       await same('a heading (an anchor of the sidebar)');
+      // Only the pages of its section show a page's anchors: the other sections' pages are kept.
+      expect(mtime('contribute/index.html')).toBe(untouched);
       editFile(join(dir, 'content/guides/second.md'), /^title: .*$/m, 'title: Second guide, renamed');
       await same('a title (in every sidebar)');
       editFile(join(dir, 'site.config.yaml'), 'title: fixture', 'title: fixture renamed');

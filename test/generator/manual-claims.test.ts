@@ -94,11 +94,10 @@ describe('the manual on --base and on components', () => {
 
   it("shows a component that imports href, and that component builds and links under the base path", async () => {
     const source = /```tsx title="components\/Header\.tsx"\n([\s\S]*?)```/.exec(manual)?.[1];
-    expect(source).toContain("import { href } from 'webpack-docs/templates/types.js';");
+    expect(source).toContain("import { href } from 'stilldocs';");
     const dir = mkdtempSync(join(tmpdir(), 'docs-manual-header-'));
     dirs.push(dir);
     cpSync(join(ROOT, 'test/fixtures/themed'), dir, { recursive: true });
-    editFile(join(dir, 'components/Footer.tsx'), "'../../../../templates/types.js'", JSON.stringify(join(ROOT, 'templates/types.js')));
     editFile(join(dir, 'site.config.yaml'), /^components:\n/m, 'components:\n  Header: components/Header.tsx\n');
     writeFileSync(join(dir, 'components/Header.tsx'), source!);
     const built = await runDocs(['build', '--root', dir, '--quiet', '--base', '/sub/']);

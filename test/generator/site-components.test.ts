@@ -17,7 +17,6 @@ function themedCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'docs-site-components-'));
   temps.push(dir);
   cpSync(join(ROOT, 'test/fixtures/themed'), dir, { recursive: true });
-  editFile(join(dir, 'components/Footer.tsx'), "'../../../../templates/types.js'", JSON.stringify(join(ROOT, 'templates/types.js')));
   return dir;
 }
 
@@ -57,9 +56,9 @@ describe('the helper module of components', () => {
     '  return <footer className="footer" data-own-footer=""><a href={href(ctx, "/guide/")} data-external={String(isExternal("https://example.org/"))}>Guide</a></footer>;\n' +
     '}\n';
 
-  it('webpack-docs/templates/types.js is the tool\'s own file: a component using href builds, under a base path too', async () => {
+  it('stilldocs, the package\'s public entry, is the tool\'s own file: a component using href builds, under a base path too', async () => {
     const dir = themedCopy();
-    writeFileSync(join(dir, 'components/Footer.tsx'), footer('webpack-docs/templates/types.js'));
+    writeFileSync(join(dir, 'components/Footer.tsx'), footer('stilldocs'));
     const checked = await runDocs(['check', '--root', dir]);
     expect(checked.err).toBe('');
     expect(checked.code).toBe(0);
@@ -80,6 +79,6 @@ describe('the helper module of components', () => {
     writeFileSync(join(dir, 'components/Footer.tsx'), `import { UI_EN } from '../tool/src/theme/ui.js';\nexport function Footer() { return <footer>{UI_EN.next}</footer>; }\n`);
     const refused = await runDocs(['build', '--root', dir, '--quiet']);
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain(`is outside the site folder; a component may import react, the site's own files and webpack-docs/templates/types.js only`);
+    expect(refused.err).toContain(`is outside the site folder; a component may import react, the site's own files and stilldocs only`);
   });
 });

@@ -3,7 +3,7 @@ import { unified } from 'unified';
 import { parser } from '../../src/content/mdast-parse.js';
 
 /*
- * What the patched packages (scripts/patch-packages.mjs) take part in, for one
+ * What the patched packages (patches/) take part in, for one
  * document: the tree the full parser gives, and the HTML tree remark-rehype
  * makes of it, as JSON. The patches test compares these with the same made by
  * the packages as installed (trees-child.ts).

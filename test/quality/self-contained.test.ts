@@ -13,14 +13,6 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CHECKED = ['test', 'scripts', 'src', 'bin', '.ci'];
 /** Folders whose files are a project's data, not the repository's code (fixture sites, example projects). */
 const SKIPPED = new Set(['node_modules', 'fixtures']);
-/**
- * Strings that look like paths out of the repository but are not: each is the import of the themed
- * fixture's Footer component (from its folder to the tool's templates), which these tests replace in
- * their temporary copy of the fixture, with the file that holds it.
- */
-const NOT_PATHS = new Map(
-  ['test/theme/theme.test.ts', 'test/generator/site-components.test.ts', 'test/generator/manual-claims.test.ts'].map((file) => [file, "'../../../../templates/types.js'"]),
-);
 /** This file: its samples name outside paths on purpose, to show that the check finds them. */
 const SELF = fileURLToPath(import.meta.url);
 const TEXT = /\.(?:[cm]?[jt]sx?|json|ya?ml|sh)$|^run$/;
@@ -94,7 +86,6 @@ describe('the repository is self-contained', () => {
       .filter((file) => file !== SELF)
       .flatMap((file) =>
         outsidePaths(readFileSync(file, 'utf8'), file, ROOT)
-          .filter((p) => !(NOT_PATHS.has(relative(ROOT, file)) && p.text.includes(NOT_PATHS.get(relative(ROOT, file))!)))
           .map((p) => `${relative(ROOT, file)}:${p.line}: ${p.why}: ${p.text}`),
       );
     expect(problems).toEqual([]);

@@ -8,11 +8,14 @@ import { docsIn, scratchSite, type Run, type Scratch } from './harness.js';
  * the command as a user runs it. Whatever the input, the build ends (no hang: 90 s at most), exits
  * 0, 1 or 2, prints no stack trace and no "bug in docs", and peaks under 1 GB (DOCS_PROFILE's
  * maxRssMB). The same seed gives the same cases, so a failure names the case that reproduces it.
+ * DOCS_FUZZ_RUN=<n> draws another set of cases (run 0, the default, is the one npm test runs).
  */
 
 const MARKDOWN_CASES = 160;
 const CONFIG_CASES = 100;
 const HANG_MS = 90_000;
+/** Which set of cases: the seeds of run n start at 1000 + 10,000 n (pages) and 5000 + 10,000 n (configs). */
+const RUN = Number(process.env.DOCS_FUZZ_RUN ?? 0);
 
 function random(seed: number) {
   // (The seed mixed first: xorshift's first draws from close seeds are close.)
@@ -132,9 +135,13 @@ afterAll(() => {
   for (const s of sites) s.remove();
 });
 
+/** A long text by its start and its end. */
+const ends = (text: string) => (text.length <= 1200 ? text : `${text.slice(0, 600)} … ${text.slice(-600)}`);
+
 /** What was wrong with a run, or nothing. */
 function judge(run: Run): string | undefined {
-  if (run.signal) return `ended by ${run.signal}${run.stderr ? `: ${run.stderr.slice(-600)}` : ''}`;
+  // (A fatal error of Node or V8, the usual cause of SIGABRT, names itself in its first line and prints its stacks after.)
+  if (run.signal) return `ended by ${run.signal}${run.stderr ? `: ${ends(run.stderr)}` : ''}`;
   if (![0, 1, 2].includes(run.code ?? -1)) return `exit ${run.code}`;
   if (/a bug in docs|\n\s+at .+\(.*:\d+:\d+\)|^\s+at /m.test(run.stderr)) return `a stack trace or a bug: ${run.stderr.slice(0, 400)}`;
   const profile = /DOCS_PROFILE (.*)/.exec(run.stderr);
@@ -175,6 +182,8 @@ describe('fuzzed input (seeded; the case number reproduces a failure)', () => {
     expect(judge(run(1, `content/a.md:1:1 x\n${fine}`))).toBeUndefined();
     expect(judge(run(3, fine))).toBe('exit 3');
     expect(judge(run(null, '', 'SIGKILL'))).toBe('ended by SIGKILL');
+    const fatal = `FATAL ERROR: v8::FromJust Maybe value is Nothing\n----- Native stack trace -----\n${' 1: 0x1 node::Abort()\n'.repeat(100)}`;
+    expect(judge(run(null, fatal, 'SIGABRT'))).toMatch(/^ended by SIGABRT: FATAL ERROR: v8::FromJust Maybe value is Nothing\n[^]* … [^]*node::Abort\(\)\n$/);
     expect(judge(run(1, `docs: unexpected error (a bug in docs, not in your files; please report it): x\n${fine}`))).toMatch(/^a stack trace or a bug/);
     expect(judge(run(1, `TypeError: x\n    at f (/a/b.js:1:2)\n${fine}`))).toMatch(/^a stack trace or a bug/);
     expect(judge(run(0, 'DOCS_PROFILE {"stages":{},"maxRssMB":1200}\n'))).toBe('peaked at 1200 MB');
@@ -183,7 +192,7 @@ describe('fuzzed input (seeded; the case number reproduces a failure)', () => {
   it(`${MARKDOWN_CASES} pages: exit 0, 1 or 2, no stack trace, no hang, under 1 GB`, async () => {
     const { failures, exits } = await runCases(MARKDOWN_CASES, (s, i) => {
       writeFileSync(join(s.site, 'site.config.yaml'), config);
-      writeFileSync(join(s.site, FIRST), markdownCase(1000 + i));
+      writeFileSync(join(s.site, FIRST), markdownCase(1000 + 10_000 * RUN + i));
     });
     expect(failures).toEqual([]);
     // The cases reach past the first check: some build, most have problems.
@@ -194,7 +203,7 @@ describe('fuzzed input (seeded; the case number reproduces a failure)', () => {
   it(`${CONFIG_CASES} configs: exit 0, 1 or 2, no stack trace, no hang, under 1 GB`, async () => {
     const { failures, exits } = await runCases(CONFIG_CASES, (s, i) => {
       writeFileSync(join(s.site, FIRST), firstPage);
-      writeFileSync(join(s.site, 'site.config.yaml'), configCase(5000 + i, config));
+      writeFileSync(join(s.site, 'site.config.yaml'), configCase(5000 + 10_000 * RUN + i, config));
     });
     expect(failures).toEqual([]);
     expect(exits['0'], JSON.stringify(exits)).toBeGreaterThan(5);

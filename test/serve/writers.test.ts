@@ -7,8 +7,8 @@ import type { Preview } from '../../src/serve/serve.js';
 import { makeFixture, nextBuild, readTree, startFixturePreview, type Captured, type Fixture } from './helpers.js';
 
 /*
- * Issue #38 while serving: a section that takes its pages from a folder (autogenerate) follows a new
- * page and a changed sidebar.order, and the landing hero's picture follows a new file of another
+ * Issue #38 while serving: a section that takes its pages from a folder (autogenerate), alone or
+ * mixed with pages listed by hand, follows a new page and a changed sidebar.order, and the landing hero's picture follows a new file of another
  * size; after each edit the preview serves what docs build writes from the same sources.
  */
 
@@ -65,6 +65,14 @@ describe('writers\' features while serving', () => {
     expect(html).toContain('<a href="/guides/gamma/">Gamma</a>');
     html = await edited(() => fixture.edit('content/guides/beta.md', 'title: Beta guide\n', 'title: Beta guide\nsidebar:\n  order: 0\n'), '/guides/index.html');
     expect(links(html)).toEqual(['/guides/', '/guides/beta/', '/guides/gamma/', '/guides/alpha/']);
+    await expectSameAsBuild();
+  });
+
+  it('a section that mixes a page listed by hand with its folder follows a new page of the folder (after the test above)', async () => {
+    let html = await edited(() => fixture.edit('site.config.yaml', '    autogenerate:\n      directory: guides\n', '    pages:\n      - guides/alpha\n      - autogenerate: { directory: guides }\n'), '/guides/index.html');
+    expect(links(html)).toEqual(['/guides/', '/guides/alpha/', '/guides/beta/', '/guides/gamma/']);
+    html = await edited(() => fixture.write('content/guides/delta.md', '---\ntitle: Delta guide\nsidebar:\n  order: 0.5\n---\n\nDelta body text.\n'), '/guides/alpha/index.html');
+    expect(links(html)).toEqual(['/guides/', '/guides/alpha/', '/guides/beta/', '/guides/delta/', '/guides/gamma/']);
     await expectSameAsBuild();
   });
 
