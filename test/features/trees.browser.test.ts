@@ -67,8 +67,16 @@ describe.runIf(hasChromium)('a site in three languages and two versions, in the 
 
   it('switches version on the same page, or to the version\'s home when it has no such page, and the old version\'s banner leads back', async () => {
     const page = await open('/zh-cn/guides/tides/');
-    await page.click('.version-menu summary');
-    await page.getByRole('link', { name: '4.x' }).click();
+    // By keyboard: the menu opens with Enter, its entries are reached with Tab, with a visible focus ring.
+    await page.focus('.version-menu summary');
+    expect(await page.$eval('.version-menu summary', (el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('Enter');
+    expect(await page.isVisible('.version-menu ul')).toBe(true);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('4.x');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Enter');
     await page.waitForURL('**/4.x/zh-cn/guides/tides/');
     expect(await page.textContent('h1')).toBe('Tides');
     expect(await page.textContent('.version-banner')).toContain('这是旧版本 4.x 的文档。');
