@@ -109,11 +109,13 @@ export function staticCollisions(site: Site, statics: string[]): SourceProblem[]
   for (const file of GENERATED) if (file !== '/favicon.svg' && !written.has(file)) written.set(file, 'a file it generates');
   if (site.blog?.feedUrl) written.set(site.blog.feedUrl, 'the feed of the blog');
   written.set(`/${OUTPUT_MARKER}`, 'the mark of its output folder');
+  for (const file of treeFiles(site)) written.set(file.endsWith('/') ? `${file}index.html` : file, 'a file of one of its languages or versions');
+  const searchIndexes = (site.trees ?? [{ prefix: '' }]).map((tree) => `/${tree.prefix}search-index/`);
   const problems: SourceProblem[] = [];
   for (const file of statics) {
     const what =
       written.get(file) ??
-      (file.startsWith('/search-index/') ? 'the search index' : BUILT_ASSET.test(file) ? 'the name of its script, stylesheet or search files' : undefined);
+      (searchIndexes.some((prefix) => file.startsWith(prefix)) ? 'the search index' : BUILT_ASSET.test(file) ? 'the name of its script, stylesheet or search files' : undefined);
     if (what) problems.push({ file: `static${file}`, line: 0, column: 0, message: `the build writes ${file.slice(1)} itself (${what}), and this file would replace it; remove or rename it` });
     // A redirect from the file's own address makes it a folder (of the redirect page).
     else if (written.get(`${file}/index.html`)?.startsWith('the redirect page')) {
@@ -137,6 +139,7 @@ export function siteWarnings(site: Site, root: string, configPath: string): Sour
     }
   };
   addMenu(site.config.navigation);
+  for (const tree of site.trees ?? []) addMenu(tree.site.config.navigation);
   addMenu([...site.config.footer.links, ...site.config.footer.secondary]);
   const config = relative(root, configPath);
   return [

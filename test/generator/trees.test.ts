@@ -132,10 +132,34 @@ describe('the problems of a site in several languages and versions', () => {
       cpSync(FIXTURE, root, { recursive: true });
       editFile(join(root, 'content/zh-cn/guides/tides.md'), '(/guides/tides/)', '(/guides/tide/)');
       editFile(join(root, 'site.config.yaml'), '          - guides/tides\n\nsections:', '          - guides/tides\n          - guides/gone\n\nsections:');
+      mkdirSync(join(root, 'static/zh-cn'), { recursive: true });
+      mkdirSync(join(root, 'static/4.x/search-index'), { recursive: true });
+      writeFileSync(join(root, 'static/zh-cn/llms.txt'), 'mine\n');
+      writeFileSync(join(root, 'static/4.x/search-index/index.json'), '{}\n');
       const { code, err } = await runDocs(['check', '--root', root]);
       expect(code).toBe(1);
       expect(err).toContain('content/zh-cn/guides/tides.md:10:18 links to "/guides/tide/", which is not a page of this site (did you mean /guides/tides/');
       expect(err).toContain('site.config.yaml:36:13 versions[1].sections[1].pages[1]: page "4.x/guides/gone" has no file content/4.x/guides/gone.md');
+      expect(err).toContain('static/zh-cn/llms.txt: the build writes zh-cn/llms.txt itself (a file of one of its languages or versions), and this file would replace it; remove or rename it');
+      expect(err).toContain('static/4.x/search-index/index.json: the build writes 4.x/search-index/index.json itself (the search index)');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the warnings of a site in several versions', () => {
+  it('warns of a page that no menu of its version leads to, not of one in the version\'s own navigation', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-trees-warn-'));
+    try {
+      cpSync(FIXTURE, root, { recursive: true });
+      editFile(join(root, 'site.config.yaml'), "    label: '4.x'\n", "    label: '4.x'\n    navigation:\n      - title: Guides\n        url: /guides/\n      - title: Extra\n        url: /extra/\n");
+      writeFileSync(join(root, 'content/4.x/extra.md'), '---\ntitle: Extra\n---\n\nExtra.\n');
+      writeFileSync(join(root, 'content/4.x/lost.md'), '---\ntitle: Lost\n---\n\nLost.\n');
+      const { code, err } = await runDocs(['check', '--root', root]);
+      expect(code).toBe(0);
+      expect(err).toContain('content/4.x/lost.md: this page is in no section of site.config.yaml');
+      expect(err).not.toContain('content/4.x/extra.md');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
