@@ -109,13 +109,20 @@ export function buildTrees(loaded: LoadedConfig, sourcePages: SourcePage[], fail
     if (spec.source !== spec.index) pages.push(...fallbacks(trees[spec.source]!, spec, pages, failed));
     const version = spec.versionIndex > 0 ? loaded.config.versions[spec.versionIndex] : undefined;
     // A problem of an older version's sections or navigation: at its own, or at the current version's that it takes.
+    // The footer's, banner's and notification's links lead to the same pages from every tree: checked once, in tree 0.
+    const elsewhere = new Set<SourceProblem>();
     const problemAt: LoadedConfig['problemAt'] = (path, message) => {
       const key = path[0] === 'sections' || path[0] === 'navigation' ? path[0] : undefined;
-      if (!version || !key) return loaded.problemAt(path, message);
-      return version[key] ? loaded.problemAt(['versions', spec.versionIndex, ...path], message) : loaded.problemAt(path, `${message} (in version "${version.name}", which takes these ${key} of the current version)`);
+      if (!key) {
+        const problem = loaded.problemAt(path, message);
+        if (spec.index > 0) elsewhere.add(problem);
+        return problem;
+      }
+      if (!version) return loaded.problemAt(path, message);
+      return version[key] ? loaded.problemAt(['versions', spec.versionIndex, ...path], message) : loaded.problemAt(path, `${message} (in version "${version.name}", which takes the current version's ${key})`);
     };
     const built = buildSite({ ...loaded, config: treeConfig(loaded.config, spec), problemAt }, pages, failed);
-    if (spec.defaultLanguage) problems.push(...built.problems);
+    if (spec.defaultLanguage) problems.push(...built.problems.filter((problem) => !elsewhere.has(problem)));
     for (const page of built.site.pages) page.tree = spec.index;
     trees.push({ ...spec, site: built.site });
   }

@@ -148,6 +148,24 @@ describe('the problems of a site in several languages and versions', () => {
   });
 });
 
+describe('the links of the config in a site of several versions', () => {
+  it('checks the footer\'s links once, against the pages they lead to, not in each version', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-trees-footer-'));
+    try {
+      cpSync(FIXTURE, root, { recursive: true });
+      // Version 4.x has no configuration page; the footer leads to the current version's.
+      editFile(join(root, 'site.config.yaml'), '\nsections:\n', '\nfooter:\n  links:\n    - title: Configuration\n      url: /guides/config/\n\nsections:\n');
+      expect(await runDocs(['check', '--root', root])).toMatchObject({ code: 0, err: '' });
+      editFile(join(root, 'site.config.yaml'), 'url: /guides/config/\n', 'url: /guides/gone/\n');
+      const { code, err } = await runDocs(['check', '--root', root]);
+      expect(code).toBe(1);
+      expect(err).toContain('footer.links[0].url: links to "/guides/gone/", which is not a page of this site\n1 problem found');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the warnings of a site in several versions', () => {
   it('warns of a page that no menu of its version leads to, not of one in the version\'s own navigation', async () => {
     const root = mkdtempSync(join(tmpdir(), 'docs-trees-warn-'));
