@@ -14,12 +14,21 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { cliBundleOptions } from './cli-bundle.mjs';
+import { missingPatchesLine } from './patches.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const lib = join(root, 'lib');
 
 rmSync(lib, { recursive: true, force: true });
 if (process.argv.includes('--clean')) process.exit(0);
+
+// The bundle carries the packages as installed here, and npm runs prepack before prepare (patch-package):
+// packed from an install made without scripts, every user's builds would be slower without a word.
+const missingPatches = missingPatchesLine();
+if (missingPatches) {
+  console.error(`${missingPatches}\nnpm pack stops here: the bundle would carry these packages unpatched.`);
+  process.exit(1);
+}
 
 /** The tool's own browser scripts, each with the module format the build bundles it in. */
 const BROWSER_SCRIPTS = [
