@@ -185,7 +185,7 @@ Text can be ~~struck through~~, and a footnote[^1] goes to the end of the page.
 A \`mermaid\` block is drawn as a diagram when the site is built (flowcharts, sequence, state, class and entity relationship diagrams), in the page's colours:
 
 ${FENCE}mermaid title="From a page to the site"
-flowchart LR
+flowchart TD
   A[Markdown page] --> B[docs build]
   B --> C[HTML page]
   B --> D[Search index]
