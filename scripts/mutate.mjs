@@ -56,7 +56,7 @@ export const EQUIVALENT = {
     ['output-lock.ts mayBeRunning: `started <= lockWritten + 1000` made `<`', "a file's time is not exact to the nanosecond, so no lock can be dated exactly a second before its process started"],
     ['output-lock.ts processStarted: `bootTimeMs === undefined` made false, its catch emptied; machineBoot, processProgram: catch emptied', 'only where /proc is missing (not Linux), or returns undefined either way'],
     ["output-lock.ts takeLock: after a refused link, the catch of the exclusive create emptied or its EEXIST test made true; `code ?? ''`", 'an exclusive create that fails otherwise than EEXIST cannot be caused as root; every fs error has a code'],
-    ["output-lock.ts lockOutput: `let taken = false` made true; the temporary lock's `flag: 'wx'` made ''", 'taken is set before it is read; the temporary name is random and new'],
+    ["output-lock.ts lockOutput: `let taken = false` made true; the temporary lock's options `{ mode: 0o644, flag: 'wx' }` made {} (or its flag '')", 'taken is set before it is read; the temporary name is random and new; under the usual umask (022) the default mode is the same 0644, and a test thread may not change the umask'],
     ['output-lock.ts removeLeftovers: `time > latest.time` made `>=`; the catch of readdirSync emptied; lockOutput: the catch of the taken-over unlink emptied', 'of two folders set aside at the same instant either is the latest; the folder was just made; the catch is empty already'],
   ],
   'request-handling': [
