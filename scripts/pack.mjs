@@ -7,19 +7,30 @@
 //   which the tool runs for a site's components, is a dependency;
 // - lib/browser/: the tool's browser scripts, bundled as a build would bundle them;
 // - lib/index.js and lib/types/: the public entry (`import { href, type FooterProps } from '<package>'`),
-//   the helpers of templates/types.ts compiled and the types declared.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//   the helpers of templates/types.ts compiled and the types declared;
+// - lib/THIRD-PARTY-NOTICES.txt: the name, version, licence and licence text of every package the bundle
+//   holds code of (their licences ask that it go with every copy).
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { cliBundleOptions } from './cli-bundle.mjs';
+import { missingPatchesLine } from './patches.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const lib = join(root, 'lib');
 
 rmSync(lib, { recursive: true, force: true });
 if (process.argv.includes('--clean')) process.exit(0);
+
+// The bundle carries the packages as installed here, and npm runs prepack before prepare (patch-package):
+// packed from an install made without scripts, every user's builds would be slower without a word.
+const missingPatches = missingPatchesLine();
+if (missingPatches) {
+  console.error(`${missingPatches}\nnpm pack stops here: the bundle would carry these packages unpatched.`);
+  process.exit(1);
+}
 
 /** The tool's own browser scripts, each with the module format the build bundles it in. */
 const BROWSER_SCRIPTS = [
@@ -28,7 +39,8 @@ const BROWSER_SCRIPTS = [
   ['src/serve/client/reload.ts', 'iife'],
 ];
 
-await build(cliBundleOptions(root, lib, { __DOCS_PACKAGED__: 'true' }));
+const bundled = await build({ ...cliBundleOptions(root, lib, { __DOCS_PACKAGED__: 'true' }), metafile: true });
+writeNotices(Object.keys(bundled.metafile.inputs));
 await build({
   entryPoints: { index: join(root, 'templates', 'types.ts') },
   outdir: lib,
@@ -49,6 +61,26 @@ mkdirSync(join(lib, 'browser'));
 for (const [file, format] of BROWSER_SCRIPTS) {
   const entry = join(root, file);
   writeFileSync(join(lib, 'browser', prebuiltScriptName(entry, format)), await bundleBrowserScript(entry, {}, format));
+}
+
+/** lib/THIRD-PARTY-NOTICES.txt for the packages whose files are among the bundle's inputs (paths relative to the root). */
+function writeNotices(inputs) {
+  const folders = new Set();
+  for (const input of inputs) {
+    const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input.split('\\').join('/'));
+    if (m) folders.add(m[1]);
+  }
+  const notices = [...folders]
+    .map((folder) => {
+      const manifest = JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8'));
+      const file = readdirSync(join(root, folder)).find((name) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(name));
+      const text = file ? readFileSync(join(root, folder, file), 'utf8').trim() : `(no licence file in the package; its package.json says: ${manifest.license ?? 'nothing'})`;
+      return { id: `${manifest.name}@${manifest.version}`, license: manifest.license ?? 'unknown', text };
+    })
+    .filter((notice, i, all) => all.findIndex((other) => other.id === notice.id) === i)
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  const intro = 'The files of lib/ hold code of these packages, bundled with the tool. Each is listed with its licence.\n';
+  writeFileSync(join(lib, 'THIRD-PARTY-NOTICES.txt'), [intro, ...notices.map((n) => `${'='.repeat(72)}\n${n.id} (${n.license})\n\n${n.text}\n`)].join('\n'));
 }
 
 /**

@@ -58,27 +58,22 @@ function readHolder(file: string): Holder | undefined {
   }
 }
 
-let bootId: string | undefined | null = null;
-/** The kernel's boot id, where the system has one (Linux). */
+/** The kernel's boot id, where the system has one (Linux). (Read each time: a small file, read a few times a build.) */
 function machineBoot(): string | undefined {
-  if (bootId === null) {
-    try {
-      bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
-    } catch {
-      bootId = undefined;
-    }
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
   }
-  return bootId;
 }
 
-let bootTimeMs: number | undefined | null = null;
 /**
  * When a process started, in ms since the epoch, where the system tells (Linux: /proc), to within
  * a hundredth of a second; undefined where it does not or the process is gone.
  */
 export function processStarted(pid: number): number | undefined {
   try {
-    if (bootTimeMs === null) bootTimeMs = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]) * 1000 || undefined;
+    const bootTimeMs = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]) * 1000 || undefined;
     if (bootTimeMs === undefined) return undefined;
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The fields after the command name (which may hold spaces and parentheses); the start time is the 22nd field, in clock ticks.

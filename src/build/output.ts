@@ -6,8 +6,6 @@ import { cacheEnabled, cachePath, readCheckedFileSync, writeCheckedFileSync } fr
 import { SET_ASIDE, tempFolderPrefix } from './output-lock.js';
 import { faultPoint } from './faults.js';
 
-/** Most bytes of file contents waiting to be written before `ready` makes the caller wait. */
-const MAX_IN_FLIGHT = 32 * 1024 * 1024;
 /** Files written at once: well under the smallest usual limit of open files (1,024), which a build shares with its threads. */
 const MAX_OPEN = 128;
 
@@ -61,6 +59,8 @@ export class OutputWriter {
   private readonly moved = new Set<string>();
   /** Folders made or being made, so that each is made once. */
   private readonly folders = new Map<string, Promise<unknown>>();
+  /** Most bytes of file contents waiting to be written before `ready` makes the caller wait. */
+  private readonly maxInFlight = 32 * 1024 * 1024;
   private inFlight = 0;
   /** Files being written now (at most MAX_OPEN), and the writes waiting for one of those places. */
   private open = 0;
@@ -187,17 +187,17 @@ export class OutputWriter {
   }
 
   /**
-   * Resolves once the writes in flight hold less than MAX_IN_FLIGHT: a caller
+   * Resolves once the writes in flight hold less than maxInFlight: a caller
    * that makes files faster than the disk takes them waits here, so memory
    * does not grow with the size of the site.
    */
   async ready(): Promise<void> {
-    if (this.inFlightSize >= MAX_IN_FLIGHT) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.inFlightSize >= this.maxInFlight) await new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
   private done(size: number): void {
     this.inFlightSize -= size;
-    if (this.inFlightSize < MAX_IN_FLIGHT) for (const resolve of this.waiting.splice(0)) resolve();
+    if (this.inFlightSize < this.maxInFlight) for (const resolve of this.waiting.splice(0)) resolve();
     if (--this.inFlight === 0) this.drained?.();
   }
 

@@ -78,6 +78,7 @@ hero:
       url: /reference/
   image:
     src: /hero.svg
+    dark: /hero-dark.svg
     alt: A page of documentation with a heading, lines of text and a code block
 features:
   - title: Quick to learn
@@ -190,6 +191,17 @@ Text can be ~~struck through~~, and a footnote[^1] goes to the end of the page.
 
 [^1]: The footnote's text.
 
+## Diagrams
+
+A \`mermaid\` block is drawn as a diagram when the site is built (flowcharts, sequence, state, class and entity relationship diagrams), in the page's colours:
+
+${FENCE}mermaid title="From a page to the site"
+flowchart TD
+  A[Markdown page] --> B[docs build]
+  B --> C[HTML page]
+  B --> D[Search index]
+${FENCE}
+
 ## Links
 
 Link to pages by their path, as in [the reference](/reference/configuration/), and to headings with an anchor, as in [Code blocks](#code-blocks).
@@ -216,6 +228,8 @@ title: Configuration
 \`string\`. The file to start from.
 `,
   'static/hero.svg': `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="360" viewBox="0 0 560 360"><rect width="560" height="360" rx="20" fill="#e7ecfb"/><rect x="110" y="40" width="340" height="280" rx="12" fill="#fff" stroke="#3b5bdb" stroke-width="4"/><rect x="140" y="72" width="180" height="18" rx="9" fill="#3b5bdb"/><path stroke="#9aa9d8" stroke-width="8" stroke-linecap="round" d="M140 122h280M140 148h240M140 174h260"/><rect x="140" y="204" width="280" height="88" rx="8" fill="#1f2a44"/><path stroke="#9fe3b4" stroke-width="6" stroke-linecap="round" d="M160 230h120M160 252h180M160 274h90"/></svg>
+`,
+  'static/hero-dark.svg': `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="360" viewBox="0 0 560 360"><rect width="560" height="360" rx="20" fill="#1a2135"/><rect x="110" y="40" width="340" height="280" rx="12" fill="#10151f" stroke="#7d96f2" stroke-width="4"/><rect x="140" y="72" width="180" height="18" rx="9" fill="#7d96f2"/><path stroke="#46557f" stroke-width="8" stroke-linecap="round" d="M140 122h280M140 148h240M140 174h260"/><rect x="140" y="204" width="280" height="88" rx="8" fill="#05080e"/><path stroke="#9fe3b4" stroke-width="6" stroke-linecap="round" d="M160 230h120M160 252h180M160 274h90"/></svg>
 `,
   'static/logo.svg': `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect x="3" y="3" width="26" height="26" rx="7" fill="#3b5bdb"/><path fill="none" stroke="#fff" stroke-width="2.5" stroke-linecap="round" d="M10 11h12M10 16h12M10 21h7"/></svg>
 `,

@@ -1,18 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cachePath, readCheckedFileSync, writeCheckedFileSync } from '../../src/io/cache.js';
-import { lockOutput, lockPath, tempFolderPrefix } from '../../src/build/output-lock.js';
+import { lockOutput, tempFolderPrefix } from '../../src/build/output-lock.js';
 import { OutputWriter } from '../../src/build/output.js';
 
 /*
- * The output writer and the lock where the file system or time misbehave: hard links refused (as
- * some file systems refuse them), a full disk, thousands of files at once, a build that writes
- * faster than the disk, a lock held for longer than a build waits. The link function, the wait
- * limit and the clock are the tests' own (arguments no caller of the command can give), so that
- * these run without a special file system and without waiting minutes.
+ * The output writer where the file system misbehaves or is pushed: hard links refused (as some
+ * file systems refuse them), a full disk, thousands of files at once, a build that writes faster
+ * than the disk; and what the output folder holds at each fault point of the commit. The link
+ * function is the tests' own (an argument no caller of the command can give), so that these run
+ * without a special file system.
  */
 
 const saved = { cache: process.env.DOCS_CACHE, dir: process.env.DOCS_CACHE_DIR };
@@ -30,10 +29,6 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-});
 
 let count = 0;
 function place(): { parent: string; target: string } {
@@ -159,9 +154,13 @@ describe('the fault points of the commit (DOCS_FAULT, for the tests that kill a 
   function state(target: string): string {
     const text = (files: Record<string, string>) => JSON.stringify(Object.entries(files).sort());
     const of = (files: Record<string, string>) => (text(files) === text(A) ? 'A' : text(files) === text(B) ? 'B' : text(files));
-    if (existsSync(target)) return of(tree(target));
-    const aside = readdirSync(dirname(target)).filter((name) => name.startsWith(tempFolderPrefix(target)) && name.endsWith('-old'));
-    return aside.length === 1 ? `${of(tree(join(dirname(target), aside[0]!)))} set aside` : `no output (${aside.length} set aside)`;
+    const record = existsSync(cachePath('output')) && readdirSync(cachePath('output')).some((n) => JSON.parse(readCheckedFileSync(cachePath('output', n)) ?? '{}').target === target);
+    return `${where()}${record ? ', with its record' : ''}`;
+    function where(): string {
+      if (existsSync(target)) return of(tree(target));
+      const aside = readdirSync(dirname(target)).filter((name) => name.startsWith(tempFolderPrefix(target)) && name.endsWith('-old'));
+      return aside.length === 1 ? `${of(tree(join(dirname(target), aside[0]!)))} set aside` : `no output (${aside.length} set aside)`;
+    }
   }
   /** Runs `step` with DOCS_FAULT=point, the kill it asks for taken as a look at the state there: the states seen, by point. */
   async function stopAt(point: string, target: string, step: () => Promise<unknown>): Promise<string[]> {
@@ -181,8 +180,9 @@ describe('the fault points of the commit (DOCS_FAULT, for the tests that kill a 
     return seen;
   }
 
+  // (No record of the last build while the folder changes: a commit stopped there is followed by a build that writes everything.)
   const POINTS = [
-    ['commit-start', 'A'],
+    ['commit-start', 'A, with its record'],
     ['commit-manifest-removed', 'A'],
     ['commit-linking', 'A'],
     ['commit-linked', 'A'],
@@ -190,7 +190,7 @@ describe('the fault points of the commit (DOCS_FAULT, for the tests that kill a 
     ['commit-swapped', 'B'],
     ['commit-old-renamed', 'B'],
     ['commit-old-removed', 'B'],
-    ['commit-done', 'B'],
+    ['commit-done', 'B, with its record'],
   ] as const;
   for (const [point, expected] of POINTS) {
     it(`${point}: the output is ${expected} there`, async () => {
@@ -202,7 +202,7 @@ describe('the fault points of the commit (DOCS_FAULT, for the tests that kill a 
       for (const [path, text] of Object.entries(B)) out.write(path, text);
       // (commit-linking is reached once per file linked: one here, the stylesheet both builds share.)
       expect(await stopAt(point, target, () => out.commit())).toEqual([expected]);
-      expect(state(target)).toBe('B');
+      expect(state(target)).toBe('B, with its record');
     });
   }
 
@@ -214,6 +214,62 @@ describe('the fault points of the commit (DOCS_FAULT, for the tests that kill a 
     expect(await stopAt('recover-restored', target, async () => (lock = await lockOutput(target)))).toEqual(['A']);
     lock!.release();
     expect(readdirSync(parent)).toEqual(['dist']);
+  });
+});
+
+describe('the output writer keeping and moving files', () => {
+  it('keeps a file where it is rather than moving another of the same key there', async () => {
+    const { target } = place();
+    await firstBuild(target, { 'a.json': 'same', 'b.json': 'same' });
+    const b = inode(join(target, 'b.json'));
+    const out = new OutputWriter(target);
+    expect(out.keepMoved('b.json', 'key of same')).toBe(true);
+    await out.commit();
+    expect(inode(join(target, 'b.json'))).toBe(b);
+  });
+
+  it('moves any file of the key that is free, not only the last one the last build wrote', async () => {
+    const { target } = place();
+    await firstBuild(target, { 'a.json': 'same', 'b.json': 'same' });
+    const a = inode(join(target, 'a.json'));
+    const out = new OutputWriter(target);
+    expect(out.keep('b.json', 'key of same')).toBe(true);
+    expect(out.keepMoved('c.json', 'key of same')).toBe(true);
+    await out.commit();
+    expect(inode(join(target, 'c.json'))).toBe(a);
+  });
+
+  it('names the folder the system names in a write error, not the file', async () => {
+    const { target } = place();
+    const out = new OutputWriter(target);
+    out.write('sub', 'a file where the next write needs a folder');
+    await out.ready();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    out.write('sub/b.html', 'b');
+    const error = await out.commit().catch((e: NodeJS.ErrnoException) => e);
+    expect(error).toMatchObject({ path: join(out.temp, 'sub') });
+    await out.abort();
+  });
+
+  it('can be discarded or aborted after its commit (Ctrl+C at the very end) without an error', async () => {
+    const { target } = place();
+    const out = new OutputWriter(target);
+    out.write('a.html', 'aaa');
+    await out.commit();
+    expect(() => out.discard()).not.toThrow();
+    await expect(out.abort()).resolves.toBeUndefined();
+    expect(read(join(target, 'a.html'))).toBe('aaa');
+  });
+
+  it('reads no record that names another output folder', async () => {
+    const { target } = place();
+    await firstBuild(target, { 'a.html': 'aaa' });
+    const name = readdirSync(cachePath('output')).find((n) => JSON.parse(readCheckedFileSync(cachePath('output', n))!).target === target)!;
+    const record = JSON.parse(readCheckedFileSync(cachePath('output', name))!);
+    writeCheckedFileSync(cachePath('output', name), JSON.stringify({ ...record, target: `${target}-elsewhere` }));
+    const out = new OutputWriter(target);
+    expect(out.keep('a.html', 'key of aaa')).toBe(false);
+    await out.abort();
   });
 });
 
@@ -241,124 +297,52 @@ describe('the output writer under load', () => {
   it('does not make a caller wait while little is in flight', async () => {
     const { target } = place();
     const out = new OutputWriter(target);
-    out.write('small.txt', 'small');
+    // (64 KB: little beside the 32 MB the writer lets be in flight.)
+    out.write('small.txt', 'x'.repeat(64 * 1024));
     await out.ready();
     // Still in flight: ready() did not wait for it.
-    expect(existsSync(join(out.temp, 'small.txt')) && statSync(join(out.temp, 'small.txt')).size === 5).toBe(false);
+    expect(existsSync(join(out.temp, 'small.txt')) && statSync(join(out.temp, 'small.txt')).size === 64 * 1024).toBe(false);
     await out.commit();
-    expect(read(join(target, 'small.txt'))).toBe('small');
+    expect(read(join(target, 'small.txt'))).toBe('x'.repeat(64 * 1024));
   });
+
+  /** Whether ready() resolves at once (before the next turn of the event loop, when no write can end). */
+  const readyAtOnce = (out: OutputWriter) => Promise.race([out.ready().then(() => true), new Promise<boolean>((resolve) => setImmediate(() => resolve(false)))]);
 
   it('makes the caller wait from 32 MB in flight, until less than that is', async () => {
     const { target } = place();
     const out = new OutputWriter(target);
     const size = 32 * 1024 * 1024;
     out.write('exact.bin', Buffer.alloc(size, 1));
+    expect(await readyAtOnce(out)).toBe(false);
     await out.ready();
     expect(statSync(join(out.temp, 'exact.bin')).size).toBe(size);
+    expect(await readyAtOnce(out)).toBe(true);
     const third = 20 * 1024 * 1024;
     for (const name of ['a.bin', 'b.bin', 'c.bin']) out.write(name, Buffer.alloc(third, 2));
     await out.ready();
-    // 60 MB were in flight: two of the three files at least are written when the caller goes on.
-    const written = ['a.bin', 'b.bin', 'c.bin'].filter((name) => existsSync(join(out.temp, name)) && statSync(join(out.temp, name)).size === third);
-    expect(written.length).toBeGreaterThanOrEqual(2);
+    // 60 MB were in flight: when the caller goes on, 20 MB at most are, and a caller goes on at once.
+    expect(await readyAtOnce(out)).toBe(true);
+    // 32 MB and one byte: once the byte is written, 32 MB are still in flight, and the caller still waits.
+    out.write('one.bin', 'x');
+    out.write('exact2.bin', Buffer.alloc(size, 3));
+    await out.ready();
+    expect(await readyAtOnce(out)).toBe(true);
     await out.abort();
   }, 60_000);
-});
 
-const lockOf = (holder: Record<string, unknown>) => JSON.stringify({ docsLock: 1, ...holder }) + '\n';
-function liveNode(): number {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  children.push(child);
-  return child.pid!;
-}
-/** A clock that moves on `step` ms each time it is read. */
-function clock(step: number): () => number {
-  let now = 1_000_000;
-  return () => (now += step);
-}
-
-describe('the lock where a build waits long or the file system lacks links', () => {
-  it('gives up on a build that holds the lock for longer than the wait limit, naming it, the folder and the lock', async () => {
-    const pid = liveNode();
+  it('writes file after file, each once the one before is written, without running out of places', async () => {
     const { target } = place();
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(lockPath(target), lockOf({ pid, host: hostname() }));
-    const told: number[] = [];
-    await expect(lockOutput(target, (p) => told.push(p), { pollMs: 1, now: clock(60_000), waitLimitMs: 3 * 60_000 })).rejects.toThrow(
-      `another build (process ${pid}) has been writing ${target} for over 3 minutes; stop it or remove ${lockPath(target)}`,
-    );
-    // Told once, though it looked several times.
-    expect(told).toEqual([pid]);
-    // Ten minutes by default.
-    writeFileSync(lockPath(target), lockOf({ pid, host: 'another-machine', boot: 'another boot' }));
-    await expect(lockOutput(target, undefined, { pollMs: 1, now: clock(4 * 60_000) })).rejects.toThrow(
-      `another build (process ${pid} on another-machine) has been writing ${target} for over 10 minutes; stop it or remove ${lockPath(target)}`,
-    );
-  });
-
-  it('waits until the limit itself, and takes the lock when the build ends then', async () => {
-    const pid = liveNode();
-    const { target } = place();
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(lockPath(target), lockOf({ pid }));
-    let looks = 0;
-    const lock = await lockOutput(target, undefined, {
-      pollMs: 1,
-      waitLimitMs: 9 * 60_000,
-      now: () => {
-        // The build ends at the fourth look, nine minutes after the first: the limit, not over it.
-        if (++looks === 4) rmSync(lockPath(target));
-        return looks * 3 * 60_000;
-      },
-    });
-    expect(JSON.parse(read(lockPath(target))).pid).toBe(process.pid);
-    lock.release();
-  });
-
-  for (const code of ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']) {
-    it(`makes the lock in place where a hard link is refused with ${code}, and still waits for a lock that is there`, async () => {
-      const { target } = place();
-      const lock = await lockOutput(target, undefined, { link: failing(code) });
-      expect(JSON.parse(read(lockPath(target)))).toMatchObject({ docsLock: 1, pid: process.pid });
-      expect(readdirSync(dirname(target))).toEqual(['.dist.lock']);
-      lock.release();
-      const pid = liveNode();
-      writeFileSync(lockPath(target), lockOf({ pid }));
-      const waited: number[] = [];
-      const second = await lockOutput(
-        target,
-        (p) => {
-          waited.push(p);
-          rmSync(lockPath(target));
-        },
-        { link: failing(code), pollMs: 1 },
-      );
-      expect(waited).toEqual([pid]);
-      second.release();
-      expect(existsSync(lockPath(target))).toBe(false);
-    });
-  }
-
-  it('fails on any other refusal of the link, leaving no file behind', async () => {
-    const { target } = place();
-    await expect(lockOutput(target, undefined, { link: failing('EIO') })).rejects.toMatchObject({ code: 'EIO' });
-    expect(readdirSync(dirname(target))).toEqual([]);
-    // Not held: a later build takes it.
-    (await lockOutput(target)).release();
-  });
-
-  it('names the lock file in the error of a lock that cannot be written', async () => {
-    // A name that fits, beside which the lock's temporary name is too long for the file system.
-    const target = join(scratch, `long-${++count}`, 'd'.repeat(240));
-    await expect(lockOutput(target)).rejects.toMatchObject({ code: 'ENAMETOOLONG', path: lockPath(target) });
-  });
-
-  it('releases quietly a lock whose file someone removed meanwhile', async () => {
-    const { target } = place();
-    const lock = await lockOutput(target);
-    rmSync(lockPath(target));
-    expect(() => lock.release()).not.toThrow();
-    (await lockOutput(target)).release();
-  });
+    const out = new OutputWriter(target);
+    for (let i = 0; i < 200; i++) {
+      out.write(`${i}.txt`, 'text');
+      const file = join(out.temp, `${i}.txt`);
+      for (let tries = 0; !(existsSync(file) && statSync(file).size === 4); tries++) {
+        if (tries > 2000) throw new Error(`file ${i} was never written`);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    }
+    await out.commit();
+    expect(readdirSync(target)).toHaveLength(200);
+  }, 60_000);
 });

@@ -103,3 +103,23 @@ describe("the starter's showcase page", () => {
   }, 120_000);
 });
 
+
+describe("the starter's home page", () => {
+  it('shows its hero picture in a light and a dark version, of one shape', () => {
+    const home = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(home).toMatch(/<img[^>]*src="\/hero.svg"[^>]*class="hero-image-light"|<img[^>]*class="hero-image-light"[^>]*src="\/hero.svg"/);
+    expect(home).toMatch(/<img[^>]*src="\/hero-dark.svg"[^>]*class="hero-image-dark"|<img[^>]*class="hero-image-dark"[^>]*src="\/hero-dark.svg"/);
+    const size = (file: string) => /width="(\d+)" height="(\d+)"/.exec(readFileSync(join(out, file), 'utf8'))!.slice(1).join('x');
+    expect(size('hero-dark.svg')).toBe(size('hero.svg'));
+  });
+});
+
+describe("the starter's Markdown page", () => {
+  it('draws its mermaid block as a diagram with its caption', () => {
+    const page = readFileSync(join(out, 'guide/markdown/index.html'), 'utf8');
+    const figure = /<figure[^>]*class="[^"]*diagram[^"]*"[^]*?<\/figure>/.exec(page)?.[0] ?? '';
+    expect(figure).toContain('From a page to the site');
+    expect(figure).toMatch(/<svg[^>]*role="img"/);
+    for (const label of ['Markdown page', 'docs build', 'HTML page', 'Search index']) expect(figure).toContain(label);
+  });
+});

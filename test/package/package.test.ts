@@ -72,7 +72,7 @@ describe('the package', () => {
     expect(Object.keys(manifest.dependencies ?? {})).toEqual(['esbuild']);
     // Nothing runs where it is installed (the repository's own prepare applies its patches there only).
     for (const script of ['preinstall', 'install', 'postinstall']) expect(manifest.scripts?.[script], script).toBeUndefined();
-    for (const file of ['bin/installed.js', 'lib/cli.mjs', 'lib/content-worker.mjs', 'lib/highlight-worker.mjs', 'lib/serve-worker.mjs', 'lib/index.js', 'lib/types/templates/types.d.ts', 'site.config.schema.json', 'templates/favicon.svg', 'templates/styles/00-base.css', 'package.json', 'README.md', 'docs/manual.md']) {
+    for (const file of ['bin/installed.js', 'lib/cli.mjs', 'lib/content-worker.mjs', 'lib/highlight-worker.mjs', 'lib/serve-worker.mjs', 'lib/index.js', 'lib/THIRD-PARTY-NOTICES.txt', 'lib/types/templates/types.d.ts', 'site.config.schema.json', 'templates/favicon.svg', 'templates/styles/00-base.css', 'package.json', 'README.md', 'docs/manual.md']) {
       expect(files, file).toContain(file);
     }
     const outside = files.filter((file) => !/^(bin\/installed\.js|lib\/|templates\/(favicon\.svg|styles\/[^/]+\.css)$|site\.config\.schema\.json$|package\.json$|README\.md$|docs\/manual\.md$)/.test(file));
@@ -82,6 +82,16 @@ describe('the package', () => {
     expect(files.filter((file) => /webpack/i.test(file))).toEqual([]);
     // Packing leaves the repository as it was (the bundle is made into lib/ and removed again).
     expect(existsSync(join(ROOT, 'lib'))).toBe(false);
+  });
+
+  it('carries the licence of every package its bundle holds code of', () => {
+    const notices = readFileSync(join(project, 'node_modules', NAME, 'lib', 'THIRD-PARTY-NOTICES.txt'), 'utf8');
+    for (const pkg of ['react', 'react-dom', 'shiki', 'unified', 'remark-parse', 'zod', 'yaml', 'commander', 'chokidar', 'beautiful-mermaid', 'elkjs']) {
+      const version = (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+      expect(notices, pkg).toContain(`\n${pkg}@${version} (`);
+    }
+    expect(notices).toContain('Eclipse Public License - v 2.0');
+    expect(notices).toContain('Permission is hereby granted, free of charge');
   });
 
   it('docs init prints the commands as they run in the project, and names the schema under node_modules', () => {
