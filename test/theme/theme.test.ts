@@ -320,7 +320,8 @@ describe('docs init', () => {
     expect(existsSync(join(out, 'guide/markdown/index.html'))).toBe(true);
     const home = readFileSync(join(out, 'index.html'), 'utf8');
     expect(home).toContain('class="hero hero-with-image"');
-    expect(home).toMatch(/<img src="\/hero\.svg" alt="[^"]+" width="560" height="360"/);
+    expect(home).toMatch(/<img class="hero-image-light" src="\/hero\.svg" alt="[^"]+" width="560" height="360"/);
+    expect(home).toMatch(/<img class="hero-image-dark" src="\/hero-dark\.svg" alt="[^"]+" width="560" height="360"/);
     // The guide's pages come from its folder (autogenerate), in the order of their sidebar.order.
     expect(readFileSync(join(out, 'guide/index.html'), 'utf8')).toMatch(/href="\/guide\/getting-started\/"[^]*href="\/guide\/markdown\/"/);
     expect(home).toContain('src="/logo.svg"');
