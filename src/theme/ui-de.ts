@@ -9,6 +9,7 @@ export const UI_DE = {
   asideCaution: 'Vorsicht',
   footnotes: 'Fußnoten',
   footnoteBack: 'Zurück zu Verweis {n}',
+  diagramSource: 'Quelltext des Diagramms',
   sectionTitled: 'Abschnitt',
   siteHeader: 'Kopfzeile der Website',
   menu: 'Menü',

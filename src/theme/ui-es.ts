@@ -9,6 +9,7 @@ export const UI_ES = {
   asideCaution: 'Precaución',
   footnotes: 'Notas al pie',
   footnoteBack: 'Volver a la referencia {n}',
+  diagramSource: 'Código del diagrama',
   sectionTitled: 'Sección',
   siteHeader: 'Encabezado del sitio',
   menu: 'Menú',

@@ -9,6 +9,7 @@ export const UI_FR = {
   asideCaution: 'Attention',
   footnotes: 'Notes de bas de page',
   footnoteBack: 'Retour à la référence {n}',
+  diagramSource: 'Source du diagramme',
   sectionTitled: 'Section',
   siteHeader: 'En-tête du site',
   menu: 'Menu',

@@ -9,6 +9,7 @@ export const UI_JA = {
   asideCaution: '注意',
   footnotes: '脚注',
   footnoteBack: '参照 {n} に戻る',
+  diagramSource: '図のソース',
   sectionTitled: 'セクション',
   siteHeader: 'サイトヘッダー',
   menu: 'メニュー',

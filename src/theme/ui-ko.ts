@@ -9,6 +9,7 @@ export const UI_KO = {
   asideCaution: '주의',
   footnotes: '각주',
   footnoteBack: '참조 {n}(으)로 돌아가기',
+  diagramSource: '다이어그램 소스',
   sectionTitled: '섹션',
   siteHeader: '사이트 헤더',
   menu: '메뉴',

@@ -9,6 +9,7 @@ export const UI_PT_BR = {
   asideCaution: 'Cuidado',
   footnotes: 'Notas de rodapé',
   footnoteBack: 'Voltar à referência {n}',
+  diagramSource: 'Código do diagrama',
   sectionTitled: 'Seção',
   siteHeader: 'Cabeçalho do site',
   menu: 'Menu',

@@ -9,6 +9,7 @@ export const UI_RU = {
   asideCaution: 'Осторожно',
   footnotes: 'Сноски',
   footnoteBack: 'Вернуться к ссылке {n}',
+  diagramSource: 'Исходный код диаграммы',
   sectionTitled: 'Раздел',
   siteHeader: 'Шапка сайта',
   menu: 'Меню',

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, mkdtempSync, cpSync } from 'node:fs';
+import { readFileSync, rmSync, mkdtempSync, cpSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Highlighter } from 'shiki';
@@ -39,7 +39,7 @@ describe('a mermaid block', () => {
     const { html, problems } = await render(block('flowchart LR\n  entry[Entry] --> graph{Dependency graph}', 'title="How a build runs"'));
     expect(problems).toEqual([]);
     expect(html).toMatch(/^<figure class="diagram"><figcaption>How a build runs<\/figcaption><div class="diagram-view" tabindex="0"><svg viewBox="[\d. ]+" width="[\d.]+" height="[\d.]+" role="img" aria-labelledby="diagram-1-title" aria-describedby="diagram-1-desc"><title id="diagram-1-title">How a build runs<\/title><desc id="diagram-1-desc">Flowchart of Entry, Dependency graph<\/desc>/);
-    expect(html).toContain('</svg></div><details class="diagram-source"><summary>Diagram source</summary><pre class="code" data-lang="mermaid" tabindex="0"><code>flowchart LR\n  entry[Entry] --> graph{Dependency graph}</code></pre></details></figure>');
+    expect(html).toContain('</svg></div><details class="diagram-source"><summary data-diagram-source="">Diagram source</summary><pre class="code" data-lang="mermaid" tabindex="0"><code>flowchart LR\n  entry[Entry] --> graph{Dependency graph}</code></pre></details></figure>');
     expect(html).toMatch(/<text [^>]*fill="var\(--_text\)"[^>]*>Entry<\/text>/);
   });
 
@@ -188,6 +188,26 @@ describe('a built site with diagrams', () => {
     // The same scripts on both pages: diagrams bring none.
     const scripts = (html: string) => [...html.matchAll(/<script[^>]*>/g)].map((m) => m[0]);
     expect(scripts(page)).toEqual(scripts(plain));
+  });
+
+  it("names the source's disclosure in the site's language; a writer's copy of its markup stays as written", async () => {
+    const site = mkdtempSync(join(tmpdir(), 'docs-diagrams-fr-'));
+    try {
+      cpSync(join(ROOT, 'test/fixtures/diagrams'), site, { recursive: true });
+      const config = join(site, 'site.config.yaml');
+      writeFileSync(config, readFileSync(config, 'utf8').replace('  description: Mermaid blocks drawn at build time.\n', '  description: Mermaid blocks drawn at build time.\n  language: fr\n'));
+      const plain = join(site, 'content/guide/plain.md');
+      writeFileSync(plain, `${readFileSync(plain, 'utf8')}\n<details><summary data-diagram-source="">Diagram source</summary>Mine.</details>\n`);
+      const { code, err } = await runDocs(['build', '--root', site, '--out', 'dist', '--quiet']);
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      const page = readFileSync(join(site, 'dist/guide/diagrams/index.html'), 'utf8');
+      expect(page.match(/<summary data-diagram-source="">Source du diagramme<\/summary>/g)).toHaveLength(3);
+      expect(page).not.toContain('Diagram source');
+      expect(readFileSync(join(site, 'dist/guide/plain/index.html'), 'utf8')).toContain('<details><summary>Diagram source</summary>Mine.</details>');
+    } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
   });
 
   it('keeps every reference of a drawing to its parts in the section\'s printable page, where ids get the chapter\'s prefix', () => {

@@ -120,7 +120,8 @@ function figure(svg: Element, source: DiagramSource, caption: string | undefined
   children.push(el('div', { className: ['diagram-view'], tabIndex: 0 }, [svg]));
   children.push(
     el('details', { className: ['diagram-source'] }, [
-      el('summary', {}, [txt('Diagram source')]),
+      // (In English here: the build puts the interface's words in, see bodyHtml in src/build/render.tsx.)
+      el('summary', { dataDiagramSource: '' }, [txt('Diagram source')]),
       el('pre', { className: ['code'], dataLang: DIAGRAM_LANGUAGE, tabIndex: 0 }, [el('code', {}, [txt(text)])]),
     ]),
   );
