@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, constants, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { accessSync, chmodSync, constants, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { cacheEnabled, cachePath, readCheckedFileSync, writeCheckedFileSync } from '../io/cache.js';
 import { SET_ASIDE, tempFolderPrefix } from './output-lock.js';
 import { faultPoint } from './faults.js';
@@ -222,6 +222,12 @@ export class OutputWriter {
   async commit(): Promise<void> {
     await this.settle();
     faultPoint('commit-start');
+    if (this.unchanged()) {
+      // The output folder already is this build's output: nothing to swap (its manifest still describes it).
+      rmSync(this.temp, { recursive: true, force: true });
+      faultPoint('commit-done');
+      return;
+    }
     // An output folder this user may not change (made by a build run as another user): refused before anything moves,
     // rather than swapped for one while the old stays beside it for good.
     if (existsSync(this.target)) accessSync(this.target, constants.W_OK);
@@ -265,6 +271,27 @@ export class OutputWriter {
       }
     }
     faultPoint('commit-done');
+  }
+
+  /** Whether this build keeps every file of the last one where it is and writes none, and the folder holds nothing else. */
+  private unchanged(): boolean {
+    const previous = this.previous;
+    if (!previous || this.files.size !== Object.keys(previous.files).length) return false;
+    for (const [path, { from }] of this.files) if (from !== path) return false;
+    try {
+      // (Paths as the folder lists them: a writer may name a file "/assets/x.js".)
+      const listed = new Set(Object.keys(previous.files).map((path) => relative(this.target, join(this.target, path))));
+      let count = 0;
+      for (const entry of readdirSync(this.target, { recursive: true, withFileTypes: true })) {
+        if (entry.isDirectory()) continue;
+        // A file added by hand goes, as with any other build.
+        if (!listed.has(relative(this.target, join(entry.parentPath, entry.name)))) return false;
+        count++;
+      }
+      return count === listed.size;
+    } catch {
+      return false;
+    }
   }
 
   /** Links every file this build keeps from the output folder (at its old path) into the temporary folder, at its new path. */

@@ -62,7 +62,10 @@ describe('the output writer where the file system refuses', () => {
       const out = new OutputWriter(target, { link: failing(code) });
       expect(out.keep('a.html', 'key of aaa')).toBe(true);
       expect(out.keep('sub/b.html', 'key of bbb')).toBe(true);
+      // (A file written too: a build that changes nothing leaves the folder as it is, and links nothing.)
+      out.write('c.html', 'ccc');
       await out.commit();
+      expect(read(join(target, 'c.html'))).toBe('ccc');
       expect(read(join(target, 'a.html'))).toBe('aaa');
       expect(read(join(target, 'sub/b.html'))).toBe('bbb');
       expect(inode(join(target, 'a.html'))).not.toBe(before);
@@ -87,6 +90,7 @@ describe('the output writer where the file system refuses', () => {
     const linked: string[] = [];
     const out = new OutputWriter(target, { link: (from, to) => (linked.push(from), linkSync(from, to)) });
     out.keep('a.html', 'key of aaa');
+    out.write('b.html', 'bbb');
     await out.commit();
     expect(linked).toEqual([join(target, 'a.html')]);
   });

@@ -54,6 +54,41 @@ async function firstBuild(target: string, files: Record<string, string>): Promis
 }
 
 describe('the output writer', () => {
+  it('leaves the output folder as it is when a build keeps every file where it is and writes none; any change swaps it', async () => {
+    const { parent, target } = place();
+    // (The build names its assets by their URL path, with a slash in front.)
+    const files = { 'index.html': 'home', 'guides/index.html': 'guides', '/assets/app.js': 'script' };
+    await firstBuild(target, files);
+    const folder = inode(target);
+    const again = async (extra: (out: OutputWriter) => void = () => undefined) => {
+      const out = new OutputWriter(target);
+      for (const [path, text] of Object.entries(files)) out.write(path, text, `key of ${text}`);
+      extra(out);
+      await out.commit();
+    };
+    await again();
+    // The same folder, no temporary folder left beside it, and the next build still keeps the files.
+    expect(inode(target)).toBe(folder);
+    expect(leftovers(parent).filter((n) => !n.endsWith('.lock'))).toEqual([]);
+    await again();
+    expect(inode(target)).toBe(folder);
+    // A file added by hand goes, as with any build: the folder is swapped.
+    writeFileSync(join(target, 'mine.txt'), 'added by hand');
+    await again();
+    expect(existsSync(join(target, 'mine.txt'))).toBe(false);
+    expect(read(join(target, 'guides/index.html'))).toBe('guides');
+    const swapped = inode(target);
+    expect(swapped).not.toBe(folder);
+    // A file more, or one fewer, is a change too.
+    await again((out) => out.write('new.html', 'new', 'key of new'));
+    expect(read(join(target, 'new.html'))).toBe('new');
+    expect(inode(target)).not.toBe(swapped);
+    const withNew = inode(target);
+    await again();
+    expect(existsSync(join(target, 'new.html'))).toBe(false);
+    expect(inode(target)).not.toBe(withNew);
+  });
+
   it('writes into a temporary folder beside the output, and swaps it in whole at commit', async () => {
     const { parent, target } = place();
     const out = new OutputWriter(target);
