@@ -67,6 +67,21 @@ describe('site.config.yaml validation', () => {
     ['an unknown key (a typo)', edit('  title: fixture\n', '  title: fixture\n  langauge: en\n'), ['site.config.yaml:3:3 site.langauge: unknown key "langauge"']],
     ['a missing required field', edit('  description: A small site used by the generator tests.\n', ''), ['site.config.yaml:2:3 site.description: missing required field (expected string)']],
     ['a page listed twice', edit('      - guides/second', '      - guides/second\n      - guides/first'), ['site.config.yaml:51:9 sections[1].pages[2]: page "guides/first" is listed twice (first at sections[1].pages[0])']],
+    [
+      "a section that lists its pages and takes a folder's at once (the home section)",
+      edit('  - title: Home\n    url: ""\n', '  - title: Home\n    url: ""\n    autogenerate:\n      directory: guides\n    pages:\n      - home-only\n'),
+      ['site.config.yaml:47:7 sections[0].autogenerate: section "(home)" lists its pages and takes them from content/guides/ at once: to list both, put the folder among the pages, where its pages go ("- autogenerate: { directory: guides }")'],
+    ],
+    [
+      'a folder listed twice among the pages',
+      edit('      - plugins/beta-plugin\n', '      - autogenerate:\n          directory: extras\n      - plugins/beta-plugin\n      - autogenerate:\n          directory: extras\n'),
+      ['site.config.yaml:60:22 sections[2].pages[3].autogenerate.directory: the folder content/extras/ is listed twice (first at sections[2].pages[1].autogenerate.directory); its pages can be in one place only'],
+    ],
+    [
+      "a section's folder listed again among another section's pages",
+      edit('  - title: Plugins\n    url: plugins\n    pages:\n      - plugins/alpha-plugin\n', '  - title: Plugins\n    url: plugins\n    pages:\n      - autogenerate:\n          directory: guides\n      - plugins/alpha-plugin\n').replace('  - title: Home\n    url: ""\n', '  - title: Home\n    url: ""\n  - title: More\n    url: more\n    autogenerate:\n      directory: guides\n'),
+      ['site.config.yaml:60:22 sections[3].pages[0].autogenerate.directory: the folder content/guides/ is listed twice (first at sections[1].autogenerate.directory); its pages can be in one place only'],
+    ],
     ['a nested child with a bad url', edit('      - title: Guides\n        url: /guides/', '      - title: Guides\n        url: guides'), ['site.config.yaml:18:14 navigation[0].children[0].url: expected a URL starting with "/", "http", "//" or "mailto:"']],
     [
       'a url with a backslash, which a browser reads as a slash (/\\host is another site)',
