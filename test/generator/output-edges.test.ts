@@ -1,10 +1,10 @@
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cachePath, readCheckedFileSync, writeCheckedFileSync } from '../../src/io/cache.js';
 import { lockOutput, tempFolderPrefix } from '../../src/build/output-lock.js';
 import { OutputWriter } from '../../src/build/output.js';
+import { outputScratch } from '../helpers/output-scratch.js';
 
 /*
  * The output writer where the file system misbehaves or is pushed: hard links refused (as some
@@ -14,27 +14,10 @@ import { OutputWriter } from '../../src/build/output.js';
  * without a special file system.
  */
 
-const saved = { cache: process.env.DOCS_CACHE, dir: process.env.DOCS_CACHE_DIR };
-let scratch: string;
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'docs-output-edges-'));
-  process.env.DOCS_CACHE = '1';
-  process.env.DOCS_CACHE_DIR = join(scratch, 'cache');
-});
-afterAll(() => {
-  for (const [name, value] of [['DOCS_CACHE', saved.cache], ['DOCS_CACHE_DIR', saved.dir]] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  rmSync(scratch, { recursive: true, force: true });
-});
+const scratch = outputScratch('docs-output-edges-');
 
 
-let count = 0;
-function place(): { parent: string; target: string } {
-  const parent = join(scratch, `site-${++count}`);
-  return { parent, target: join(parent, 'dist') };
-}
+const place = scratch.place;
 const read = (path: string) => readFileSync(path, 'utf8');
 const inode = (path: string) => statSync(path).ino;
 const failing = (code: string) => () => {

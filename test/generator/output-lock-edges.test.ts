@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { lockOutput, lockPath, processStarted, tempFolderPrefix } from '../../src/build/output-lock.js';
+import { outputScratch } from '../helpers/output-scratch.js';
 
 /*
  * The lock of an output folder where the file system or time misbehave: hard links refused (as
@@ -13,31 +14,14 @@ import { lockOutput, lockPath, processStarted, tempFolderPrefix } from '../../sr
  * special file system and without waiting minutes.
  */
 
-const saved = { cache: process.env.DOCS_CACHE, dir: process.env.DOCS_CACHE_DIR };
-let scratch: string;
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'docs-output-lock-edges-'));
-  process.env.DOCS_CACHE = '1';
-  process.env.DOCS_CACHE_DIR = join(scratch, 'cache');
-});
-afterAll(() => {
-  for (const [name, value] of [['DOCS_CACHE', saved.cache], ['DOCS_CACHE_DIR', saved.dir]] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  rmSync(scratch, { recursive: true, force: true });
-});
+const scratch = outputScratch('docs-output-lock-edges-');
 
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-let count = 0;
-function place(): { parent: string; target: string } {
-  const parent = join(scratch, `site-${++count}`);
-  return { parent, target: join(parent, 'dist') };
-}
+const place = scratch.place;
 const read = (path: string) => readFileSync(path, 'utf8');
 const failing = (code: string) => () => {
   throw Object.assign(new Error(`${code}: refused`), { code });
@@ -129,7 +113,7 @@ describe('the lock where a build waits long or the file system lacks links', () 
 
   it('names the lock file in the error of a lock that cannot be written', async () => {
     // A name that fits, beside which the lock's temporary name is too long for the file system.
-    const target = join(scratch, `long-${++count}`, 'd'.repeat(240));
+    const target = join(scratch.dir, `long-${Date.now()}`, 'd'.repeat(240));
     await expect(lockOutput(target)).rejects.toMatchObject({ code: 'ENAMETOOLONG', path: lockPath(target) });
   });
 

@@ -1,10 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { lockOutput, lockPath, processStarted, tempFolderPrefix } from '../../src/build/output-lock.js';
 import { OutputWriter } from '../../src/build/output.js';
+import { outputScratch } from '../helpers/output-scratch.js';
 
 /*
  * The atomic output writer (src/build/output.ts) and the lock of an output folder
@@ -13,33 +14,14 @@ import { OutputWriter } from '../../src/build/output.js';
  * (the same file, not a copy), and which locks a build waits for or takes over.
  */
 
-const saved = { cache: process.env.DOCS_CACHE, dir: process.env.DOCS_CACHE_DIR };
-let scratch: string;
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'docs-output-'));
-  // The record of the last build lives in the cache folder: on, and in a folder of this test.
-  process.env.DOCS_CACHE = '1';
-  process.env.DOCS_CACHE_DIR = join(scratch, 'cache');
-});
-afterAll(() => {
-  for (const [name, value] of [['DOCS_CACHE', saved.cache], ['DOCS_CACHE_DIR', saved.dir]] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  rmSync(scratch, { recursive: true, force: true });
-});
+const scratch = outputScratch('docs-output-');
 
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-let count = 0;
-/** A fresh folder for an output folder named `dist` (which does not exist yet). */
-function place(): { parent: string; target: string } {
-  const parent = join(scratch, `site-${++count}`);
-  return { parent, target: join(parent, 'dist') };
-}
+const place = scratch.place;
 
 const read = (path: string) => readFileSync(path, 'utf8');
 const inode = (path: string) => statSync(path).ino;
