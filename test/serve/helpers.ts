@@ -5,7 +5,9 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from '../../src/build/build.js';
 import { startPreview, type Preview } from '../../src/serve/serve.js';
+import { expect } from 'vitest';
 
 /*
  * Helpers of the preview server tests: a small site of their own (never the
@@ -376,4 +378,18 @@ export function spawnServe(site: string, cache: string): ServeProcess {
       return pattern.exec(output)!;
     },
   };
+}
+
+/** Expects the preview to serve exactly the files `docs build` writes from the fixture's sources now, byte for byte. */
+export async function expectServesWhatBuildWrites(preview: Preview, fixture: Fixture): Promise<void> {
+  const out = mkdtempSync(join(tmpdir(), 'docs-serve-built-'));
+  try {
+    await build({ root: fixture.site, out, templates: fixture.templates });
+    const expected = readTree(out);
+    const served = preview.files();
+    expect([...served.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [path, bytes] of expected) expect(served.get(path)?.toString(), path).toBe(bytes.toString());
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }

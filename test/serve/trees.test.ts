@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
 import type { Preview } from '../../src/serve/serve.js';
-import { makeFixture, nextBuild, readTree, startFixturePreview, type Captured, type Fixture } from './helpers.js';
+import { expectServesWhatBuildWrites, makeFixture, nextBuild, startFixturePreview, type Captured, type Fixture } from './helpers.js';
 
 /*
  * A site that becomes one in two languages and two versions while it is served (see src/site/trees.ts):
@@ -38,18 +34,7 @@ async function edited(change: () => void): Promise<void> {
   await preview.settled();
 }
 
-async function expectSameAsBuild(): Promise<void> {
-  const out = mkdtempSync(join(tmpdir(), 'docs-serve-trees-'));
-  try {
-    await build({ root: fixture.site, out, templates: fixture.templates });
-    const expected = readTree(out);
-    const served = preview.files();
-    expect([...served.keys()].sort()).toEqual([...expected.keys()].sort());
-    for (const [path, bytes] of expected) expect(served.get(path)?.toString(), path).toBe(bytes.toString());
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-}
+const expectSameAsBuild = () => expectServesWhatBuildWrites(preview, fixture);
 
 describe('a site in several languages and versions while serving', () => {
   it('serves what docs build writes, and follows a new translation', async () => {

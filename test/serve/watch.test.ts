@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
 import type { BuildState } from '../../src/serve/events.js';
 import type { BuildResult } from '../../src/serve/protocol.js';
 import type { Preview } from '../../src/serve/serve.js';
-import { get, makeFixture, nextBuild, openPage, readTree, startFixturePreview, templatePath, type Captured, type EventClient, type Fixture } from './helpers.js';
+import { expectServesWhatBuildWrites, get, makeFixture, nextBuild, openPage, readTree, startFixturePreview, templatePath, type Captured, type EventClient, type Fixture } from './helpers.js';
 
 /*
  * Edits while serving: what is rebuilt, who is told to reload, what the
@@ -436,16 +435,7 @@ describe('after all these edits', () => {
     fixture.edit(`../templates/Layout.tsx`, '<meta name="serve-test" content="fixed-layout" />\n        ', '');
     expect((await built).ok).toBe(true);
     await preview.settled();
-    const out = mkdtempSync(join(tmpdir(), 'docs-serve-built-'));
-    try {
-      await build({ root: fixture.site, out, templates: fixture.templates });
-      const expected = readTree(out);
-      const served = preview.files();
-      expect([...served.keys()].sort()).toEqual([...expected.keys()].sort());
-      for (const [path, bytes] of expected) expect(served.get(path)?.toString(), path).toBe(bytes.toString());
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
+    await expectServesWhatBuildWrites(preview, fixture);
   });
 });
 

@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
 import type { Preview } from '../../src/serve/serve.js';
-import { makeFixture, nextBuild, readTree, startFixturePreview, type Captured, type Fixture } from './helpers.js';
+import { expectServesWhatBuildWrites, makeFixture, nextBuild, startFixturePreview, type Captured, type Fixture } from './helpers.js';
 
 /*
  * Issue #38 while serving: a section that takes its pages from a folder (autogenerate), alone or
@@ -40,18 +36,7 @@ async function edited(change: () => void, path: string): Promise<string> {
   return preview.files().get(path)?.toString() ?? '';
 }
 
-async function expectSameAsBuild(): Promise<void> {
-  const out = mkdtempSync(join(tmpdir(), 'docs-serve-writers-'));
-  try {
-    await build({ root: fixture.site, out, templates: fixture.templates });
-    const expected = readTree(out);
-    const served = preview.files();
-    expect([...served.keys()].sort()).toEqual([...expected.keys()].sort());
-    for (const [path, bytes] of expected) expect(served.get(path)?.toString(), path).toBe(bytes.toString());
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-}
+const expectSameAsBuild = () => expectServesWhatBuildWrites(preview, fixture);
 
 const links = (html: string) => [.../<ul class="sidebar-list">(.*?)<\/ul><\/nav>/s.exec(html)![1]!.matchAll(/<div class="sidebar-row"><a href="([^"]*)"/g)].map((m) => m[1]);
 
