@@ -2,7 +2,7 @@ import { format, uiStrings } from '../theme/ui.js';
 import type { Site } from '../site/model.js';
 import { withBase } from '../site/links.js';
 import { languageLinks } from '../site/trees.js';
-import { isCurrent } from '../engine/trees.js';
+import { isCurrent } from '../site/tree-links.js';
 
 /* Small generated files: sitemap, robots, redirects. */
 

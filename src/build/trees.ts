@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import type { SiteConfig } from '../config/schema.js';
 import type { PageHooks, SourcePage } from '../content/load.js';
-import { isCurrent } from '../engine/trees.js';
+import { isCurrent } from '../site/tree-links.js';
 import type { Site, SitePage } from '../site/model.js';
 import { treeConfig, treeOfId, treeSpecs } from '../site/trees.js';
 import type { Contents } from './output.js';

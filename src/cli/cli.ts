@@ -128,7 +128,7 @@ async function runBuild(
   let lastPlain = 0;
   try {
     // Loaded here, not on start: `docs serve` leaves the building to its worker and starts quicker without it.
-    const { build, stageTimes } = await import('../build/build.js');
+    const { build, stageTimes } = await import('../engine/build.js');
     const result = await build({
       root: opts.root,
       config: opts.config,

@@ -12,7 +12,7 @@ import { linkBlog, prepareBlog } from '../site/blog.js';
 import { isBlogIndex, postAt } from '../site/blog-types.js';
 import { heroImages } from '../site/hero-image.js';
 import { buildTrees } from '../site/trees.js';
-import { fallbackHrefs, linkingView, treeFiles } from './trees.js';
+import { fallbackHrefs, linkingView, treeFiles } from '../site/tree-links.js';
 
 /*
  * The checks of a site that `docs build`, `docs check` and `docs serve` share: the site model

@@ -1,5 +1,5 @@
 import { join, relative, resolve, sep } from 'node:path';
-import { searchInputs, searchOrder } from '../build/build.js';
+import { searchInputs, searchOrder } from '../build/parts.js';
 import { createSearchIndexer } from '../build/search.js';
 import { treeViews } from '../build/trees.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';

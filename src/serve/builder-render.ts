@@ -1,7 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import type { Asset, ClientAsset } from '../build/assets.js';
-import { renderContext, siteFiles } from '../build/build.js';
+import { renderContext, siteFiles } from '../build/parts.js';
 import { treeFiles, treeViews } from '../build/trees.js';
 import { pageFile, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { loadComponents } from '../theme/components.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ClientAsset } from '../build/assets.js';
 import { bundleCss } from '../build/assets.js';
-import { renderContext, siteFiles } from '../build/build.js';
+import { renderContext, siteFiles } from '../build/parts.js';
 import { linkTargets } from '../engine/checks.js';
 import { listStatic } from '../io/sources.js';
 import { pageFile } from '../site/model.js';

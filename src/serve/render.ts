@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createElement, type ComponentType } from 'react';
 import type { PageProps } from '../../templates/types.js';
-import { TEMPLATES_DIR } from '../build/build.js';
+import { TEMPLATES_DIR } from '../build/parts.js';
 import { renderDocument, withRawNav } from '../build/document.js';
 import type { Renderer } from './builder.js';
 

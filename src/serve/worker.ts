@@ -1,7 +1,7 @@
 import { InputError, systemErrorMessage } from '../shared/errors.js';
 import { failed } from './builder-parts.js';
 import { parentPort, workerData } from 'node:worker_threads';
-import { SECURITY_HEADERS } from '../build/build.js';
+import { SECURITY_HEADERS } from '../build/parts.js';
 import { SiteBuilder } from './builder.js';
 import type { FromWorker, ToWorker, WorkerData } from './protocol.js';
 import { loadRenderer } from './render.js';

@@ -372,7 +372,7 @@ describe('docs build', () => {
       process.env.DOCS_WORKERS = '0';
       await runDocs(['build', '--root', dir, '--out', 'one', '--quiet']);
       process.env.DOCS_WORKERS = '2';
-      const { build } = await import('../../src/build/build.js');
+      const { build } = await import('../../src/engine/build.js');
       // Workers alone (the main thread left out), then workers and the main thread together.
       await build({ root: dir, out: 'two', pool: { minBytes: 1, mainThread: false } });
       await build({ root: dir, out: 'three', pool: { minBytes: 1 } });

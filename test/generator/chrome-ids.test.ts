@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
+import { build } from '../../src/engine/build.js';
 import { CHROME_IDS, isChromeId } from '../../src/content/slug.js';
 import { listFiles, ROOT } from '../helpers/content.js';
 import { fixtureSite, runDocs } from '../helpers/site.js';

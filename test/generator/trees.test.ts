@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
+import { build } from '../../src/engine/build.js';
 import { parseConfig } from '../../src/config/load.js';
 import { loadParsers } from '../../src/config/parsers.js';
 import { InputError } from '../../src/shared/errors.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from '../../src/build/build.js';
+import { build } from '../../src/engine/build.js';
 import { ROOT } from './content.js';
 import { serveStatic, type StaticServer } from './browser.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
+import { build } from '../../src/engine/build.js';
 import { listFiles, ROOT } from '../helpers/content.js';
 import { hasJava, nuHtmlErrors } from '../helpers/nu-html.js';
 

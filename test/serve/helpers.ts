@@ -5,7 +5,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from '../../src/build/build.js';
+import { build } from '../../src/engine/build.js';
 import { startPreview, type Preview } from '../../src/serve/serve.js';
 import { expect } from 'vitest';
 

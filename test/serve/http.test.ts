@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headScript } from '../../templates/head-script.js';
-import { build, contentSecurityPolicy, SECURITY_HEADERS } from '../../src/build/build.js';
+import { build, contentSecurityPolicy, SECURITY_HEADERS } from '../../src/engine/build.js';
 import { loadConfig } from '../../src/config/load.js';
 import { loadParsers } from '../../src/config/parsers.js';
 import { RELOAD_TAG } from '../../src/serve/files.js';

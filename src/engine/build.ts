@@ -11,24 +11,23 @@ import { scanContent } from '../io/sources.js';
 import { readCached, writeCached } from '../io/cache.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { parsersLoadMs, withParsers } from '../config/parsers.js';
-import { TOOL_ROOT } from '../shared/paths.js';
 import { resolveLinks, type LinkTargets } from '../site/links.js';
 import type { Site, SitePage } from '../site/model.js';
-import { createSearchIndexer, type SearchIndexer } from './search.js';
-import { treeFiles, treeSearch, treeViews } from './trees.js';
+import { createSearchIndexer, type SearchIndexer } from '../build/search.js';
+import { treeFiles, treeSearch, treeViews } from '../build/trees.js';
 
 type Indexers = Array<{ prefix: string; indexer: SearchIndexer }>;
-import { lastUpdated } from './git.js';
-import { outputKeys } from './keys.js';
-import { OutputWriter, type Contents } from './output.js';
-import { lockOutput, type OutputLock } from './output-lock.js';
-import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from './out-guard.js';
-import { renderPage } from './render.js';
-import { markdownFromDisk } from './llms.js';
+import { lastUpdated } from '../build/git.js';
+import { outputKeys } from '../build/keys.js';
+import { OutputWriter, type Contents } from '../build/output.js';
+import { lockOutput, type OutputLock } from '../build/output-lock.js';
+import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from '../build/out-guard.js';
+import { renderPage } from '../build/render.js';
+import { markdownFromDisk } from '../build/llms.js';
 import { themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { loadComponents } from '../theme/components.js';
-import { bundleAssets, renderContext, siteFiles } from './parts.js';
-import { checkSite, linksWithoutConfig, siteWarnings } from '../engine/checks.js';
+import { bundleAssets, renderContext, siteFiles, TEMPLATES_DIR } from '../build/parts.js';
+import { checkSite, linksWithoutConfig, siteWarnings } from './checks.js';
 import { pageFile } from '../site/model.js';
 
 export interface BuildOptions {
@@ -64,9 +63,6 @@ export interface BuildResult {
   /** What the build let pass but the writer should know (formatted like problems). */
   warnings: SourceProblem[];
 }
-
-/** The templates shipped with the tool (top-level templates/ of this package). */
-export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
 
 
 export function normaliseBase(base = '/'): string {
@@ -372,4 +368,4 @@ const robotsUnderBase = (url: string, base: string) =>
 
 const outputFolder = (options: BuildOptions) => resolve(options.root, options.out ?? 'dist');
 
-export { searchInputs, searchOrder, bundleAssets, renderContext, siteFiles, contentSecurityPolicy, SECURITY_HEADERS } from './parts.js';
+export { contentSecurityPolicy, SECURITY_HEADERS, TEMPLATES_DIR } from '../build/parts.js';

@@ -1,6 +1,6 @@
-import { withBase } from '../site/links.js';
-import type { Site, SitePage, SiteTree } from '../site/model.js';
-import { idIn } from '../site/trees.js';
+import { withBase } from './links.js';
+import type { Site, SitePage, SiteTree } from './model.js';
+import { idIn } from './trees.js';
 
 /*
  * What the checks of a site in several languages or versions add (see src/site/trees.ts): the
