@@ -140,8 +140,7 @@ function readLastBuild(key: string): LastBuild | undefined {
 
 function codeOfLastRender(sourcePath: string, lastKey = lastBuild?.keys.get(sourcePath)): CachedCodeBlocks | undefined {
   if (!layerEnabled('markup-tokens')) return undefined;
-  const key = lastKey;
-  const last = key === undefined ? undefined : readCache<CachedMarkdown>(key);
+  const last = lastKey === undefined ? undefined : readCache<CachedMarkdown>(lastKey);
   if (!last) return undefined;
   return { blocks: [...codeBlocksIn(last.html)], classes: last.tokenClasses };
 }
@@ -231,6 +230,8 @@ async function renderPrepared(prepared: () => Prepared, highlighter: Highlighter
 export interface PageHooks {
   /** A page loaded; `fromCache`: its render came from the render cache (which holds its body HTML). */
   page(page: SourcePage, fromCache: boolean): void;
+  /** Awaited between two pages read or rendered on this thread: lets other work go first. */
+  pause?: () => Promise<void>;
 }
 
 /**
@@ -305,6 +306,7 @@ export async function loadPages(
       // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
       const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));
       slots.push({ prepared, rendered: cached, cached: !!cached, fromCache: !!cached, packed });
+      await hooks?.pause?.();
     } catch (caught) {
       const e = await withBodyProblems(caught);
       if (!(e instanceof InputError)) throw e;
@@ -364,7 +366,7 @@ export async function loadPages(
         const miss = misses[taken++]!;
         // Read and split in pass 1 already: rendered from that.
         settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, reuseCode));
-        await nextTurn(); // lets the cache writes of the page (and the work hooks.page started) go on
+        await (hooks?.pause ?? nextTurn)(); // lets the cache writes of the page (and the work hooks.page started) go on
       }
     };
     try {

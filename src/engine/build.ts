@@ -2,33 +2,23 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { loadConfig, type LoadedConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
-import { loadHighlighter } from '../content/highlight.js';
-import { loadPages, type PageHooks } from '../content/load.js';
 import type { PoolOptions } from '../content/pool.js';
-import { scanContent } from '../io/sources.js';
 import { readCached, writeCached } from '../io/cache.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
-import { parsersLoadMs, withParsers } from '../config/parsers.js';
 import { resolveLinks, type LinkTargets } from '../site/links.js';
-import type { Site, SitePage } from '../site/model.js';
+import { pageFile, type Site, type SitePage } from '../site/model.js';
 import { createSearchIndexer, type SearchIndexer } from '../build/search.js';
-import { treeFiles, treeSearch, treeViews } from '../build/trees.js';
-
-type Indexers = Array<{ prefix: string; indexer: SearchIndexer }>;
-import { lastUpdated } from '../build/git.js';
-import { outputKeys } from '../build/keys.js';
-import { OutputWriter, type Contents } from '../build/output.js';
+import { treeFiles, treeSearch } from '../build/trees.js';
+import type { Contents } from '../build/output.js';
+import { OutputWriter } from '../build/output.js';
 import { lockOutput, type OutputLock } from '../build/output-lock.js';
 import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from '../build/out-guard.js';
 import { renderPage } from '../build/render.js';
-import { markdownFromDisk } from '../build/llms.js';
-import { themeStylesheet, withThemeCss } from '../theme/theme.js';
-import { loadComponents } from '../theme/components.js';
-import { bundleAssets, renderContext, siteFiles, TEMPLATES_DIR } from '../build/parts.js';
-import { checkSite, linksWithoutConfig, siteWarnings } from './checks.js';
-import { pageFile } from '../site/model.js';
+import { siteFiles, TEMPLATES_DIR } from '../build/parts.js';
+import { Engine, stageTimes, timed, type EngineOptions, type Rendering, type Update } from './engine.js';
+
+type Indexers = Array<{ prefix: string; indexer: SearchIndexer }>;
 
 export interface BuildOptions {
   /** Site root: holds content/, templates/ and static/ unless told otherwise. */
@@ -82,65 +72,40 @@ export function normaliseBase(base = '/'): string {
   return b;
 }
 
-/** Time spent per stage (ms), for the benchmark (DOCS_PROFILE=1 prints it). */
-export const stageTimes: Record<string, number> = {};
-export function timed<T>(stage: string, fn: () => T): T {
-  const start = performance.now();
-  const result = fn();
-  if (result instanceof Promise) {
-    return result.finally(() => (stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start)) as T;
-  }
-  stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start;
-  return result;
-}
-
 /**
- * Loads and checks everything; throws InputError listing every problem found.
- * `onConfig` may return hooks that get each page as soon as its Markdown is
+ * Loads and checks everything (and with `render`, prepares rendering); throws InputError listing
+ * every problem found. `onConfig` may return hooks that get each page as soon as its Markdown is
  * rendered (see loadPages).
  */
-export async function loadSite(
-  options: BuildOptions,
-  onConfig?: (config: SiteConfig, base: string) => PageHooks | undefined,
-): Promise<{ site: Site; base: string; root: string; markdown: Map<string, string>; warnings: SourceProblem[] }> {
+export async function loadSite(options: BuildOptions, onConfig?: EngineOptions['onConfig'], render = false): Promise<Extract<Update, { ok: true }> & { base: string; root: string }> {
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
   const only = options.only === undefined ? undefined : onlyPrefix(root, options.only);
   /** Problems in the files `--only` names (all of them without it). */
   const shownOf = (problems: SourceProblem[]) => (only ? problems.filter((p) => p.file.startsWith(only)) : problems);
-  let loaded: LoadedConfig | undefined;
-  let configProblems: SourceProblem[] = [];
-  try {
-    loaded = await withParsers(() => timed('config', () => loadConfig(configPath, relative(root, configPath))));
-  } catch (e) {
-    // The pages are still read and rendered, so that their own problems come with the config's at once.
-    if (!(e instanceof InputError)) throw e;
-    configProblems = e.problems;
+  const engine = new Engine({
+    root,
+    configPath,
+    templatesDir: options.templates ?? TEMPLATES_DIR,
+    base,
+    render,
+    strict: options.strict,
+    pool: options.pool,
+    // Page bodies wait in the render cache, not in memory, until their page is written.
+    keepHtml: false,
+    onConfig,
+    resolveLinks: resolveLinksCached,
+  });
+  const update = await engine.update({ full: true });
+  if (!update.ok) {
+    const rest = update.problems.filter((p) => !update.configProblems.includes(p));
+    const shown = [...update.configProblems, ...shownOf(rest)];
+    if (shown.length) throw new InputError(shown);
   }
-  const hooks = loaded && onConfig?.(loaded.config, base);
-  const contentDir = join(root, 'content');
-  // Loaded on first use: when every page comes from the render cache, never.
-  const highlighter = () => timed('highlighter', () => loadHighlighter());
-  // Page bodies wait in the render cache, not in memory, until their page is written.
-  // Only regular files inside the site folder are read (see src/io/sources.ts).
-  const scan = scanContent(root, contentDir);
-  // Without a content folder every page would be reported missing: the one problem is enough.
-  if (!scan.files.length && scan.problems.length) throw new InputError([...configProblems, ...scan.problems]);
-  const { pages, problems: pageProblems, failed, unbuilt, markdown } = await timed('markdown', () => loadPages(root, contentDir, highlighter, scan.files, hooks, false, options.pool));
-  pageProblems.push(...scan.problems);
-  // Without a valid config the pages' links are checked against the pages alone (see linksWithoutConfig).
-  if (!loaded) throw new InputError([...configProblems, ...shownOf([...pageProblems, ...(await linksWithoutConfig(root, configPath, pages, failed, unbuilt))])]);
-  // (Run again with the parsers loaded if a problem needs a position in YAML: see src/config/parsers.ts.)
-  const { site, problems } = await withParsers(() => timed('site', () => checkSite(root, loaded, pages, failed, unbuilt, base, resolveLinksCached)));
-  problems.push(...pageProblems);
-  const parsersMs = parsersLoadMs();
-  if (parsersMs !== undefined) stageTimes.parsers = parsersMs;
-  const warnings = siteWarnings(site, root, configPath);
-  if (options.strict) problems.push(...warnings.splice(0));
-  const shown = shownOf(problems);
-  if (shown.length) throw new InputError(shown);
-  return { site, base, root, markdown, warnings: only ? warnings.filter((p) => p.file.startsWith(only)) : warnings };
+  // (Every problem is outside the files --only names: the site is checked as far as they go.)
+  const done = update.ok ? update : { ok: true as const, site: update.site!, warnings: update.warnings!, parsed: 0 };
+  return { ...done, base, root, warnings: only ? done.warnings.filter((p) => p.file.startsWith(only)) : done.warnings };
 }
 
 /**
@@ -246,27 +211,23 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   // Each page goes to the search indexer as soon as its Markdown is rendered or read from the cache.
   // (One index per language and version: see src/build/trees.ts.)
   let indexers: Indexers = [];
-  const searchFeed = (config: SiteConfig, base: string) => {
+  const searchFeed = (config: SiteConfig) => {
     if (options.checkOnly || config.search.provider !== 'local') return undefined;
     // The index starts from the state it had at the last build into the same folder.
-    const search = treeSearch(config, base, (prefix) => createSearchIndexer({ state: prefix ? `${outputFolder(options)}\0${prefix}` : outputFolder(options) }));
+    const search = treeSearch(config, normaliseBase(options.base), (prefix) => createSearchIndexer({ state: prefix ? `${outputFolder(options)}\0${prefix}` : outputFolder(options) }));
     indexers = search.indexers;
     return search.hooks;
   };
-  const { site, base, root, markdown, warnings } = await loadSite(options, searchFeed);
-  if (options.checkOnly) {
-    // The site's components are compiled and loaded as the build does (in memory: nothing is written), so that check reports their problems too.
-    loadComponents(root, site.config);
-    return { site, pages: site.pages.length, files: 0, ms: performance.now() - started, warnings };
-  }
+  // (The site's components are compiled and loaded for check too, in memory, so that it reports their problems.)
+  const { site, base, root, warnings, rendering } = await loadSite(options, searchFeed, !options.checkOnly);
+  if (options.checkOnly || !rendering) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started, warnings };
   // (Not a problem, even with --strict: the file is right for a host that serves the sub-path at its root.)
   if (base !== '/') warnings.push({ file: 'robots.txt', line: 0, column: 0, message: robotsUnderBase(site.config.site.url, base) });
 
-  const templatesDir = options.templates ?? TEMPLATES_DIR;
   const out = new OutputWriter(outputFolder(options));
   inProgress.add(out);
   try {
-    const files = await writeSite(site, base, root, templatesDir, out, options.onProgress, indexers, markdown);
+    const files = await writeSite(rendering, root, options.templates ?? TEMPLATES_DIR, out, options.onProgress, indexers);
     await timed('commit', () => out.commit());
     return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started, warnings };
   } catch (e) {
@@ -277,16 +238,8 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
-async function writeSite(
-  site: Site,
-  base: string,
-  root: string,
-  templatesDir: string,
-  out: OutputWriter,
-  onProgress?: (done: number, total: number) => void,
-  indexers: Indexers = [],
-  markdown = new Map<string, string>(),
-): Promise<number> {
+/** Writes the site's files into `out`, keeping those the last output has as they would be made; returns how many. */
+async function writeSite(rendering: Rendering, root: string, templatesDir: string, out: OutputWriter, onProgress?: (done: number, total: number) => void, indexers: Indexers = []): Promise<number> {
   let files = 0;
   const write = (path: string, contents: Contents, key?: string) => {
     out.write(path, contents, key);
@@ -314,26 +267,17 @@ async function writeSite(
       )
     : undefined;
   try {
-    const assets = await timed('assets', () => bundleAssets(templatesDir));
-    assets.css = await withThemeCss(assets.css, themeStylesheet(root, site.config, base));
-    // One render context per language and version (the site's own for a site of one: see src/build/trees.ts).
-    const updated = timed('git', () => lastUpdated(root, 'content'));
-    const own = loadComponents(root, site.config);
-    const contexts = treeViews(site).map((view) => renderContext(view, base, assets, updated, own));
+    const { contexts, markdownOf } = rendering;
     const assetPaths = new Set<string>();
     for (const [path, contents] of contexts.flatMap((c) => c.files)) if (!assetPaths.has(path) && assetPaths.add(path)) write(path, contents);
-    const allKeys = contexts.map((c) => outputKeys(c.ctx));
-    const { ctx } = contexts[0]!;
-    const keys = allKeys[0]!;
-
-    const total = site.pages.length;
+    const total = contexts.reduce((n, c) => n + c.ctx.site.pages.length, 0);
     let i = 0;
-    for (const [t, { ctx: treeCtx }] of contexts.entries()) {
-      for (const page of treeCtx.site.pages) {
+    for (const { ctx, keys } of contexts) {
+      for (const page of ctx.site.pages) {
         const path = pageFile(page);
-        const key = allKeys[t]!.page(page);
+        const key = keys.page(page);
         if (!keep(path, key)) {
-          const html = timed('render', () => renderPage(treeCtx, page));
+          const html = timed('render', () => renderPage(ctx, page));
           timed('write', () => write(path, html, key));
         }
         onProgress?.(++i, total);
@@ -343,10 +287,8 @@ async function writeSite(
       }
     }
     // One file at a time: a printable section of a large site is tens of megabytes.
-    // llms-full.txt takes the Markdown read at the start (what the pages were rendered from), or reads it again.
-    const fromDisk = markdownFromDisk(root);
-    const markdownOf = (page: SitePage) => markdown.get(page.sourcePath) ?? fromDisk(page);
-    for (const extras of [siteFiles(ctx, root, templatesDir, undefined, markdownOf, { keys, keep }), treeFiles(contexts.map((c) => c.ctx), markdownOf, allKeys.map((k) => ({ keys: k, keep })))]) {
+    const { ctx, keys } = contexts[0]!;
+    for (const extras of [siteFiles(ctx, root, templatesDir, undefined, markdownOf, { keys, keep }), treeFiles(contexts.map((c) => c.ctx), markdownOf, contexts.map((c) => ({ keys: c.keys, keep })))]) {
       for (let next = timed('extras', () => extras.next()); !next.done; next = timed('extras', () => extras.next())) {
         write(...next.value);
         await out.ready();
@@ -369,3 +311,4 @@ const robotsUnderBase = (url: string, base: string) =>
 const outputFolder = (options: BuildOptions) => resolve(options.root, options.out ?? 'dist');
 
 export { contentSecurityPolicy, SECURITY_HEADERS, TEMPLATES_DIR } from '../build/parts.js';
+export { stageTimes, timed } from './engine.js';

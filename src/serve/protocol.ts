@@ -1,4 +1,4 @@
-import type { SourceProblem } from '../shared/errors.js';
+import type { BuildResult, FileList, PreviewChange as Change } from '../engine/preview.js';
 
 /*
  * Messages between the preview server (main thread) and the render worker.
@@ -6,25 +6,7 @@ import type { SourceProblem } from '../shared/errors.js';
  * holds the finished files.
  */
 
-/** What changed since the last build; several saves are merged into one. */
-export interface Change {
-  /** Reload everything: config, every page, assets (first build, config edits). */
-  full?: boolean;
-  /** Markdown files (relative to content/, with "/") that were saved, added or deleted. */
-  content?: string[];
-  /** Something under content/ changed that is not a single page (a folder was added or removed). */
-  contentTree?: boolean;
-  /** static/ or the favicon changed: the site files are written again and links re-checked. */
-  files?: boolean;
-  /** templates/styles/ changed: bundle the stylesheet again. */
-  css?: boolean;
-  /** templates/client/ changed: bundle the interaction script again. */
-  client?: boolean;
-  /** A template module changed: the render worker is replaced (ESM modules cannot be unloaded). */
-  templates?: boolean;
-  /** For a new worker's first build: the paths the server holds, so that its first answer also removes stale ones. */
-  known?: string[];
-}
+export type { BuildResult, BuildStats, FileList, PreviewChange as Change } from '../engine/preview.js';
 
 export function mergeChanges(a: Change, b: Change): Change {
   const content = [...new Set([...(a.content ?? []), ...(b.content ?? [])])];
@@ -43,34 +25,11 @@ export function isEmptyChange(c: Change): boolean {
   return !c.full && !c.content?.length && !c.contentTree && !c.files && !c.css && !c.client && !c.templates;
 }
 
-/** Output files as URL paths ("/guides/index.html") with their contents. */
-export type FileList = Array<[path: string, contents: string | Uint8Array]>;
-
-export interface BuildStats {
-  pages: number;
-  /** Markdown files parsed again. */
-  parsed: number;
-  /** Pages rendered again. */
-  rendered: number;
-  ms: number;
-  /** Time per stage (ms): parse, bundle, model, links, render, diff. */
-  stages: Record<string, number>;
-  /** What docs build warns of (a page no menu leads to, a link in static/), as its terminal lines say it. */
-  warnings: string[];
-}
-
-export type BuildResult =
-  | { ok: true; set: FileList; remove: string[]; stats: BuildStats }
-  /** Bad input: every problem, located, exactly as `docs build` reports them. */
-  | { ok: false; problems: SourceProblem[]; message: string }
-  /** A bug or a broken template: the stack, printed and shown as is. */
-  | { ok: false; unexpected: string };
-
 export type ToWorker =
   | { type: 'build'; id: number; change: Change }
   /** Markdown files just saved: parse them now, the build that includes them follows after the debounce. */
   | { type: 'prefetch'; content: string[] }
-  /** During the first build: the files that show the page at `path` now (see src/serve/first-pass.ts). */
+  /** During the first build: the files that show the page at `path` now (see src/engine/first-pass.ts). */
   | { type: 'early'; id: number; path: string };
 
 export type FromWorker =

@@ -5,7 +5,7 @@ import { createElement, type ComponentType } from 'react';
 import type { PageProps } from '../../templates/types.js';
 import { TEMPLATES_DIR } from '../build/parts.js';
 import { renderDocument, withRawNav } from '../build/document.js';
-import type { Renderer } from './builder.js';
+import type { Renderer } from '../engine/preview.js';
 
 /**
  * The page renderer of the worker. With the templates shipped with the tool

@@ -78,7 +78,7 @@ export class PreviewServer implements Preview {
   private templatesEdited = false;
   private settledId = -1;
   private settleWaiters: Array<() => void> = [];
-  /** The worker of the first build, and the files it rendered on demand meanwhile (see src/serve/first-pass.ts). */
+  /** The worker of the first build, and the files it rendered on demand meanwhile (see src/engine/first-pass.ts). */
   private firstWorker?: RenderWorker;
   private readonly earlyStore = new FileStore();
   private readonly earlyRequests = new Map<string, Promise<void>>();
@@ -117,7 +117,7 @@ export class PreviewServer implements Preview {
     this.io.out.write(`Building ${this.display(this.root)}…\n`);
     this.pending = { full: true };
     // The build starts first: its worker takes the longest to start. Pages asked for meanwhile are
-    // rendered on request (see src/serve/first-pass.ts), and saves are built once it is done.
+    // rendered on request (see src/engine/first-pass.ts), and saves are built once it is done.
     const building = this.run();
     this.watcher = watchSite(
       { root: this.root, configPath: this.configPath, templatesDir: this.templatesDir },

@@ -1,8 +1,8 @@
 import { InputError, systemErrorMessage } from '../shared/errors.js';
-import { failed } from './builder-parts.js';
+import { failed, Preview } from '../engine/preview.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SECURITY_HEADERS } from '../build/parts.js';
-import { SiteBuilder } from './builder.js';
+
 import type { FromWorker, ToWorker, WorkerData } from './protocol.js';
 import { loadRenderer } from './render.js';
 
@@ -30,7 +30,7 @@ const describe = (e: unknown): string => {
   return `${message} (unless a template or component of the site caused it, a bug in docs; DOCS_DEBUG=1 shows where it happened)`;
 };
 
-const builder = new SiteBuilder({ ...data, renderer: await loadRenderer(data.templatesDir) });
+const builder = new Preview({ ...data, renderer: await loadRenderer(data.templatesDir) });
 let queue: Promise<unknown> = Promise.resolve();
 let pending = 0;
 let lastId = 0;

@@ -8,8 +8,8 @@ import { loadPage } from '../../src/content/load.js';
 import { headingLines, outlinePages } from '../../src/content/outline.js';
 import { scanContent } from '../../src/io/sources.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
-import { SiteBuilder } from '../../src/serve/builder.js';
-import { fileForPath } from '../../src/serve/first-pass.js';
+import { Preview } from '../../src/engine/preview.js';
+import { fileForPath } from '../../src/engine/first-pass.js';
 import { loadRenderer } from '../../src/serve/render.js';
 import { addSlowPages, EventClient, get, makeFixture, ROOT, spawnServe, type Fixture } from './helpers.js';
 
@@ -137,7 +137,7 @@ describe('pages rendered on request during the first build', () => {
   const paths = ['/', '/guides/', '/guides/alpha/', '/guides/beta/', '/reference/one/', '/404.html'];
 
   async function firstPass() {
-    const builder = new SiteBuilder({ root: fixture.site, configPath: fixture.path('site.config.yaml'), templatesDir: TEMPLATES_DIR, renderer: await loadRenderer(TEMPLATES_DIR) });
+    const builder = new Preview({ root: fixture.site, configPath: fixture.path('site.config.yaml'), templatesDir: TEMPLATES_DIR, renderer: await loadRenderer(TEMPLATES_DIR) });
     const building = builder.build({ full: true });
     const early = await Promise.all(paths.map((path) => builder.early(path)));
     const result = await building;
@@ -178,7 +178,7 @@ describe('pages rendered on request during the first build', () => {
   });
 
   it('gives nothing for a path that is no page, and maps page paths to their files', async () => {
-    const builder = new SiteBuilder({ root: fixture.site, configPath: fixture.path('site.config.yaml'), templatesDir: TEMPLATES_DIR, renderer: await loadRenderer(TEMPLATES_DIR) });
+    const builder = new Preview({ root: fixture.site, configPath: fixture.path('site.config.yaml'), templatesDir: TEMPLATES_DIR, renderer: await loadRenderer(TEMPLATES_DIR) });
     const building = builder.build({ full: true });
     expect(await builder.early('/no-such-page/')).toBeUndefined();
     expect(await builder.early('/assets/anything.css')).toBeUndefined();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ClientAsset } from '../build/assets.js';
 import { bundleCss } from '../build/assets.js';
 import { renderContext, siteFiles } from '../build/parts.js';
-import { linkTargets } from '../engine/checks.js';
+import { linkTargets } from './checks.js';
 import { listStatic } from '../io/sources.js';
 import { pageFile } from '../site/model.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -15,8 +15,8 @@ import type { SitePage } from '../site/model.js';
 import { buildTrees } from '../site/trees.js';
 import { themeStylesheet, withThemeCss } from '../theme/theme.js';
 import { loadComponents } from '../theme/components.js';
-import { BASE, urlPath } from './builder-parts.js';
-import type { FileList } from './protocol.js';
+import { BASE, urlPath, type FileList } from './preview-render.js';
+import type { SourceProblem } from '../shared/errors.js';
 
 /*
  * The first pass of `docs serve`: a page asked for before the whole site is
@@ -42,8 +42,9 @@ export interface FirstPassInputs {
   parse(file: string): Promise<SourcePage | undefined>;
   /** A file's page when it is parsed already; null when it was parsed and has problems. */
   parsed(file: string): SourcePage | null | undefined;
-  script(): Promise<ClientAsset>;
-  updated: Map<string, string>;
+  script(): Promise<ClientAsset | SourceProblem[]>;
+  /** The pages' last-update dates. */
+  updated(): Map<string, string>;
   renderPage(ctx: ReturnType<typeof renderContext>['ctx'], page: SitePage): string;
 }
 
@@ -98,9 +99,10 @@ export class FirstPass {
       throw e;
     }
     const [js, plainCss] = await Promise.all([inputs.script(), bundleCss(inputs.templatesDir)]);
+    if (Array.isArray(js)) return undefined; // the full build reports the script's problems
     const css = await withThemeCss(plainCss, themeStylesheet(inputs.root, site.config));
     // (In a site of several languages or versions, the context of the page's own: see src/site/trees.ts.)
-    const { ctx, files } = renderContext(site.trees?.[page.tree ?? 0]!.site ?? site, BASE, { js, css }, inputs.updated, own);
+    const { ctx, files } = renderContext(site.trees?.[page.tree ?? 0]!.site ?? site, BASE, { js, css }, inputs.updated(), own);
     const out: FileList = files.map(([p, contents]) => [urlPath(p), contents]);
     out.push([urlPath(pageFile(page)), inputs.renderPage(ctx, page)]);
     // The small site files; printable sections and llms-full.txt are made by the full build.

@@ -1,13 +1,46 @@
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
-import type { Asset, ClientAsset } from '../build/assets.js';
-import { renderContext, siteFiles } from '../build/parts.js';
+import { searchInputs, searchOrder, siteFiles } from '../build/parts.js';
+import { createSearchIndexer } from '../build/search.js';
 import { treeFiles, treeViews } from '../build/trees.js';
 import { pageFile, type SidebarSection, type Site, type SitePage } from '../site/model.js';
-import type { loadComponents } from '../theme/components.js';
-import { outputKeys } from '../build/keys.js';
-import { BASE, urlPath, type Source } from './builder-parts.js';
-import type { FileList } from './protocol.js';
+import type { Rendering } from './engine.js';
+
+/** Output files as URL paths ("/guides/index.html") with their contents. */
+export type FileList = Array<[path: string, contents: string | Uint8Array]>;
+
+/** The preview serves the site at the root. */
+export const BASE = '/';
+
+/** "guides/index.html" or "/assets/x.js" → "/guides/index.html", "/assets/x.js". */
+export function urlPath(path: string): string {
+  return '/' + path.split(sep).join('/').replace(/^\/+/, '');
+}
+
+/** Contents the preview does not know (files served before this worker started); never equal to anything. */
+export const UNKNOWN = new Uint8Array(0);
+
+export function sameContents(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  if (a === UNKNOWN || b === UNKNOWN) return false;
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  return Buffer.compare(a, b) === 0;
+}
+
+/** The search index of the pages, as `docs build` writes it (no files when search is hosted). */
+export async function searchIndexFiles(site: Site): Promise<FileList> {
+  if (site.config.search.provider !== 'local') return [];
+  // One index per language and version (see src/build/trees.ts), of the pages written in it.
+  return treeViews(site).flatMap((view) => {
+    const indexer = createSearchIndexer();
+    const inputOf = searchInputs(view.config, BASE);
+    for (const page of searchOrder(view)) {
+      const input = !page.fallback && inputOf(page);
+      if (input) indexer.add(input);
+    }
+    const prefix = view.trees?.[view.tree ?? 0]!.prefix ?? '';
+    return indexer.files().map(({ path, content }): [string, Uint8Array] => [urlPath(join(prefix, 'search-index', path)), content]);
+  });
+}
 
 /*
  * The files of the preview's build: every page rendered again only when its key changed (the keys of
@@ -30,42 +63,36 @@ export interface StalePrintable {
   key: string;
 }
 
-/** What the builder keeps between builds that rendering reads (and, for printables, updates). */
+/** What the preview keeps between builds that rendering reads (and, for printables, updates). */
 export interface RenderState {
   renderer: Renderer;
   templatesDir: string;
   root: string;
-  contentDir: string;
-  js: ClientAsset;
-  updated: Map<string, string>;
+  rendering: Rendering;
   /** The pages the last build rendered, by id. */
   pages: ReadonlyMap<string, Rendered>;
   search: FileList;
   printables: Map<string, Rendered>;
-  sources: ReadonlyMap<string, Source>;
   /** During the first build: lets a page asked for meanwhile be rendered. */
   pause?: () => Promise<void>;
 }
 
-export async function renderOutput(state: RenderState, site: Site, css: Asset, own: ReturnType<typeof loadComponents>) {
-  const { renderer, templatesDir } = state;
-  // One render context per language and version (see src/build/trees.ts).
-  const contexts = treeViews(site).map((view) => renderContext(view, BASE, { js: state.js, css }, state.updated, own));
-  const { ctx } = contexts[0]!;
+export async function renderOutput(state: RenderState, site: Site) {
+  const { renderer, templatesDir, rendering } = state;
+  const { contexts, markdownOf } = rendering;
+  const { ctx, keys } = contexts[0]!;
   const output = new Map<string, string | Uint8Array>();
   for (const [path, contents] of contexts.flatMap((c) => c.files)) output.set(urlPath(path), contents);
 
   // The same keys as `docs build` (src/build/keys.ts): a page is rendered again exactly when a build would; one set per tree.
-  const allKeys = contexts.map((c) => outputKeys(c.ctx));
-  const keys = allKeys[0]!;
   const pages = new Map<string, Rendered>();
   let rendered = 0;
   for (const page of site.pages) {
-    const tree = page.tree ?? 0;
-    const key = allKeys[tree]!.page(page);
+    const tree = contexts[page.tree ?? 0]!;
+    const key = tree.keys.page(page);
     let entry = state.pages.get(page.id);
     if (entry?.key !== key) {
-      entry = { key, html: renderer.page(contexts[tree]!.ctx, page) };
+      entry = { key, html: renderer.page(tree.ctx, page) };
       if (++rendered % 16 === 0 && state.pause) await state.pause();
     }
     pages.set(page.id, entry);
@@ -86,10 +113,8 @@ export async function renderOutput(state: RenderState, site: Site, css: Asset, o
     state.printables.set(section.url, { key, html });
     return html;
   };
-  // The text the pages were made from, not what is on disk now (a save may be waiting for the next build).
-  const markdownOf = (page: SitePage) => state.sources.get(relative(state.contentDir, join(state.root, page.sourcePath)).split(sep).join('/'))?.markdown ?? '';
   for (const [path, contents] of siteFiles(ctx, state.root, templatesDir, printable, markdownOf)) output.set(urlPath(path), contents);
   // (The other trees' printable sections and llms.txt, made again at each build: only a site in several languages or versions has them.)
-  for (const [path, contents] of treeFiles(contexts.map((c) => c.ctx), markdownOf, allKeys.map((k) => ({ keys: k, keep: () => false })))) output.set(urlPath(path), contents);
+  for (const [path, contents] of treeFiles(contexts.map((c) => c.ctx), markdownOf, contexts.map((c) => ({ keys: c.keys, keep: () => false })))) output.set(urlPath(path), contents);
   return { output, ctx, rendered, stalePrintables, pages };
 }

@@ -1,0 +1,273 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { loadHighlighter } from '../content/highlight.js';
+import { cachePath } from '../io/cache.js';
+import { formatProblem, InputError, type SourceProblem } from '../shared/errors.js';
+import type { Site } from '../site/model.js';
+import type { RenderContext } from '../../templates/types.js';
+import { Engine, type EngineChange } from './engine.js';
+import { FirstPass } from './first-pass.js';
+import { BASE, renderOutput, sameContents, searchIndexFiles, UNKNOWN, urlPath, type FileList, type Rendered, type Renderer, type StalePrintable } from './preview-render.js';
+
+export type { FileList, Renderer } from './preview-render.js';
+
+/*
+ * The preview's build, behind `docs serve`: the engine kept from save to save (a change parses only
+ * the files whose text changed), and the output files kept in memory. A page is rendered again only
+ * when its output key changes (the keys of `docs build`, src/build/keys.ts): a body edit that keeps
+ * the title and headings renders one page, a new heading its section, a new title every page.
+ * Links are checked on every build, so renaming an anchor reports the pages linking to it.
+ *
+ * Printable sections and the search index cover many pages; they are brought up to date right
+ * after the build, in the background (settle), so that a save shows in the browser first.
+ */
+
+/** What changed since the last build; several saves are merged into one (see src/serve/protocol.ts). */
+export interface PreviewChange extends EngineChange {
+  /** static/ or the favicon changed: the site files are written again and links re-checked. */
+  files?: boolean;
+  /** A template module changed: the render worker is replaced (ESM modules cannot be unloaded). */
+  templates?: boolean;
+  /** For a new worker's first build: the paths the server holds, so that its first answer also removes stale ones. */
+  known?: string[];
+}
+
+export interface BuildStats {
+  pages: number;
+  /** Markdown files parsed again. */
+  parsed: number;
+  /** Pages rendered again. */
+  rendered: number;
+  ms: number;
+  /** Time per stage (ms): update (config, pages, site, assets), render, diff. */
+  stages: Record<string, number>;
+  /** What docs build warns of (a page no menu leads to, a link in static/), as its terminal lines say it. */
+  warnings: string[];
+}
+
+export type BuildResult =
+  | { ok: true; set: FileList; remove: string[]; stats: BuildStats }
+  /** Bad input: every problem, located, exactly as `docs build` reports them. */
+  | { ok: false; problems: SourceProblem[]; message: string }
+  /** A bug or a broken template: the stack, printed and shown as is. */
+  | { ok: false; unexpected: string };
+
+export function failed(problems: SourceProblem[]): BuildResult {
+  const error = new InputError(problems);
+  return { ok: false, problems: error.problems, message: error.message };
+}
+
+export interface PreviewOptions {
+  root: string;
+  configPath: string;
+  templatesDir: string;
+  renderer: Renderer;
+}
+
+interface Current {
+  site: Site;
+  ctx: RenderContext;
+  /** Printable sections whose cached HTML is out of date, with the key to render them for. */
+  stalePrintables: StalePrintable[];
+  searchDirty: boolean;
+}
+
+export class Preview {
+  private readonly engine: Engine;
+  private pages = new Map<string, Rendered>();
+  private readonly printables = new Map<string, Rendered>();
+  private search: FileList = [];
+  private output = new Map<string, string | Uint8Array>();
+  private current?: Current;
+  /** Counts builds; background work started for an older build is dropped. */
+  private generation = 0;
+  private started = false;
+  /** Resolves once the first build has read the config and listed the content folder. */
+  private readonly listed: Promise<void>;
+  private onListed!: () => void;
+  private firstPass?: FirstPass;
+  /** Pages asked for during the first build and not answered yet; the build waits for `earlyDone` meanwhile. */
+  private earlyActive = 0;
+  private earlyDone?: Promise<void>;
+  private resumeBuild?: () => void;
+
+  constructor(private readonly options: PreviewOptions) {
+    this.listed = new Promise((r) => (this.onListed = r));
+    this.engine = new Engine({
+      root: options.root,
+      configPath: options.configPath,
+      templatesDir: options.templatesDir,
+      base: BASE,
+      render: true,
+      // The pages stay in memory from save to save.
+      keepHtml: true,
+      // During the first build: lets a page asked for meanwhile be rendered, and waits until it is (see early).
+      pause: () => {
+        this.onListed();
+        return this.pause();
+      },
+    });
+  }
+
+  /**
+   * During the first build, the files that show the page at `path` at once
+   * (see first-pass.ts); undefined once the first build is done (the server
+   * has the files then), when `path` is no page, or when it cannot be rendered yet.
+   */
+  async early(path: string): Promise<FileList | undefined> {
+    // With nothing rendered before (no render cache), the page will need the highlighter:
+    // it loads (its WebAssembly compiles on other threads) while the content folder is read.
+    if (!existsSync(cachePath('pages'))) void loadHighlighter().catch(() => undefined);
+    // The first build pauses between two files or pages until this page is out (see pause).
+    if (this.earlyActive++ === 0) this.earlyDone = new Promise((r) => (this.resumeBuild = r));
+    try {
+      await this.listed;
+      return await this.renderEarly(path);
+    } finally {
+      if (--this.earlyActive === 0) this.resumeBuild?.();
+    }
+  }
+
+  private renderEarly(path: string): Promise<FileList | undefined> {
+    const { engine } = this;
+    const config = engine.validConfig;
+    if (this.current || !config) return Promise.resolve(undefined);
+    this.firstPass ??= new FirstPass({
+      root: this.options.root,
+      contentDir: engine.contentDir,
+      templatesDir: this.options.templatesDir,
+      config,
+      files: engine.listing,
+      parse: async (file) => {
+        await engine.parseFile(file);
+        return engine.sources.get(file)?.page;
+      },
+      parsed: (file) => (engine.sources.has(file) ? (engine.sources.get(file)!.page ?? null) : undefined),
+      script: engine.script.bind(engine),
+      updated: engine.dates.bind(engine),
+      renderPage: (ctx, page) => this.options.renderer.page(ctx, page),
+    });
+    return this.firstPass.files(path);
+  }
+
+  /** Applies a change; returns the output files that changed, or every problem found. */
+  async build(change: PreviewChange): Promise<BuildResult> {
+    const started = performance.now();
+    const stages: Record<string, number> = {};
+    let last = started;
+    const lap = (stage: string) => {
+      const now = performance.now();
+      stages[stage] = Math.round((now - last) * 10) / 10;
+      last = now;
+    };
+    this.generation++;
+    const first = !this.started;
+    this.started = true;
+    if (change.known) {
+      // A new worker: the server holds files of the previous one; compare against nothing, remove what is gone.
+      for (const path of change.known) if (!this.output.has(path)) this.output.set(path, UNKNOWN);
+      this.search = change.known.filter((p) => p.startsWith('/search-index/')).map((p) => [p, UNKNOWN]);
+    }
+    let update;
+    try {
+      update = await this.engine.update(change);
+    } finally {
+      // (A page asked for meanwhile finds the listing, or no page, once the first update is over.)
+      this.onListed();
+    }
+    lap('update');
+    if (!update.ok) return failed(update.problems);
+    const { site, rendering, parsed } = update;
+
+    const { output, ctx, rendered, stalePrintables, pages } = await renderOutput(
+      { ...this.options, rendering: rendering!, pages: this.pages, search: this.search, printables: this.printables, pause: this.current ? undefined : () => this.pause() },
+      site,
+    );
+    this.pages = pages;
+    lap('render');
+    const set: FileList = [];
+    for (const [path, contents] of output) {
+      if (contents === UNKNOWN) continue; // the previous worker's search index, kept until the new one is written
+      const old = this.output.get(path);
+      if (old === undefined || !sameContents(old, contents)) set.push([path, contents]);
+    }
+    const remove = [...this.output.keys()].filter((path) => !output.has(path));
+    const searchDirty = (this.current?.searchDirty ?? false) || first || rendered > 0 || remove.some((p) => p.endsWith('.html'));
+    this.output = output;
+    this.current = { site, ctx, stalePrintables, searchDirty };
+    lap('diff');
+    const warnings = update.warnings.map((w) => `${formatProblem(w)} (warning)`);
+    return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started, stages, warnings } };
+  }
+
+  /** Whether background work is left (printable sections, search index). */
+  get unsettled(): boolean {
+    return !!this.current && (this.current.stalePrintables.length > 0 || this.current.searchDirty);
+  }
+
+  /**
+   * Brings the printable sections and the search index up to date, posting
+   * each finished file. Stops early (returns false) when a newer build started.
+   */
+  async settle(post: (set: FileList, remove: string[]) => void, searchDelayMs = 0): Promise<boolean> {
+    const generation = this.generation;
+    const current = this.current;
+    if (!current) return true;
+    while (current.stalePrintables.length) {
+      const { section, key } = current.stalePrintables.shift()!;
+      const html = this.options.renderer.printable(current.ctx, current.site, section);
+      this.printables.set(section.url, { key, html });
+      const path = urlPath(join(section.url, 'printable', 'index.html'));
+      if (this.output.has(path) && this.output.get(path) !== html) {
+        this.output.set(path, html);
+        post([[path, html]], []);
+      }
+      await nextTurn();
+      if (generation !== this.generation) return false;
+    }
+    if (current.searchDirty) {
+      // The index takes a second of work for a few hundred pages: wait until saving pauses.
+      if (searchDelayMs) await new Promise((r) => setTimeout(r, searchDelayMs));
+      if (generation !== this.generation) return false;
+      const files = await searchIndexFiles(current.site);
+      if (generation !== this.generation) return false;
+      current.searchDirty = false;
+      const set: FileList = [];
+      const next = new Map(files);
+      for (const [path, contents] of files) {
+        const old = this.output.get(path);
+        if (old === undefined || !sameContents(old, contents)) set.push([path, contents]);
+      }
+      const remove = this.search.map(([path]) => path).filter((path) => !next.has(path));
+      this.search = files;
+      // The index sits between the pages and the site files in the build's write order;
+      // its paths never collide with either, so updating the map in place keeps it equal.
+      for (const path of remove) this.output.delete(path);
+      for (const [path, contents] of set) this.output.set(path, contents);
+      if (set.length || remove.length) post(set, remove);
+    }
+    return true;
+  }
+
+  /** Every output file, as `docs build` would write it (for tests and checks). */
+  files(): Map<string, string | Uint8Array> {
+    return new Map(this.output);
+  }
+
+  /**
+   * Parses saved files ahead of the build they will be part of: the server
+   * asks as soon as the watcher reports them, so the parsing overlaps the
+   * debounce of the build. The build then finds them parsed (same text hash).
+   */
+  async prefetch(files: string[]): Promise<void> {
+    if (!this.started) return;
+    for (const file of files) await this.engine.parseFile(file);
+  }
+
+  /** During the first build: lets a page asked for meanwhile be rendered, and waits until it is (see early). */
+  private async pause(): Promise<void> {
+    await nextTurn();
+    while (this.earlyActive) await this.earlyDone;
+  }
+}
