@@ -112,11 +112,21 @@ export function reportUnexpected(e: unknown, io: Io): number {
   return EXIT.input;
 }
 
-/** With DOCS_PROFILE set, one line of the build's stage times (ms) and peak memory. */
+/**
+ * With DOCS_PROFILE set, one line of the build's stage times (ms) and peak memory, for scripts; with
+ * DOCS_PROFILE=table, also the same as a table: each stage's share of the wall time, and the part that runs on one thread
+ * whatever the number of cores (everything but rendering the Markdown, which the worker pool shares out).
+ */
 function profile(io: Io, stageTimes: Record<string, number>): void {
   if (!process.env.DOCS_PROFILE) return;
   const stages = Object.fromEntries(Object.entries(stageTimes).map(([k, v]) => [k, Math.round(v)]));
   io.err.write(`DOCS_PROFILE ${JSON.stringify({ stages, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  if (process.env.DOCS_PROFILE !== 'table') return;
+  const wall = performance.now();
+  const row = (name: string, ms: number) => `  ${name.padEnd(14)} ${String(Math.round(ms)).padStart(7)} ms ${((100 * ms) / wall).toFixed(1).padStart(5)} %\n`;
+  const timedMs = Object.values(stageTimes).reduce((sum, ms) => sum + ms, 0);
+  io.err.write(Object.entries(stageTimes).sort((a, b) => b[1] - a[1]).map(([name, ms]) => row(name, ms)).join('') + row('(untimed)', Math.max(0, wall - timedMs)) + row('wall', wall));
+  io.err.write(row('one thread', wall - (stageTimes.markdown ?? 0)).replace('\n', ' (all but the Markdown stage)\n'));
 }
 
 async function runBuild(

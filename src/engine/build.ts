@@ -266,6 +266,8 @@ async function writeSite(rendering: Rendering, root: string, templatesDir: strin
         ),
       )
     : undefined;
+  // (Handled here too: it may fail, on a full disk, while the pages are still being written; it is awaited below.)
+  searchFiles?.catch(() => undefined);
   try {
     const { contexts, markdownOf } = rendering;
     const assetPaths = new Set<string>();
