@@ -285,7 +285,7 @@ async function writeSite(rendering: Rendering, root: string, templatesDir: strin
         onProgress?.(++i, total);
         // Lets the writes started so far go on while the next pages render, and waits when the disk falls behind.
         if (i % 4 === 0) await nextTurn();
-        await out.ready();
+        await timed('disk-wait', () => out.ready());
       }
     }
     // One file at a time: a printable section of a large site is tens of megabytes.

@@ -176,14 +176,16 @@ export class Engine {
     }
     const [js, plainCss] = await timed('assets', () => Promise.all([this.script(), this.stylesheet()]));
     for (const asset of [js, plainCss]) if (Array.isArray(asset)) problems.push(...asset);
-    const own = problems.length ? undefined : this.components(site, problems);
+    const own = problems.length ? undefined : timed('components', () => this.components(site, problems));
     if (!own || problems.length) return { ok: false, problems, configProblems: [], site, warnings };
     const css = await withThemeCss(plainCss as Asset, themeStylesheet(root, site.config, base));
     const updated = this.dates();
-    const contexts = treeViews(site).map((view) => {
-      const made = renderContext(view, base, { js: js as ClientAsset, css }, updated, own);
-      return { ...made, keys: outputKeys(made.ctx) };
-    });
+    const contexts = timed('contexts', () =>
+      treeViews(site).map((view) => {
+        const made = renderContext(view, base, { js: js as ClientAsset, css }, updated, own);
+        return { ...made, keys: outputKeys(made.ctx) };
+      }),
+    );
     const fromDisk = markdownFromDisk(root);
     const markdownOf = (page: SitePage) => this.sources.get(this.fileOf(page.sourcePath))?.markdown ?? fromDisk(page);
     return { ok: true, site, warnings, parsed, rendering: { contexts, markdownOf } };
