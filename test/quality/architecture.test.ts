@@ -121,6 +121,14 @@ describe('the shape of the code', () => {
     expect(layerBreaks(graph)).toEqual([]);
   });
 
+  it('leaves the building to the engine: src/serve/ reads no config, Markdown, site model, theme or cache itself', () => {
+    const below = ['src/config/', 'src/content/', 'src/site/', 'src/theme/', 'src/io/'];
+    const reads = [...graph].filter(([file]) => file.startsWith('src/serve/')).flatMap(([file, deps]) => [...deps].filter((dep) => below.some((p) => dep.startsWith(p))).map((dep) => `${file} -> ${dep}`));
+    expect(reads).toEqual([]);
+    // (What it takes from the engine: the preview, with its files and messages.)
+    expect([...graph].some(([file, deps]) => file.startsWith('src/serve/') && deps.has('src/engine/preview.ts'))).toBe(true);
+  });
+
   it('finds a circle and a break when there is one (the checks themselves)', () => {
     const sample = new Map([
       ['src/content/a.ts', new Set(['src/content/b.ts'])],
