@@ -25,7 +25,8 @@ export interface Served {
   /** While the first build runs: pages rendered on demand (undefined once it is done). */
   early?(): EarlyFiles | undefined;
   /** Whether the search index is still being written for the first time. */
-  searchPending?(): boolean;
+  /** Whether the search index under `prefix` ("/", or a language's or version's "/zh-cn/") is still being made. */
+  searchPending?(prefix: string): boolean;
   err: { write(s: string): unknown };
 }
 
@@ -80,7 +81,9 @@ export class Responder {
         return;
       }
       const headers = this.headersFor(target.path);
-      if (target.path.startsWith('/search-index/') && this.served.searchPending?.()) {
+      // (Each language and version has its own index, under its prefix.)
+      const index = /^(\/(?:[^/]+\/)*)search-index\/(?:[^/]+\/)*[^/]+\.(?:json|bin)$/.exec(target.path);
+      if (index && this.served.searchPending?.(index[1]!)) {
         // The search box says the index is being made, and asks again.
         sendText(req, res, 503, 'The search index is being built.', { ...headers, 'Retry-After': '1', 'Cache-Control': 'no-store' });
         return;

@@ -103,7 +103,7 @@ export class PreviewServer implements Preview {
       security: () => this.security,
       reloadScript: () => this.reloadScript,
       early: () => this.earlyFiles(),
-      searchPending: () => !this.searchReady && !this.store.has('/search-index/index.json'),
+      searchPending: (prefix) => !this.searchReady && !this.store.has(`${prefix}search-index/index.json`),
       err: io.err,
     });
     this.firstDone = new Promise((r) => (this.finishFirst = r));
@@ -347,7 +347,7 @@ export class PreviewServer implements Preview {
 
   private applyUpdate(set: FileList, remove: string[]): void {
     if (this.closed) return;
-    if (set.some(([path]) => path.startsWith('/search-index/'))) this.searchReady = true;
+    if (set.some(([path]) => path.includes('/search-index/'))) this.searchReady = true;
     const changed = this.store.apply(set, remove);
     this.updateRules(changed);
     if (changed.length) this.hub.changed();

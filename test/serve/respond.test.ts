@@ -161,7 +161,13 @@ describe('the answers of the preview', () => {
 
   it('says the search index is being made (503, ask again in a second) only for its files, and only while it is', async () => {
     let pending = true;
-    const { get } = await preview({ store: storeOf({ ...SITE, '/search-index/index.json': '{}' }), searchPending: () => pending });
+    const asked: string[] = [];
+    const searchPending = (prefix: string) => (asked.push(prefix), pending);
+    const { get } = await preview({ store: storeOf({ ...SITE, '/search-index/index.json': '{}', '/zh-cn/search-index/index.json': '{}' }), searchPending });
+    // A language's or version's index too, under its prefix.
+    expect((await get('/zh-cn/search-index/index.json')).status).toBe(503);
+    expect((await get('/4.x/zh-cn/search-index/a1b2c3/s0.bin')).status).toBe(503);
+    expect(asked).toEqual(['/zh-cn/', '/4.x/zh-cn/']);
     const waiting = await get('/search-index/index.json');
     expect(waiting.status).toBe(503);
     expect(waiting.headers['retry-after']).toBe('1');
