@@ -50,6 +50,9 @@ export function hasLanguageMenu(ctx: RenderContext): boolean {
   return ctx.site.config.languages.length > 0 && (!ctx.site.trees || ctx.site.config.languages.length > 1);
 }
 
+/** The address of the home page of the language and version a view shows (the logo leads there): "/", "/zh-cn/", "/4.x/". */
+export const homePath = (ctx: RenderContext): string => `/${treeOf(ctx.site)?.prefix ?? ''}`;
+
 /** The home page of the tree a view shows (the 404 page links to it). */
 const homeOf = (ctx: RenderContext): SitePage | undefined => {
   const tree = treeOf(ctx.site);

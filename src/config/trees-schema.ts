@@ -25,7 +25,7 @@ export function languageEntrySchema<U extends z.ZodType<Record<string, string | 
       titles: z
         .record(z.string(), nonBlank())
         .optional()
-        .describe('The titles of the sections and navigation entries in this language, by their title in the config: { Guides: 指南 }. An untranslated title stays as it is.'),
+        .describe('The words of the config in this language, by their text in the config: the titles of the sections, navigation entries and footer links, the site\'s title and the footer\'s small print ({ Guides: 指南 }). An untranslated one stays as it is.'),
       ui: ui
         .optional()
         .describe('Interface strings of this language that replace its built-in ones (as ui: does for the first language); a language without built-in strings (Arabic, Hebrew) is given its own here.'),

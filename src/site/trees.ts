@@ -64,17 +64,21 @@ export function treeConfig(config: SiteConfig, spec: TreeSpec): SiteConfig {
   const sections = version?.sections ?? config.sections;
   const navigation = version?.navigation ?? config.navigation;
   const first = spec.index === 0;
+  const { titles } = spec.language;
+  const link = <L extends { title: string }>(entry: L): L => ({ ...entry, title: titles[entry.title] ?? entry.title });
   return {
     ...config,
-    site: { ...config.site, language: spec.language.code },
+    site: { ...config.site, language: spec.language.code, title: titles[config.site.title] ?? config.site.title },
+    // (The footer's links lead to the same pages from every tree: only their words change.)
+    footer: { ...config.footer, links: config.footer.links.map(link), secondary: config.footer.secondary.map(link), copyright: config.footer.copyright && (titles[config.footer.copyright] ?? config.footer.copyright) },
     ui: spec.language.ui as SiteConfig['ui'],
     blog: first ? config.blog : undefined,
     redirects: first ? config.redirects : {},
-    navigation: spec.prefix ? navIn(spec.prefix, spec.language.titles, navigation) : navigation,
+    navigation: spec.prefix ? navIn(spec.prefix, titles, navigation) : navigation,
     sections: spec.prefix
       ? sections.map((section) => ({
           ...section,
-          title: spec.language.titles[section.title] ?? section.title,
+          title: titles[section.title] ?? section.title,
           url: idIn(spec.prefix, section.url),
           pages: section.pages.map((entry) => (typeof entry === 'string' ? idIn(spec.prefix, entry) : { autogenerate: { directory: idIn(spec.prefix, entry.autogenerate.directory) } })),
           ...(section.autogenerate ? { autogenerate: { directory: idIn(spec.prefix, section.autogenerate.directory) } } : {}),

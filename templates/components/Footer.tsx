@@ -3,6 +3,7 @@ import type { FooterProps, RenderContext } from '../types.js';
 import { href } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
 import { ChatIcon, Logo } from './Icons.js';
+import { homePath } from '../trees.js';
 
 export function Footer({ ctx }: FooterProps) {
   const { footer, site } = ctx.site.config;
@@ -17,7 +18,7 @@ export function Footer({ ctx }: FooterProps) {
             </li>
           ))}
         </ul>
-        <a className="footer-logo" href={href(ctx, '/')} aria-label={format(ui.home, { title: site.title })}>
+        <a className="footer-logo" href={href(ctx, homePath(ctx))} aria-label={format(ui.home, { title: site.title })}>
           <Logo size={36} src={logo && href(ctx, logo)} dark={ctx.theme.logoDark && href(ctx, ctx.theme.logoDark)} alt={ctx.theme.logoAlt} ratio={ctx.theme.logoRatio} />
         </a>
         <ul className="footer-links">

@@ -3,7 +3,7 @@ import { isNavActive } from '../../src/site/model.js';
 import type { HeaderProps } from '../types.js';
 import { href } from '../types.js';
 import { SmartLink } from './ExternalLink.js';
-import { hasLanguageMenu, LanguageItems, languageLabel, VersionMenu } from '../trees.js';
+import { hasLanguageMenu, homePath, LanguageItems, languageLabel, VersionMenu } from '../trees.js';
 import { Search } from './Search.js';
 import { format } from '../../src/theme/ui.js';
 import { ChevronIcon, Logo, MenuIcon, SocialIconSvg, ThemeIcon } from './Icons.js';
@@ -24,7 +24,7 @@ export function Header({ ctx, currentUrl }: HeaderProps) {
         <button type="button" className="icon-button menu-toggle" aria-expanded="false" aria-controls="mobile-menu" aria-label={ui.menu}>
           <MenuIcon />
         </button>
-        <a className="logo" href={href(ctx, '/')} aria-label={format(ui.home, { title: config.site.title })}>
+        <a className="logo" href={href(ctx, homePath(ctx))} aria-label={format(ui.home, { title: config.site.title })}>
           <Logo src={logo && href(ctx, logo)} dark={ctx.theme.logoDark && href(ctx, ctx.theme.logoDark)} alt={ctx.theme.logoAlt} ratio={ctx.theme.logoRatio} />
           {/* (With theme.logo.replacesTitle the title is only read out: the link's name holds it.) */}
           <span className={ctx.theme.logoReplacesTitle ? 'logo-text sr-only' : 'logo-text'} aria-hidden="true">{config.site.title}</span>

@@ -39,19 +39,6 @@ describe('a site in three languages and two versions', () => {
     expect(read('zh-cn/guides/tides/index.html')).toContain('<a href="/zh-cn/guides/" class="active" aria-current="true">指南</a>');
   });
 
-  it('shows a page a language lacks in the default language, with a notice in the reader\'s language, its links kept in that language', () => {
-    const page = read('zh-cn/guides/config/index.html');
-    expect(page).toContain('<div class="aside aside-note fallback-notice" role="note" aria-label="注意" lang="zh-CN"><p>本页尚未翻译，下面是原文（English）。</p></div>');
-    expect(page).toContain('<main id="content" class="content" tabindex="-1" lang="en">');
-    expect(page).toContain('Back to <a href="/zh-cn/guides/tides/#spring-tides">tides</a>');
-    // Not a second copy for the search engines: its canonical is the original, and it has no alternates.
-    expect(head('zh-cn/guides/config/index.html')).toContain('<link rel="canonical" href="https://tides.example.org/guides/config/"/>');
-    expect(head('zh-cn/guides/config/index.html')).not.toContain('hreflang');
-    // French has neither tides nor config of its own.
-    expect(read('fr/guides/tides/index.html')).toContain('fallback-notice');
-    expect(read('fr/guides/index.html')).not.toContain('fallback-notice');
-  });
-
   it('links every language of a page in its head (hreflang, x-default) and its menus to the same page', () => {
     const tides = head('guides/tides/index.html');
     expect(tides).toContain('<link rel="alternate" hrefLang="en" href="https://tides.example.org/guides/tides/"/>'.replace('hrefLang', 'hreflang'));
@@ -277,4 +264,34 @@ describe('rebuilding a site in several languages and versions', () => {
       rmSync(cache, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('the words of the config in a language', () => {
+  it('gives a language its own site title, footer links and small print (languages[].titles), and leads its logos to its own home', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-trees-words-'));
+    try {
+      cpSync(FIXTURE, root, { recursive: true });
+      const config = join(root, 'site.config.yaml');
+      editFile(config, '      Guides: 指南\n', '      Guides: 指南\n      Tides: 潮汐\n      Tide tables: 潮汐表\n      The tide tables are free to read.: 潮汐表可自由阅读。\n');
+      editFile(config, '\nsections:\n', '\nfooter:\n  links:\n    - title: Tide tables\n      url: https://tables.example.org/\n  copyright: The tide tables are free to read.\n\nsections:\n');
+      const dist = join(root, 'dist');
+      await build({ root, out: dist });
+      const page = (path: string) => readFileSync(join(dist, path), 'utf8');
+      const zh = page('zh-cn/guides/tides/index.html');
+      expect(zh).toContain('<title>海洋 | 潮汐</title>');
+      expect(zh).toContain('<a class="logo" href="/zh-cn/" aria-label="潮汐 首页">');
+      expect(zh).toContain('<a class="footer-logo" href="/zh-cn/" aria-label="潮汐 首页">');
+      expect(zh).toContain('rel="noopener noreferrer">潮汐表<span');
+      expect(zh).toContain('潮汐表可自由阅读。');
+      expect(zh).not.toContain('Tide tables');
+      // A language without those titles, the default one and an older version keep the config's words; each logo leads home in its tree.
+      for (const [path, home] of [['fr/index.html', '/fr/'], ['index.html', '/'], ['4.x/guides/tides/index.html', '/4.x/']] as const) {
+        expect(page(path), path).toContain('rel="noopener noreferrer">Tide tables<span');
+        expect(page(path), path).toContain('The tide tables are free to read.');
+        expect(page(path), path).toMatch(new RegExp(`<a class="logo" href="${home}" aria-label="[^"]*Tides[^"]*">`));
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
