@@ -109,8 +109,6 @@ export interface SiteTree extends TreeSpec {
   site: Site;
 }
 
-
-
 export function routeOf(id: string): string {
   return id === '' ? '/' : `/${id}/`;
 }
@@ -198,12 +196,12 @@ export function buildSite(
   // Redirect targets must be real pages (and anchors of them); sources must not shadow one, nor name the same page as
   // another (/a and /a/), nor a file the build writes, nor be a pattern to a static host.
   const redirectPages = new Map<string, string>();
-  const printablePaths = new Set(sections.filter((s) => s.pages.length && config.site.printable !== false).map((s) => `${s.url}printable`));
+  const printables = new Set(sections.filter((s) => s.pages.length && config.site.printable !== false).map((s) => `${s.url}printable/`));
   for (const [from, to] of Object.entries(config.redirects)) {
     const bare = from.replace(/\/$/, '');
     if (from.split('/').some((segment) => segment.includes('*') || segment.startsWith(':'))) {
       problems.push(loaded.problemAt(['redirects', from], `"${from}" is a pattern to static hosts ("*" and a leading ":" stand for any text in _redirects): name one address`));
-    } else if (GENERATED.includes(bare) || bare === `/${OUTPUT_MARKER}` || /^\/(assets|search-index)(\/|$)/.test(bare) || printablePaths.has(bare)) {
+    } else if (GENERATED.includes(bare) || bare === `/${OUTPUT_MARKER}` || /^\/(assets|search-index)(\/|$)/.test(bare) || printables.has(`${bare}/`)) {
       problems.push(loaded.problemAt(['redirects', from], `the build writes ${bare.slice(1)} itself, and a redirect from "${from}" would replace it; choose another address`));
     }
     // A page's own file (/index.html, /guides/first/index.html), or a path under it, which would have to be a folder.
@@ -228,7 +226,6 @@ export function buildSite(
   }
 
   // Internal links of the config (navigation, footer, banner) must reach pages too.
-  const printables = new Set(sections.filter((s) => s.pages.length && config.site.printable !== false).map((s) => `${s.url}printable/`));
   const isPage = (url: string) => {
     const path = url.replace(/[#?].*$/, '');
     return pages.some((p) => p.url === path) || printables.has(path) || [...failed].some((id) => routeOf(id) === path) || /\.[a-z0-9]+$/i.test(path);
@@ -262,14 +259,7 @@ export function buildSite(
   config.banner?.links.forEach((link, i) => checkLink(['banner', 'links', i], link.url));
   if (config.notification?.link) checkLink(['notification', 'link'], config.notification.link.url);
 
-  const site: Site = {
-    config,
-    pages,
-    byUrl: new Map(pages.map((p) => [p.url, p])),
-    byId: pageById,
-    sections,
-    navigation: config.navigation,
-  };
+  const site: Site = { config, pages, byUrl: new Map(pages.map((p) => [p.url, p])), byId: pageById, sections, navigation: config.navigation };
   return { site, problems };
 }
 

@@ -274,7 +274,6 @@ export function imageRatio(path: string): number {
   return w > 0 && h > 0 && Number.isFinite(w / h) ? Math.round((w / h) * 1000) / 1000 : 1;
 }
 
-
 /** Whether the site folder has a favicon.svg of its own in static/ (then the built-in one is not written). */
 export function hasStaticFavicon(root: string): boolean {
   return existsSync(join(root, 'static', 'favicon.svg'));
