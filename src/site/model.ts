@@ -118,11 +118,7 @@ export function routeOf(id: string): string {
  * it rather than thrown, so that the caller can report them together with the
  * link problems found on the same model.
  */
-export function buildSite(
-  loaded: LoadedConfig,
-  sourcePages: SourcePage[],
-  failed: ReadonlySet<string> = new Set(),
-): { site: Site; problems: SourceProblem[] } {
+export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], failed: ReadonlySet<string> = new Set()): { site: Site; problems: SourceProblem[] } {
   const { config } = loaded;
   const problems: SourceProblem[] = [];
   const byId = new Map(sourcePages.map((p) => [p.id, p]));
@@ -154,9 +150,8 @@ export function buildSite(
           problems.push(loaded.problemAt([...entry.folder.path, 'directory'], `there is no page under content/${entry.folder.directory}/ to list (that no other section lists): add one, or correct the folder's name`));
         }
       } else if (failed.has(entry.id)) order++;
-      else if (!byId.has(entry.id)) {
-        problems.push(loaded.problemAt(entry.path, `page "${entry.id}" has no file ${contentPathOf(entry.id)}`));
-      } else placed.set(entry.id, { section: s, order: order++ });
+      else if (!byId.has(entry.id)) problems.push(loaded.problemAt(entry.path, `page "${entry.id}" has no file ${contentPathOf(entry.id)}`));
+      else placed.set(entry.id, { section: s, order: order++ });
     }
   });
 
@@ -213,16 +208,10 @@ export function buildSite(
     else redirectPages.set(page, from);
     const target = to.replace(/[#?].*$/, '');
     const targetPage = pages.find((p) => p.url === target);
-    if (!targetPage && ![...failed].some((id) => routeOf(id) === target)) {
-      problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}" is not a page`));
-    }
+    if (!targetPage && ![...failed].some((id) => routeOf(id) === target)) problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}" is not a page`));
     const hash = /#(.*)$/.exec(to)?.[1];
-    if (targetPage && hash && !targetPage.ids.has(safeDecode(hash))) {
-      problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}": ${target} has no such anchor`));
-    }
-    if (pages.some((p) => p.url === from || p.url === `${from}/`)) {
-      problems.push(loaded.problemAt(['redirects', from], `"${from}" is a page; it cannot also be a redirect`));
-    }
+    if (targetPage && hash && !targetPage.ids.has(safeDecode(hash))) problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}": ${target} has no such anchor`));
+    if (pages.some((p) => p.url === from || p.url === `${from}/`)) problems.push(loaded.problemAt(['redirects', from], `"${from}" is a page; it cannot also be a redirect`));
   }
 
   // Internal links of the config (navigation, footer, banner) must reach pages too.
