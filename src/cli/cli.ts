@@ -129,24 +129,15 @@ function profile(io: Io, stageTimes: Record<string, number>): void {
   io.err.write(row('one thread', wall - (stageTimes.markdown ?? 0)).replace('\n', ' (all but the Markdown stage)\n'));
 }
 
-async function runBuild(
-  opts: { config: string; root: string; out: string; base: string; quiet?: boolean; only?: string; strict?: boolean },
-  io: Io,
-  checkOnly: boolean,
-): Promise<number> {
+async function runBuild(opts: { config: string; root: string; out: string; base: string; quiet?: boolean; only?: string; strict?: boolean }, io: Io, checkOnly: boolean): Promise<number> {
   const live = !opts.quiet && io.out.isTTY === true;
   let lastPlain = 0;
   try {
     // Loaded here, not on start: `docs serve` leaves the building to its worker and starts quicker without it.
     const { build, stageTimes } = await import('../engine/build.js');
+    const { root, config, out, base, only, strict } = opts;
     const result = await build({
-      root: opts.root,
-      config: opts.config,
-      out: opts.out,
-      base: opts.base,
-      checkOnly,
-      only: opts.only,
-      strict: opts.strict,
+      root, config, out, base, checkOnly, only, strict,
       onWait: (pid) => io.err.write(`Waiting for another build (process ${pid}) into ${opts.out}/ to finish…\n`),
       onProgress: opts.quiet
         ? undefined

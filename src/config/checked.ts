@@ -50,12 +50,9 @@ function checkConfig(config: SiteConfig, problemAt: LoadedConfig['problemAt']): 
       problems.push(problemAt(['sections', s, 'url'], `section "${section.url}" is listed twice (first at ${seen.get(sectionKey)})`));
     } else seen.set(sectionKey, formatPath(['sections', s]));
     if (section.autogenerate && section.pages.length) {
-      problems.push(
-        problemAt(
-          ['sections', s, 'autogenerate'],
-          `section "${section.url || '(home)'}" lists its pages and takes them from content/${section.autogenerate.directory}/ at once: to list both, put the folder among the pages, where its pages go ("- autogenerate: { directory: ${section.autogenerate.directory} }")`,
-        ),
-      );
+      const { directory } = section.autogenerate;
+      const message = `section "${section.url || '(home)'}" lists its pages and takes them from content/${directory}/ at once: to list both, put the folder among the pages, where its pages go ("- autogenerate: { directory: ${directory} }")`;
+      problems.push(problemAt(['sections', s, 'autogenerate'], message));
     }
     if (section.autogenerate) seeFolder(section.autogenerate.directory, ['sections', s, 'autogenerate', 'directory']);
     section.pages.forEach((page, p) => {

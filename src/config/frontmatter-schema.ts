@@ -22,11 +22,7 @@ export const FrontmatterSchema = z.strictObject({
     })
     .optional()
     .describe('The page in the sidebar.'),
-  group: z
-    .string()
-    .min(1)
-    .default('-')
-    .describe('Sidebar group heading; "-" (the default) means no heading.'),
+  group: z.string().min(1).default('-').describe('Sidebar group heading; "-" (the default) means no heading.'),
   description: nonBlank().optional().describe('Meta description and search summary.'),
   image: z
     .string()
@@ -34,10 +30,7 @@ export const FrontmatterSchema = z.strictObject({
     .optional()
     .describe('The picture of link previews of this page (og:image), instead of site.image.'),
   contributors: z.array(z.string().regex(/^[A-Za-z0-9-]+$/, 'expected a GitHub user name')).default([]),
-  related: z
-    .array(z.strictObject({ title: nonBlank(), url: nonBlank() }))
-    .default([])
-    .describe('"Further reading" links at the end of the page.'),
+  related: z.array(z.strictObject({ title: nonBlank(), url: nonBlank() })).default([]).describe('"Further reading" links at the end of the page.'),
   repo: z
     .string()
     .regex(/^https?:\/\//, 'expected an absolute URL')

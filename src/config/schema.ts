@@ -70,18 +70,14 @@ const FolderSchema = z
 /** An entry of a section's pages: a page, or `autogenerate: { directory }` for the pages of a folder at that place. */
 export const PageEntrySchema = z.union([
   pageId.describe('A page: its path under content/ without .md.'),
-  z
-    .strictObject({ autogenerate: FolderSchema })
-    .describe('The pages of a folder, at this place among the pages listed by hand.'),
+  z.strictObject({ autogenerate: FolderSchema }).describe('The pages of a folder, at this place among the pages listed by hand.'),
 ]);
 export type PageEntry = z.infer<typeof PageEntrySchema>;
 
 export const SectionSchema = z
   .strictObject({
     title: nonBlank().describe('Section heading in the menus.'),
-    url: z
-      .union([z.literal(''), pageId])
-      .describe('Section path without slashes: "concepts" is /concepts/ (content/concepts/index.md); "" is the home page.'),
+    url: z.union([z.literal(''), pageId]).describe('Section path without slashes: "concepts" is /concepts/ (content/concepts/index.md); "" is the home page.'),
     pages: z
       .array(PageEntrySchema)
       .default([])
@@ -106,10 +102,7 @@ export const SearchSchema = z
     z.strictObject({
       provider: z.literal('algolia').describe('The hosted search service.'),
       appId: z.string().regex(/^[A-Za-z0-9]+$/, 'expected the application id: letters and digits').describe('Application id of the hosted index.'),
-      apiKey: z
-        .string()
-        .min(1)
-        .describe('The public, search-only key. It is sent to every reader: never put an admin or write key here.'),
+      apiKey: z.string().min(1).describe('The public, search-only key. It is sent to every reader: never put an admin or write key here.'),
       indexName: nonBlank().describe('Name of the index to query.'),
       host: z
         .string()
@@ -207,9 +200,7 @@ export const ThemeSchema = z
       ])
       .optional()
       .describe('The logo: a file under static/, or { light, dark, alt, replacesTitle }; without it a neutral mark is shown. It sits in links named "<site title> home" (ui.home).'),
-    favicon: staticFile(['svg', 'png', 'ico'], 'an SVG, PNG or ICO file')
-      .optional()
-      .describe('The favicon under static/; defaults to the logo, or to a neutral mark.'),
+    favicon: staticFile(['svg', 'png', 'ico'], 'an SVG, PNG or ICO file').optional().describe('The favicon under static/; defaults to the logo, or to a neutral mark.'),
     colors: ColorsSchema.default({}),
     css: z
       .array(sitePath.regex(/\.css$/, 'expected a .css file'))
@@ -278,16 +269,11 @@ export const SiteConfigSchema = z
           .default('en')
           .describe('The lang attribute of every page.'),
         repository: externalUrl.optional().describe('Source repository of the documented project (for reference; the header icons come from social).'),
-        editBase: externalUrl
-          .optional()
-          .describe('Prefix of "Edit this page" links; the page source path (content/...) is appended.'),
+        editBase: externalUrl.optional().describe('Prefix of "Edit this page" links; the page source path (content/...) is appended.'),
         image: shareImage
           .optional()
           .describe('The picture of link previews (og:image, twitter:card summary_large_image): a file under static/ such as static/social.png (1200×630 suits most sites), or an absolute URL. A page may set its own with the frontmatter key image.'),
-        printable: z
-          .boolean()
-          .default(true)
-          .describe('false: no printable section documents are built, and pages do not link to them.'),
+        printable: z.boolean().default(true).describe('false: no printable section documents are built, and pages do not link to them.'),
       })
       .describe('Identity of the site.'),
     banner: z

@@ -6,8 +6,4 @@ import { z } from 'zod';
  * written over several lines) become one space, and the ends are trimmed.
  */
 export const nonBlank = () =>
-  z
-    .string()
-    .min(1, { abort: true })
-    .regex(/\S/, 'expected text, not only spaces')
-    .overwrite((text) => text.replace(/\s+/g, ' ').trim());
+  z.string().min(1, { abort: true }).regex(/\S/, 'expected text, not only spaces').overwrite((text) => text.replace(/\s+/g, ' ').trim());

@@ -27,12 +27,7 @@ export function zodProblems(issues: readonly Issue[], located: LocatedYaml): Sou
       }
       continue;
     }
-    problems.push({
-      file: located.file,
-      ...locate(located, issue.path, issue.code === 'invalid_key'),
-      path: formatPath(issue.path) || '(root)',
-      message: describeIssue(issue, located),
-    });
+    problems.push({ file: located.file, ...locate(located, issue.path, issue.code === 'invalid_key'), path: formatPath(issue.path) || '(root)', message: describeIssue(issue, located) });
   }
   return problems;
 }

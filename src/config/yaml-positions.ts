@@ -13,11 +13,7 @@ export interface LocatedYaml {
 /** How deep a YAML document may nest: a config needs under ten levels. */
 const MAX_YAML_DEPTH = 64;
 
-export function parseLocatedYaml(
-  source: string,
-  file: string,
-  lineOffset = 0,
-): { located: LocatedYaml; problems: SourceProblem[] } {
+export function parseLocatedYaml(source: string, file: string, lineOffset = 0): { located: LocatedYaml; problems: SourceProblem[] } {
   const lineCounter = new LineCounter();
   // Merge keys (<<: *defaults) are read as YAML 1.1 has them, as most writers expect.
   const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true, logLevel: 'error' });
@@ -54,17 +50,13 @@ export function parseLocatedYaml(
   const problems: SourceProblem[] = [...doc.errors.slice(0, 1), ...doc.warnings].map((e) => {
     // (Nesting that ran the parser out of stack is placed where it gets too deep, not where the stack ran out.)
     const { line, col } = lineCounter.linePos(/call stack/i.test(e.message) ? (tooDeepAt(source) ?? e.pos[0]) : e.pos[0]);
-    return {
-      file,
-      line: line + lineOffset,
-      column: col,
-      message:
-        e.code === 'MULTIPLE_DOCS'
-          ? 'a second YAML document starts here ("---"): the file holds one; remove the line, or join the two'
-          : /call stack/i.test(e.message)
-            ? `YAML nested too deeply to be read (a config needs under ${MAX_YAML_DEPTH} levels); flatten it`
-          : `YAML ${e.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${firstLine(e.message)}`,
-    };
+    const message =
+      e.code === 'MULTIPLE_DOCS'
+        ? 'a second YAML document starts here ("---"): the file holds one; remove the line, or join the two'
+        : /call stack/i.test(e.message)
+          ? `YAML nested too deeply to be read (a config needs under ${MAX_YAML_DEPTH} levels); flatten it`
+          : `YAML ${e.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${firstLine(e.message)}`;
+    return { file, line: line + lineOffset, column: col, message };
   });
   return { located, problems };
 }
@@ -87,9 +79,8 @@ export function yamlValue(located: LocatedYaml): unknown {
       },
     });
     const { line, col } = first === undefined ? { line: 1, col: 1 } : located.lineCounter.linePos(first);
-    throw new InputError([
-      { file: located.file, line: line + located.lineOffset, column: col, message: 'YAML aliases expand to too much data (an alias that repeats other aliases many times over); write the values out instead' },
-    ]);
+    const message = 'YAML aliases expand to too much data (an alias that repeats other aliases many times over); write the values out instead';
+    throw new InputError([{ file: located.file, line: line + located.lineOffset, column: col, message }]);
   }
 }
 
@@ -119,11 +110,7 @@ function firstLine(message: string): string {
  * (an unknown key is reported where its name is written). Falls back to the
  * deepest ancestor that exists, so a missing field points at its parent.
  */
-export function locate(
-  y: LocatedYaml,
-  path: readonly PropertyKey[],
-  key = false,
-): { line: number; column: number } {
+export function locate(y: LocatedYaml, path: readonly PropertyKey[], key = false): { line: number; column: number } {
   let node: unknown = y.doc.contents;
   let best: { range?: [number, number, number] | null } | null = node as Node;
   for (let i = 0; i < path.length; i++) {

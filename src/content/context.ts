@@ -17,12 +17,7 @@ export interface PageContext {
 }
 
 export function report(ctx: PageContext, position: Position | undefined, message: string): void {
-  ctx.problems.push({
-    file: ctx.file,
-    line: (position?.start.line ?? 1) + ctx.lineOffset,
-    column: position?.start.column ?? 1,
-    message,
-  });
+  ctx.problems.push({ file: ctx.file, line: (position?.start.line ?? 1) + ctx.lineOffset, column: position?.start.column ?? 1, message });
 }
 
 declare module 'vfile' {

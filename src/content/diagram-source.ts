@@ -9,13 +9,7 @@
 
 export type DiagramKind = 'flowchart' | 'state' | 'sequence' | 'class' | 'er';
 
-export const KIND_NAMES: Record<DiagramKind, string> = {
-  flowchart: 'Flowchart',
-  state: 'State diagram',
-  sequence: 'Sequence diagram',
-  class: 'Class diagram',
-  er: 'Entity relationship diagram',
-};
+export const KIND_NAMES: Record<DiagramKind, string> = { flowchart: 'Flowchart', state: 'State diagram', sequence: 'Sequence diagram', class: 'Class diagram', er: 'Entity relationship diagram' };
 
 const SUPPORTED = 'flowchart (or graph), sequenceDiagram, stateDiagram-v2, classDiagram and erDiagram';
 
@@ -73,13 +67,8 @@ export function readDiagram(value: string): DiagramSource | DiagramMistake {
   if (!kind) {
     const word = header.split(/\s/)[0]!;
     const known = /^(?:graph|flowchart)$/i.test(word);
-    return {
-      line: i,
-      column: indentOf(lines[i]!) + 1,
-      message: known
-        ? `"${header}": a flowchart's direction is TD, TB, LR, BT or RL`
-        : `"${word}" diagrams are not drawn: the kinds drawn are ${SUPPORTED}`,
-    };
+    const message = known ? `"${header}": a flowchart's direction is TD, TB, LR, BT or RL` : `"${word}" diagrams are not drawn: the kinds drawn are ${SUPPORTED}`;
+    return { line: i, column: indentOf(lines[i]!) + 1, message };
   }
   // The renderer wants a flowchart's direction; Mermaid's default is top to bottom.
   if (kind === 'flowchart' && !/\s/.test(header)) lines[i] = `${header} TD`;

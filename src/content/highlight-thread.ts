@@ -19,10 +19,7 @@ export class HighlightThread implements TokenSource {
   private failed = false;
   private closed = false;
 
-  constructor(
-    private readonly fallback: () => Promise<Highlighter>,
-    entry = workerEntry('highlight'),
-  ) {
+  constructor(private readonly fallback: () => Promise<Highlighter>, entry = workerEntry('highlight')) {
     this.worker = new Worker(entry);
     this.worker.on('message', (reply: HighlightReply) => {
       if (reply.error) return this.fail();

@@ -3,6 +3,7 @@ import type { Element, ElementContent } from 'hast';
 import { bundledLanguagesInfo, createHighlighter, createOnigurumaEngine, type Highlighter, type ThemeRegistration } from 'shiki';
 import githubDark from 'shiki/themes/github-dark.mjs';
 import githubLight from 'shiki/themes/github-light.mjs';
+import { contrastRatio } from '../theme/colors.js';
 
 /*
  * Build-time syntax highlighting. One highlighter per process with a fixed
@@ -222,13 +223,14 @@ export function colourable(code: string): boolean {
 
 /** Highlighted lines as hast: one `span.line` per line, a span per token. */
 export function linesOf(tokens: TokenLine[]): Element[] {
-  return tokens.map((line) =>
-    lineElement(
-      line.map(([className, value]): ElementContent =>
-        className ? { type: 'element', tagName: 'span', properties: { className: [className] }, children: [{ type: 'text', value }] } : { type: 'text', value },
-      ),
+  return tokens.map((line) => ({
+    type: 'element',
+    tagName: 'span',
+    properties: { className: ['line'] },
+    children: line.map(([className, value]): ElementContent =>
+      className ? { type: 'element', tagName: 'span', properties: { className: [className] }, children: [{ type: 'text', value }] } : { type: 'text', value },
     ),
-  );
+  }));
 }
 
 /** The class names that the tokens of some code blocks use. */
@@ -248,20 +250,9 @@ export function tokenClassesOf(names: Iterable<string>): Record<string, TokenCla
   return classes;
 }
 
-function lineElement(children: ElementContent[]): Element {
-  return { type: 'element', tagName: 'span', properties: { className: ['line'] }, children };
-}
-
 /** The token classes a rendered body uses, with their colours (so a cached body can restore them). */
 export function tokenClassesIn(html: string | readonly string[]): Record<string, TokenClass> {
-  const classes: Record<string, TokenClass> = {};
-  for (const piece of typeof html === 'string' ? [html] : html) {
-    for (const m of piece.matchAll(/<span class="(t[\w]{5})">/g)) {
-      const entry = usedClasses.get(m[1]!);
-      if (entry) classes[m[1]!] = entry;
-    }
-  }
-  return classes;
+  return tokenClassesOf((typeof html === 'string' ? [html] : html).flatMap((piece) => [...piece.matchAll(/<span class="(t[\w]{5})">/g)].map((m) => m[1]!)));
 }
 
 /** Registers token classes of a body that was not highlighted in this process (it came from the cache). */
@@ -273,19 +264,6 @@ export function registerTokenClasses(classes: Record<string, TokenClass>): void 
 const CODE_BG = { light: '#f6f8fa', dark: '#161b22' };
 const MIN_CONTRAST = 4.6; // WCAG AA asks 4.5 for text; a little margin for rounding
 
-function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-}
-
-export function contrast(a: string, b: string): number {
-  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
-  return (x! + 0.05) / (y! + 0.05);
-}
-
 /**
  * The theme colour, moved towards black (light) or white (dark) just enough
  * to reach AA contrast on the code background: a few of the themes' colours
@@ -295,7 +273,7 @@ export function readable(color: string, scheme: 'light' | 'dark'): string {
   let hex = color.toLowerCase().slice(0, 7);
   if (!/^#[0-9a-f]{6}$/.test(hex)) return hex;
   const target = scheme === 'light' ? 0 : 255;
-  for (let step = 0; step < 40 && contrast(hex, CODE_BG[scheme]) < MIN_CONTRAST; step++) {
+  for (let step = 0; step < 40 && contrastRatio(hex, CODE_BG[scheme]) < MIN_CONTRAST; step++) {
     hex = '#' + [1, 3, 5].map((i) => {
       const c = parseInt(hex.slice(i, i + 2), 16);
       return Math.round(c + (target - c) * 0.08).toString(16).padStart(2, '0');

@@ -115,23 +115,16 @@ export async function renderMarkdown(body: string, options: RenderOptions): Prom
     tabGroups: 0,
     codeBlocks: { previous: options.codeBlocks ?? new Map(), used: new Map() },
   };
+  const unrendered = (problem: SourceProblem): RenderedMarkdown => ({ html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem], codeBlocks: new Map() });
   const problem = sizeProblem(body, options.file) ?? nestingProblem(body, options.file, options.lineOffset) ?? weightProblem(body, options.file, options.lineOffset);
-  if (problem) return { html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem], codeBlocks: new Map() };
+  if (problem) return unrendered(problem);
   try {
     return await renderChecked(body, options, ctx);
   } catch (e) {
     // The parser and the walks recurse per level of nesting; nesting that the line check does not
     // see (inline markup thousands deep) ends here rather than as a crash.
     if (!(e instanceof RangeError) || !/call stack/i.test(e.message)) throw e;
-    return {
-      html: '',
-      anchors: [],
-      headings: [],
-      ids: new Set(),
-      links: [],
-      problems: [{ file: options.file, line: options.lineOffset + 1, column: 1, message: 'this page nests markup too deeply to be rendered; flatten its lists, quotes or emphasis' }],
-      codeBlocks: new Map(),
-    };
+    return unrendered({ file: options.file, line: options.lineOffset + 1, column: 1, message: 'this page nests markup too deeply to be rendered; flatten its lists, quotes or emphasis' });
   }
 }
 
@@ -194,8 +187,6 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
       if (typeof value === 'string') node.properties[key] = noNul(value);
       else if (Array.isArray(value)) node.properties[key] = value.map((v) => (typeof v === 'string' ? noNul(v) : v));
     }
-  });
-  walk<Element>(hast, 'element', (node) => {
     const id = node.properties.id;
     if (typeof id === 'string') ids.add(id);
     const href = node.properties.href;

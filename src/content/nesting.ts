@@ -59,21 +59,13 @@ export function nestingProblem(body: string, file: string, lineOffset: number): 
       // (Code spans hold text, not emphasis: blanked out with their length kept, for the column.)
       const run = EMPHASIS_RUN.exec(line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length)));
       if (run && !THEMATIC_BREAK.test(line)) {
-        return {
-          file,
-          line: lineNumber + lineOffset,
-          column: run.index + 1,
-          message: `a run of ${run[0].length} "${run[0][0]}" characters nests emphasis more than ${MAX_NESTING} levels deep; shorten it, or put it in a code span`,
-        };
+        const message = `a run of ${run[0].length} "${run[0][0]}" characters nests emphasis more than ${MAX_NESTING} levels deep; shorten it, or put it in a code span`;
+        return { file, line: lineNumber + lineOffset, column: run.index + 1, message };
       }
     }
     if (depth > MAX_NESTING) {
-      return {
-        file,
-        line: lineNumber + lineOffset,
-        column: 1,
-        message: `lists and quotes nest more than ${MAX_NESTING} levels deep here; flatten them (a page this deep cannot be read anyway)`,
-      };
+      const message = `lists and quotes nest more than ${MAX_NESTING} levels deep here; flatten them (a page this deep cannot be read anyway)`;
+      return { file, line: lineNumber + lineOffset, column: 1, message };
     }
     if (end === body.length) break;
   }
@@ -105,10 +97,6 @@ export function weightProblem(body: string, file: string, lineOffset: number): S
   const first = /^\s*\n/.exec(body)?.[0].length ?? 0;
   let line = 1;
   for (let at = body.indexOf('\n'); at >= 0 && at < first; at = body.indexOf('\n', at + 1)) line++;
-  return {
-    file,
-    line: lineOffset + line,
-    column: 1,
-    message: `this page's ${Math.round(body.length / 1024)} KB hold too much markup to be rendered within the memory a build may use; move part of it to a page of its own`,
-  };
+  const message = `this page's ${Math.round(body.length / 1024)} KB hold too much markup to be rendered within the memory a build may use; move part of it to a page of its own`;
+  return { file, line: lineOffset + line, column: 1, message };
 }

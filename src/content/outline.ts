@@ -1,18 +1,15 @@
 import GithubSlugger, { slug } from 'github-slugger';
 import type { Heading, Root, RootContent } from 'mdast';
 import { join, relative, sep } from 'node:path';
-import remarkDirective from 'remark-directive';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
 import { InputError } from '../shared/errors.js';
 import { withParsers } from '../config/parsers.js';
 import { cacheHas, cacheKey } from '../io/cache.js';
 import type { Anchor } from './plugins/headings.js';
 import { readFrontmatter, splitSource } from './frontmatter.js';
+import { parser } from './mdast-parse.js';
 import type { SourcePage } from './load.js';
 import { pageIdOf } from './load.js';
-import { CHROME_IDS, isReservedForHeading } from './slug.js';
+import { CHROME_IDS, freeId, isReservedForHeading } from './slug.js';
 import { readSourceText } from '../io/sources.js';
 
 /*
@@ -45,8 +42,6 @@ export function headingLines(body: string): string[] {
   }
   return lines;
 }
-
-const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
 
 /** The text of a heading as the rendered page has it (text and code, not image descriptions). */
 function textOf(node: RootContent | Heading): string {
@@ -90,12 +85,8 @@ function outlineOf(headings: HeadingText[]): Pick<SourcePage, 'anchors' | 'headi
     const text = heading.text!;
     const title = text.trim();
     let id = slugger.slug(text);
-    if (taken.has(id) || isReservedForHeading(id)) {
-      // Numbered from the heading's own slug, as rehypeUniqueIds does.
-      const base = slug(text);
-      id = base;
-      for (let n = 1; taken.has(id) || isReservedForHeading(id); n++) id = `${base}-${n}`;
-    }
+    // Numbered from the heading's own slug, as rehypeUniqueIds does.
+    if (taken.has(id) || isReservedForHeading(id)) id = freeId(slug(text), taken);
     taken.add(id);
     if (heading.depth > 3) continue;
     texts.push(title);

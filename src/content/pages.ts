@@ -18,10 +18,7 @@ export function pageIdOf(relativePath: string): string | null {
 
 /** Lists the Markdown files of the content folder, sorted (deterministic). */
 export function listContentFiles(contentDir: string): string[] {
-  return (readdirSync(contentDir, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => f.split(sep).join('/'))
-    .sort();
+  return (readdirSync(contentDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => f.split(sep).join('/')).sort();
 }
 
 /**
@@ -40,20 +37,14 @@ export interface UnbuiltPage {
 
 /** The problems of a page's render, with what the page still tells (UnbuiltPage). */
 export class PageProblems extends InputError {
-  constructor(
-    problems: SourceProblem[],
-    readonly unbuilt: UnbuiltPage,
-  ) {
+  constructor(problems: SourceProblem[], readonly unbuilt: UnbuiltPage) {
     super(problems);
   }
 }
 
 /** The problems of a page's frontmatter, with the body they kept from being rendered (see withBodyProblems). */
 export class FrontmatterProblems extends InputError {
-  constructor(
-    problems: SourceProblem[],
-    readonly page: { relPath: string; sourcePath: string; body: string; bodyLineOffset: number },
-  ) {
+  constructor(problems: SourceProblem[], readonly page: { relPath: string; sourcePath: string; body: string; bodyLineOffset: number }) {
     super(problems);
   }
 }

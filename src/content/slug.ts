@@ -16,22 +16,8 @@ import { walk } from './walk.js';
 
 /** Every fixed id the page chrome writes (Layout, Printable and their components). */
 export const CHROME_IDS: readonly string[] = [
-  'section-titled',
-  'banner',
-  'notification',
-  'search-input',
-  'search-panel',
-  'search-status',
-  'search-results',
-  'lang-menu',
-  'mobile-menu',
-  'page',
-  'sidebar',
-  'content',
-  'further-reading',
-  'contributors',
-  'footer',
-  'chat-button',
+  'section-titled', 'banner', 'notification', 'search-input', 'search-panel', 'search-status', 'search-results', 'lang-menu',
+  'mobile-menu', 'page', 'sidebar', 'content', 'further-reading', 'contributors', 'footer', 'chat-button',
 ];
 
 /** Ids the chrome numbers: the sidebar's lists of anchors, the search results (made by the client script). */
@@ -129,14 +115,19 @@ export function rehypeUniqueIds() {
         // Numbered from the heading's own slug, as GitHub numbers duplicates: a second "Content"
         // after the chrome's "content" and a first heading's "content-1" is "content-2". A heading
         // with nothing to slug (only emoji or punctuation) is a "section".
-        const base = slug(toString(node)) || EMPTY_SLUG;
-        id = base;
-        for (let n = 1; taken.has(id) || isReservedForHeading(id); n++) id = `${base}-${n}`;
+        id = freeId(slug(toString(node)) || EMPTY_SLUG, taken);
         node.properties.id = id;
       }
       taken.add(id);
     }
   };
+}
+
+/** `base`, or the first of `base`-1, `base`-2… that is neither taken nor reserved for the chrome or the tabs. */
+export function freeId(base: string, taken: ReadonlySet<string>): string {
+  let id = base;
+  for (let n = 1; taken.has(id) || isReservedForHeading(id); n++) id = `${base}-${n}`;
+  return id;
 }
 
 /** Unique ids for a document's parts, none of them one of the chrome's (the chapters of a printable section). */

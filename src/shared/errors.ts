@@ -31,11 +31,7 @@ export class InputError extends Error {
 }
 
 function compareProblems(a: SourceProblem, b: SourceProblem): number {
-  return a.file === b.file
-    ? a.line - b.line || a.column - b.column
-    : a.file < b.file
-      ? -1
-      : 1;
+  return a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1;
 }
 
 /** Formats a zod-style path (`['sections', 2, 'pages', 4]`) as `sections[2].pages[4]`. */

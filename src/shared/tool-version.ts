@@ -16,10 +16,8 @@ export function toolVersion(): string {
   if (tool) return tool;
   const hash = createHash('sha256').update(process.version);
   for (const dir of [PACKAGED ? 'lib' : 'src', 'templates']) {
-    for (const file of (readdirSync(join(TOOL_ROOT, dir), { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
-      .filter((d) => d.isFile())
-      .map((d) => join(d.parentPath, d.name))
-      .sort()) {
+    const entries = readdirSync(join(TOOL_ROOT, dir), { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[];
+    for (const file of entries.filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name)).sort()) {
       hash.update(file.slice(TOOL_ROOT.length)).update('\0').update(readFileSync(file));
     }
   }

@@ -39,12 +39,8 @@ export function heroImages(root: string, site: Site, statics: ReadonlySet<string
     }
     const [light, dark] = sizes;
     if (light && dark && Math.abs(light.width / light.height - dark.width / dark.height) > 0.01) {
-      problems.push({
-        file: page.sourcePath,
-        ...page.locateField(['hero', 'image', 'dark']),
-        path: 'frontmatter.hero.image.dark',
-        message: `the dark hero image is ${dark.width}×${dark.height} and the light one ${light.width}×${light.height}: give both the same shape, so that the page keeps one place for either`,
-      });
+      const message = `the dark hero image is ${dark.width}×${dark.height} and the light one ${light.width}×${light.height}: give both the same shape, so that the page keeps one place for either`;
+      problems.push({ file: page.sourcePath, ...page.locateField(['hero', 'image', 'dark']), path: 'frontmatter.hero.image.dark', message });
     }
     if (problems.length === count && light) page.heroImage = { src: image.src, ...(image.dark ? { dark: image.dark } : {}), alt: image.alt, ...light };
   }

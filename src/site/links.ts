@@ -13,8 +13,6 @@ import { cspSources } from '../theme/theme.js';
  * page URL or to the source folder), ./caching.md and ../guides/caching.md.
  */
 
-export { EXTERNAL };
-
 export interface LinkTargets {
   /** Non-page files served at the root (sitemap.xml, static files), as URL paths. */
   files: Set<string>;
@@ -39,13 +37,7 @@ export function resolveHref(site: Site, page: LinkingPage, href: string, targets
   const path = queryAt < 0 ? rawPath : rawPath.slice(0, queryAt);
   // (Kept as written: a page may read it, a tab or a search for instance.)
   const query = queryAt < 0 ? '' : rawPath.slice(queryAt);
-  const candidates: string[] = [];
-  if (path.startsWith('/')) candidates.push(path);
-  else if (path.endsWith('.md')) candidates.push(mdRoute(page, path));
-  else {
-    candidates.push(resolved(page.url, path));
-    candidates.push(resolved(sourceFolder(page), path));
-  }
+  const candidates = path.startsWith('/') ? [path] : path.endsWith('.md') ? [mdRoute(page, path)] : [resolved(page.url, path), resolved(sourceFolder(page), path)];
   for (const candidate of candidates) {
     const normal = candidate.endsWith('/') || posix.extname(candidate) ? candidate : `${candidate}/`;
     const target = site.byUrl.get(normal) ?? (normal.endsWith('/index.html') ? site.byUrl.get(normal.slice(0, -'index.html'.length)) : undefined);
@@ -190,10 +182,7 @@ export function nearest(word: string, candidates: Iterable<string>, parts = true
     const rank = other === lower ? 0 : (editDistance(lower, other, limit) ?? (holds ? limit + 1 : undefined));
     if (rank !== undefined) found.push({ candidate, rank });
   }
-  return found
-    .sort((a, b) => a.rank - b.rank || (a.candidate < b.candidate ? -1 : 1))
-    .slice(0, 3)
-    .map((f) => f.candidate);
+  return found.sort((a, b) => a.rank - b.rank || (a.candidate < b.candidate ? -1 : 1)).slice(0, 3).map((f) => f.candidate);
 }
 
 /** The edits (insertions, deletions, changes, swaps of neighbours) from `a` to `b`, when at most `limit`; else undefined. */

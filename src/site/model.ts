@@ -109,8 +109,6 @@ export interface SiteTree extends TreeSpec {
   site: Site;
 }
 
-
-
 export function routeOf(id: string): string {
   return id === '' ? '/' : `/${id}/`;
 }
@@ -120,11 +118,7 @@ export function routeOf(id: string): string {
  * it rather than thrown, so that the caller can report them together with the
  * link problems found on the same model.
  */
-export function buildSite(
-  loaded: LoadedConfig,
-  sourcePages: SourcePage[],
-  failed: ReadonlySet<string> = new Set(),
-): { site: Site; problems: SourceProblem[] } {
+export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], failed: ReadonlySet<string> = new Set()): { site: Site; problems: SourceProblem[] } {
   const { config } = loaded;
   const problems: SourceProblem[] = [];
   const byId = new Map(sourcePages.map((p) => [p.id, p]));
@@ -156,9 +150,8 @@ export function buildSite(
           problems.push(loaded.problemAt([...entry.folder.path, 'directory'], `there is no page under content/${entry.folder.directory}/ to list (that no other section lists): add one, or correct the folder's name`));
         }
       } else if (failed.has(entry.id)) order++;
-      else if (!byId.has(entry.id)) {
-        problems.push(loaded.problemAt(entry.path, `page "${entry.id}" has no file ${contentPathOf(entry.id)}`));
-      } else placed.set(entry.id, { section: s, order: order++ });
+      else if (!byId.has(entry.id)) problems.push(loaded.problemAt(entry.path, `page "${entry.id}" has no file ${contentPathOf(entry.id)}`));
+      else placed.set(entry.id, { section: s, order: order++ });
     }
   });
 
@@ -198,12 +191,12 @@ export function buildSite(
   // Redirect targets must be real pages (and anchors of them); sources must not shadow one, nor name the same page as
   // another (/a and /a/), nor a file the build writes, nor be a pattern to a static host.
   const redirectPages = new Map<string, string>();
-  const printablePaths = new Set(sections.filter((s) => s.pages.length && config.site.printable !== false).map((s) => `${s.url}printable`));
+  const printables = new Set(sections.filter((s) => s.pages.length && config.site.printable !== false).map((s) => `${s.url}printable/`));
   for (const [from, to] of Object.entries(config.redirects)) {
     const bare = from.replace(/\/$/, '');
     if (from.split('/').some((segment) => segment.includes('*') || segment.startsWith(':'))) {
       problems.push(loaded.problemAt(['redirects', from], `"${from}" is a pattern to static hosts ("*" and a leading ":" stand for any text in _redirects): name one address`));
-    } else if (GENERATED.includes(bare) || bare === `/${OUTPUT_MARKER}` || /^\/(assets|search-index)(\/|$)/.test(bare) || printablePaths.has(bare)) {
+    } else if (GENERATED.includes(bare) || bare === `/${OUTPUT_MARKER}` || /^\/(assets|search-index)(\/|$)/.test(bare) || printables.has(`${bare}/`)) {
       problems.push(loaded.problemAt(['redirects', from], `the build writes ${bare.slice(1)} itself, and a redirect from "${from}" would replace it; choose another address`));
     }
     // A page's own file (/index.html, /guides/first/index.html), or a path under it, which would have to be a folder.
@@ -215,20 +208,13 @@ export function buildSite(
     else redirectPages.set(page, from);
     const target = to.replace(/[#?].*$/, '');
     const targetPage = pages.find((p) => p.url === target);
-    if (!targetPage && ![...failed].some((id) => routeOf(id) === target)) {
-      problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}" is not a page`));
-    }
+    if (!targetPage && ![...failed].some((id) => routeOf(id) === target)) problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}" is not a page`));
     const hash = /#(.*)$/.exec(to)?.[1];
-    if (targetPage && hash && !targetPage.ids.has(safeDecode(hash))) {
-      problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}": ${target} has no such anchor`));
-    }
-    if (pages.some((p) => p.url === from || p.url === `${from}/`)) {
-      problems.push(loaded.problemAt(['redirects', from], `"${from}" is a page; it cannot also be a redirect`));
-    }
+    if (targetPage && hash && !targetPage.ids.has(safeDecode(hash))) problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}": ${target} has no such anchor`));
+    if (pages.some((p) => p.url === from || p.url === `${from}/`)) problems.push(loaded.problemAt(['redirects', from], `"${from}" is a page; it cannot also be a redirect`));
   }
 
   // Internal links of the config (navigation, footer, banner) must reach pages too.
-  const printables = new Set(sections.filter((s) => s.pages.length && config.site.printable !== false).map((s) => `${s.url}printable/`));
   const isPage = (url: string) => {
     const path = url.replace(/[#?].*$/, '');
     return pages.some((p) => p.url === path) || printables.has(path) || [...failed].some((id) => routeOf(id) === path) || /\.[a-z0-9]+$/i.test(path);
@@ -262,14 +248,7 @@ export function buildSite(
   config.banner?.links.forEach((link, i) => checkLink(['banner', 'links', i], link.url));
   if (config.notification?.link) checkLink(['notification', 'link'], config.notification.link.url);
 
-  const site: Site = {
-    config,
-    pages,
-    byUrl: new Map(pages.map((p) => [p.url, p])),
-    byId: pageById,
-    sections,
-    navigation: config.navigation,
-  };
+  const site: Site = { config, pages, byUrl: new Map(pages.map((p) => [p.url, p])), byId: pageById, sections, navigation: config.navigation };
   return { site, problems };
 }
 

@@ -7,50 +7,33 @@
  * is read (WCAG 2 AA: 4.5:1 for text, 3:1 for icons).
  */
 
-export const COLOR_DEFAULTS = {
-  accent: '#3b5bdb',
-  accentDark: '#91a7ff',
-  accentText: '#ffffff',
-  accentTextDark: '#10141a',
-  link: '#2f4ac0',
-  linkDark: '#a5b4fc',
-  linkHover: '#1e3183',
-  linkHoverDark: '#c7d2fe',
-  header: '#23272f',
-  headerDark: '#171a20',
-  headerText: '#ffffff',
-  headerTextDark: '#ffffff',
-  headerTextSoft: '#d4d8de',
-  headerTextSoftDark: '#d4d8de',
-  headerAccent: '#91a7ff',
-  headerAccentDark: '#91a7ff',
-  banner: '#e6e9ef',
-  bannerText: '#1b1f27',
-} as const;
+/** Each colour of `theme.colors`: its default, and what it colours (the description of its config key). */
+const COLORS = {
+  accent: ['#3b5bdb', 'Accent in the light scheme: the chat button, highlighted code lines, search matches.'],
+  accentDark: ['#91a7ff', 'Accent in the dark scheme.'],
+  accentText: ['#ffffff', 'Icon colour on the accent (the chat button), light scheme; needs 3:1 against accent.'],
+  accentTextDark: ['#10141a', 'Icon colour on the dark accent; needs 3:1 against accentDark.'],
+  link: ['#2f4ac0', 'Links, the focus ring and note asides in the light scheme; needs 4.5:1 on the page background (#ffffff).'],
+  linkDark: ['#a5b4fc', 'Links, the focus ring and note asides in the dark scheme; needs 4.5:1 on the dark page background (#12181c).'],
+  linkHover: ['#1e3183', 'Links under the pointer, light scheme.'],
+  linkHoverDark: ['#c7d2fe', 'Links under the pointer, dark scheme.'],
+  header: ['#23272f', 'Header background, light scheme.'],
+  headerDark: ['#171a20', 'Header background, dark scheme.'],
+  headerText: ['#ffffff', 'Header and footer text and icons, light scheme; needs 4.5:1 on header.'],
+  headerTextDark: ['#ffffff', 'Header and footer text and icons, dark scheme; needs 4.5:1 on headerDark. Without it, headerText.'],
+  headerTextSoft: ['#d4d8de', 'Header navigation and footer text that is not current, light scheme; needs 4.5:1 on header.'],
+  headerTextSoftDark: ['#d4d8de', 'Header navigation and footer text that is not current, dark scheme; needs 4.5:1 on headerDark. Without it, headerTextSoft.'],
+  headerAccent: ['#91a7ff', 'Underline of the current header entry and focus ring inside the header, light scheme; needs 3:1 on header.'],
+  headerAccentDark: ['#91a7ff', 'Underline of the current header entry and focus ring inside the header, dark scheme; needs 3:1 on headerDark. Without it, headerAccent.'],
+  banner: ['#e6e9ef', 'Banner background (both schemes).'],
+  bannerText: ['#1b1f27', 'Banner text and links; needs 4.5:1 on banner.'],
+} as const satisfies Record<string, readonly [string, string]>;
 
-export type ColorKey = keyof typeof COLOR_DEFAULTS;
+export type ColorKey = keyof typeof COLORS;
 export type ThemeColors = Record<ColorKey, string>;
-
-export const COLOR_DESCRIPTIONS: Record<ColorKey, string> = {
-  accent: 'Accent in the light scheme: the chat button, highlighted code lines, search matches.',
-  accentDark: 'Accent in the dark scheme.',
-  accentText: 'Icon colour on the accent (the chat button), light scheme; needs 3:1 against accent.',
-  accentTextDark: 'Icon colour on the dark accent; needs 3:1 against accentDark.',
-  link: 'Links, the focus ring and note asides in the light scheme; needs 4.5:1 on the page background (#ffffff).',
-  linkDark: 'Links, the focus ring and note asides in the dark scheme; needs 4.5:1 on the dark page background (#12181c).',
-  linkHover: 'Links under the pointer, light scheme.',
-  linkHoverDark: 'Links under the pointer, dark scheme.',
-  header: 'Header background, light scheme.',
-  headerDark: 'Header background, dark scheme.',
-  headerText: 'Header and footer text and icons, light scheme; needs 4.5:1 on header.',
-  headerTextDark: 'Header and footer text and icons, dark scheme; needs 4.5:1 on headerDark. Without it, headerText.',
-  headerTextSoft: 'Header navigation and footer text that is not current, light scheme; needs 4.5:1 on header.',
-  headerTextSoftDark: 'Header navigation and footer text that is not current, dark scheme; needs 4.5:1 on headerDark. Without it, headerTextSoft.',
-  headerAccent: 'Underline of the current header entry and focus ring inside the header, light scheme; needs 3:1 on header.',
-  headerAccentDark: 'Underline of the current header entry and focus ring inside the header, dark scheme; needs 3:1 on headerDark. Without it, headerAccent.',
-  banner: 'Banner background (both schemes).',
-  bannerText: 'Banner text and links; needs 4.5:1 on banner.',
-};
+const colorTable = (column: 0 | 1) => Object.fromEntries(Object.entries(COLORS).map(([key, entry]) => [key, entry[column]])) as ThemeColors;
+export const COLOR_DEFAULTS = colorTable(0);
+export const COLOR_DESCRIPTIONS = colorTable(1);
 
 /** The page backgrounds of the two schemes (templates/styles/00-base.css), against which links are checked. */
 export const PAGE_BACKGROUND = { light: '#ffffff', dark: '#12181c' } as const;

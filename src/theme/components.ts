@@ -145,7 +145,8 @@ function compileComponent(root: string, entry: string, name: ComponentName): Com
   if (typeof component !== 'function') {
     throw new InputError([{ file: display(entry), line: 1, column: 1, message: `component ${name}: the file exports no function named ${name} (or default)` }]);
   }
-  return { inputs: inputsOf(root, result), component: guarded(component, name, display(entry)) };
+  const inputs = Object.keys(result.metafile.inputs).map((file): [string, string] => [resolve(root, file), hashOf(resolve(root, file))]);
+  return { inputs, component: guarded(component, name, display(entry)) };
 }
 
 /**
@@ -173,11 +174,4 @@ function guarded(component: ComponentType<any>, name: ComponentName, file: strin
   };
   Guarded.displayName = name;
   return Guarded;
-}
-
-function inputsOf(root: string, result: import('esbuild').BuildResult<{ write: false; metafile: true }>): Array<[string, string]> {
-  return Object.keys(result.metafile.inputs).map((file): [string, string] => {
-    const path = resolve(root, file);
-    return [path, hashOf(path)];
-  });
 }

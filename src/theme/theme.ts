@@ -131,13 +131,7 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
   const check = (path: readonly PropertyKey[], file: string | undefined, image = false) => {
     if (!file) return;
     const full = resolve(root, file);
-    let ok = false;
-    try {
-      ok = statSync(full).isFile() && !relative(root, full).startsWith('..');
-    } catch {
-      ok = false;
-    }
-    if (!ok) return problems.push(loaded.problemAt(path, `there is no file ${file} in the site folder`));
+    if (!isFile(full) || relative(root, full).startsWith('..')) return problems.push(loaded.problemAt(path, `there is no file ${file} in the site folder`));
     // Read through a symbolic link, a file outside the site would be published (the stylesheets and components
     // are built into the site); and static/ does not copy links, so a logo behind one would be missing.
     const link = lstatSync(full).isSymbolicLink();
@@ -190,13 +184,7 @@ export function cssUrls(root: string, file: string, css: string, base = '/'): { 
     const [path = '', rest = ''] = /^([^?#]*)(.*)$/.exec(url)!.slice(1);
     const target = path.startsWith('/') ? join(staticDir, path) : resolve(dirname(resolve(root, file)), path);
     const published = relative(staticDir, target);
-    let ok = !published.startsWith('..') && !published.startsWith(sep) && published !== '';
-    try {
-      ok &&= statSync(target).isFile();
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
+    if (published.startsWith('..') || published.startsWith(sep) || published === '' || !isFile(target)) {
       const before = css.slice(0, offset).split('\n');
       problems.push({
         file,
@@ -224,6 +212,15 @@ export function cspSources(config: SiteConfig, hasContributors: boolean): Record
     connect: unique(config.csp.connect),
     font: unique(config.csp.font),
   };
+}
+
+/** Whether `path` is a file (false when it cannot be read). */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `dir` holds `path` (both real paths), or is it. */
@@ -273,7 +270,6 @@ export function imageRatio(path: string): number {
   }
   return w > 0 && h > 0 && Number.isFinite(w / h) ? Math.round((w / h) * 1000) / 1000 : 1;
 }
-
 
 /** Whether the site folder has a favicon.svg of its own in static/ (then the built-in one is not written). */
 export function hasStaticFavicon(root: string): boolean {

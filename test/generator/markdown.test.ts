@@ -207,7 +207,8 @@ describe('self-links on very long reference pages', () => {
 
 describe('code colours', () => {
   it('reach AA contrast on the code background in both schemes', async () => {
-    const { contrast, readable } = await import('../../src/content/highlight.js');
+    const { readable } = await import('../../src/content/highlight.js');
+    const { contrastRatio: contrast } = await import('../../src/theme/colors.js');
     for (const color of ['#d73a49', '#6a737d', '#6f42c1', '#005cc5', '#22863a']) {
       expect(contrast(readable(color, 'light'), '#f6f8fa')).toBeGreaterThanOrEqual(4.5);
     }

@@ -12,7 +12,7 @@ import { ROOT } from '../helpers/content.js';
 const LAYERS: ReadonlyArray<readonly [name: string, prefixes: readonly string[]]> = [
   ['shared', ['src/shared/']],
   ['io', ['src/io/']],
-  ['words', ['src/theme/colors.ts', 'src/theme/social-icons.ts', 'src/theme/ui.ts', 'src/theme/ui-']],
+  ['words', ['src/theme/colors.ts', 'src/theme/social-icons.ts', 'src/theme/ui.ts']],
   ['config', ['src/config/']],
   ['theme', ['src/theme/']],
   ['content', ['src/content/']],

@@ -60,15 +60,12 @@ type LineMark = 'add' | 'del' | undefined;
 export function highlightedCode(value: string, meta: CodeMeta): { code: string; marks: LineMark[] } {
   const marks: LineMark[] = [];
   if (!meta.diff) return { code: value, marks };
-  const code = value
-    .split('\n')
-    .map((line, i) => {
-      // As `git diff` prints an edit: one column of marks, then the code with its own indentation.
-      marks[i] = line[0] === '+' ? 'add' : line[0] === '-' ? 'del' : undefined;
-      return /^[+\- ]/.test(line) ? line.slice(1) : line;
-    })
-    .join('\n');
-  return { code, marks };
+  // As `git diff` prints an edit: one column of marks, then the code with its own indentation.
+  const lines = value.split('\n').map((line, i) => {
+    marks[i] = line[0] === '+' ? 'add' : line[0] === '-' ? 'del' : undefined;
+    return /^[+\- ]/.test(line) ? line.slice(1) : line;
+  });
+  return { code: lines.join('\n'), marks };
 }
 
 /**
@@ -207,36 +204,14 @@ export function remarkCodeBlocks() {
         body.push(line);
         if (i < lines.length - 1) body.push({ type: 'text', value: '\n' });
       });
-      const pre: Element = {
-        type: 'element',
-        tagName: 'pre',
-        properties: { className: ['code'], dataLang: lang, tabIndex: 0 },
-        children: [{ type: 'element', tagName: 'code', properties: {}, children: body }],
-      };
-      const children: ElementContent[] = [];
-      if (meta.title) {
-        children.push({
-          type: 'element',
-          tagName: 'div',
-          properties: { className: ['code-title'] },
-          children: [{ type: 'text', value: meta.title }],
-        });
-      }
-      children.push(pre, {
-        type: 'element',
-        tagName: 'button',
-        properties: { type: 'button', className: ['copy'], dataCopy: '' },
-        children: [{ type: 'text', value: 'Copy' }],
-      });
-      parent.children[index] = {
-        type: 'codeBlock',
-        data: {
-          hName: 'div',
-          hProperties: { className: ['code-block', ...(meta.title ? ['has-title'] : [])] },
-          hChildren: children,
-        },
-        position: node.position,
-      } as never;
+      const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
+      const children = [
+        ...(meta.title ? [element('div', { className: ['code-title'] }, [{ type: 'text', value: meta.title }])] : []),
+        element('pre', { className: ['code'], dataLang: lang, tabIndex: 0 }, [element('code', {}, body)]),
+        element('button', { type: 'button', className: ['copy'], dataCopy: '' }, [{ type: 'text', value: 'Copy' }]),
+      ];
+      const hProperties = { className: ['code-block', ...(meta.title ? ['has-title'] : [])] };
+      parent.children[index] = { type: 'codeBlock', data: { hName: 'div', hProperties, hChildren: children }, position: node.position } as never;
     }
   };
 }

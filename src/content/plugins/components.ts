@@ -1,6 +1,6 @@
 import type { List, ListItem, Paragraph, PhrasingContent, RootContent, Text } from 'mdast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
-import type { Node, Parent } from 'unist';
+import type { Node, Parent, Position } from 'unist';
 import { report, type PageContext } from '../context.js';
 
 /*
@@ -18,13 +18,7 @@ import { report, type PageContext } from '../context.js';
  */
 
 /** The components' directive names, and how each is written (for the unknown directive's message). */
-export const COMPONENTS = {
-  cards: 'container',
-  card: 'container',
-  'link-card': 'leaf',
-  steps: 'container',
-  'file-tree': 'container',
-} as const;
+export const COMPONENTS = { cards: 'container', card: 'container', 'link-card': 'leaf', steps: 'container', 'file-tree': 'container' } as const;
 type ComponentName = keyof typeof COMPONENTS;
 
 /** How each component is written, for a problem about one written the other way. */
@@ -55,18 +49,8 @@ export function componentNode(directive: Directive, ctx: PageContext): RootConte
     report(ctx, directive.position, `${directive.type === 'containerDirective' ? ':::' : '::'}${name} is not how a ${name} is written: write ${FORMS[name]}`);
     return dropped(directive);
   }
-  switch (name) {
-    case 'cards':
-      return cardsNode(directive as ContainerDirective, ctx);
-    case 'card':
-      return cardNode(directive as ContainerDirective, ctx);
-    case 'link-card':
-      return linkCardNode(directive as LeafDirective, ctx);
-    case 'steps':
-      return stepsNode(directive as ContainerDirective, ctx);
-    case 'file-tree':
-      return fileTreeNode(directive as ContainerDirective, ctx);
-  }
+  const nodes = { cards: cardsNode, card: cardNode, 'link-card': linkCardNode, steps: stepsNode, 'file-tree': fileTreeNode };
+  return (nodes[name] as (directive: Directive, ctx: PageContext) => RootContent)(directive, ctx);
 }
 
 /** What stands for a directive used wrongly (its problem is reported): its content, in a plain block. */
@@ -80,24 +64,18 @@ function checkOptions(directive: Directive | TextDirective, allowed: readonly st
     if (allowed.includes(key)) continue;
     // `{#x}` and `{.x}` are read as id and class: the writer's words, not ours.
     const written = key === 'id' ? '#…' : key === 'class' ? '.…' : key;
-    report(
-      ctx,
-      directive.position,
-      allowed.length
-        ? `unknown option "${written}" of ${form} (expected ${allowed.join(' or ')})`
-        : `${form} takes no options in {…}, but "${written}" is given`,
-    );
+    report(ctx, directive.position, allowed.length ? `unknown option "${written}" of ${form} (expected ${allowed.join(' or ')})` : `${form} takes no options in {…}, but "${written}" is given`);
   }
 }
 
-function plainText(node: RootContent | PhrasingContent | Paragraph): string {
+export function plainText(node: RootContent | PhrasingContent | Paragraph): string {
   if ('value' in node && typeof node.value === 'string') return node.value;
   if ('children' in node) return (node.children as RootContent[]).map(plainText).join('');
   return '';
 }
 
 /** A container's [label], as Markdown, and the rest of its children. */
-function splitLabel(directive: ContainerDirective): { label?: PhrasingContent[]; body: RootContent[] } {
+export function splitLabel(directive: ContainerDirective): { label?: PhrasingContent[]; body: RootContent[] } {
   const [first, ...rest] = directive.children;
   if (first?.type === 'paragraph' && (first.data as { directiveLabel?: boolean } | undefined)?.directiveLabel) {
     return { label: first.children, body: rest };
@@ -106,6 +84,9 @@ function splitLabel(directive: ContainerDirective): { label?: PhrasingContent[];
 }
 
 const text = (value: string): Text => ({ type: 'text', value });
+/** A node of our own that becomes the element `hName` with these classes. */
+const element = (type: string, hName: string, className: string[], children: unknown[], position?: Position): RootContent =>
+  ({ type, position, data: { hName, hProperties: { className } }, children }) as never;
 
 /* Cards */
 
@@ -114,15 +95,10 @@ function cardNode(directive: ContainerDirective, ctx: PageContext): RootContent 
   checkOptions(directive, [], ctx, 'a :::card');
   const title = label && plainText({ type: 'paragraph', children: label }).trim() ? label : undefined;
   if (!title) report(ctx, directive.position, 'a :::card needs a title, as in :::card[Fast rebuilds]');
-  return {
-    type: 'card',
-    position: directive.position,
-    data: { hName: 'div', hProperties: { className: ['card'] } },
-    children: [
-      ...(title ? [{ type: 'paragraph', data: { hProperties: { className: ['card-title'] } }, children: title }] : []),
-      ...(body.length ? [{ type: 'cardBody', data: { hName: 'div', hProperties: { className: ['card-body'] } }, children: body }] : []),
-    ],
-  } as never;
+  return element('card', 'div', ['card'], [
+    ...(title ? [{ type: 'paragraph', data: { hProperties: { className: ['card-title'] } }, children: title }] : []),
+    ...(body.length ? [element('cardBody', 'div', ['card-body'], body)] : []),
+  ], directive.position);
 }
 
 function linkCardNode(directive: LeafDirective, ctx: PageContext): RootContent {
@@ -138,8 +114,8 @@ function linkCardNode(directive: LeafDirective, ctx: PageContext): RootContent {
     position: directive.position,
     data: { hName: 'a', hProperties: { className: ['link-card'], href: href ?? '#' } },
     children: [
-      { type: 'linkCardTitle', data: { hName: 'span', hProperties: { className: ['link-card-title'] } }, children: [text(title || href || '')] },
-      ...(description ? [{ type: 'linkCardDescription', data: { hName: 'span', hProperties: { className: ['link-card-description'] } }, children: [text(description)] }] : []),
+      element('linkCardTitle', 'span', ['link-card-title'], [text(title || href || '')]),
+      ...(description ? [element('linkCardDescription', 'span', ['link-card-description'], [text(description)])] : []),
     ],
   } as never;
 }
@@ -150,7 +126,7 @@ function cardsNode(directive: ContainerDirective, ctx: PageContext): RootContent
   for (const child of directive.children as Node[]) {
     if (child.type === 'card' || child.type === 'linkCard') {
       // Each card is an item of the grid's list; a link card is the link inside its item.
-      items.push({ type: 'cardItem', data: { hName: 'li', hProperties: { className: ['cards-item'] } }, children: [child] } as never);
+      items.push(element('cardItem', 'li', ['cards-item'], [child]) as Parent);
     } else if (child.type === 'paragraph' && (child as Paragraph).data && ((child as Paragraph).data as { directiveLabel?: boolean }).directiveLabel) {
       report(ctx, directive.position, 'a ::::cards block takes no title: give each :::card[Title] its own');
     } else {
@@ -158,19 +134,23 @@ function cardsNode(directive: ContainerDirective, ctx: PageContext): RootContent
     }
   }
   if (!items.length) report(ctx, directive.position, 'a ::::cards block needs at least one :::card[Title] block or ::link-card[Title]{href=…} line');
-  return { type: 'cards', position: directive.position, data: { hName: 'ul', hProperties: { className: ['cards'] } }, children: items } as never;
+  return element('cards', 'ul', ['cards'], items, directive.position);
 }
 
 /* Steps */
 
+/** The one list (numbered or not) a block holds, or undefined with a problem at what else it holds. */
+function onlyList(directive: ContainerDirective, ordered: boolean, ctx: PageContext, message: string): List | undefined {
+  const [list, ...rest] = directive.children;
+  if (list?.type === 'list' && Boolean(list.ordered) === ordered && !rest.length) return list;
+  const at = list && (list.type !== 'list' || Boolean(list.ordered) !== ordered) ? list : rest[0];
+  report(ctx, at?.position ?? directive.position, message);
+}
+
 function stepsNode(directive: ContainerDirective, ctx: PageContext): RootContent {
   checkOptions(directive, [], ctx, 'a :::steps block');
-  const [list, ...rest] = directive.children;
-  if (list?.type !== 'list' || !list.ordered || rest.length) {
-    const at = list && (list.type !== 'list' || !list.ordered) ? list : rest[0];
-    report(ctx, at?.position ?? directive.position, 'a :::steps block must hold one numbered list (1. First step, 2. Next step, …) and nothing else');
-    return dropped(directive);
-  }
+  const list = onlyList(directive, true, ctx, 'a :::steps block must hold one numbered list (1. First step, 2. Next step, …) and nothing else');
+  if (!list) return dropped(directive);
   list.data = { ...list.data, hProperties: { className: ['steps'] } } as never;
   return list;
 }
@@ -179,27 +159,12 @@ function stepsNode(directive: ContainerDirective, ctx: PageContext): RootContent
 
 function fileTreeNode(directive: ContainerDirective, ctx: PageContext): RootContent {
   checkOptions(directive, [], ctx, 'a :::file-tree block');
-  const [list, ...rest] = directive.children;
-  if (list?.type !== 'list' || list.ordered || rest.length) {
-    const at = list && (list.type !== 'list' || list.ordered) ? list : rest[0];
-    report(ctx, at?.position ?? directive.position, 'a :::file-tree block must hold one bulleted list (- src/, then its files indented under it) and nothing else');
-    return dropped(directive);
-  }
-  return {
-    type: 'fileTree',
-    position: directive.position,
-    data: { hName: 'div', hProperties: { className: ['file-tree'] } },
-    children: [treeList(list, ctx)],
-  } as never;
+  const list = onlyList(directive, false, ctx, 'a :::file-tree block must hold one bulleted list (- src/, then its files indented under it) and nothing else');
+  return list ? element('fileTree', 'div', ['file-tree'], [treeList(list, ctx)], directive.position) : dropped(directive);
 }
 
 function treeList(list: List, ctx: PageContext): RootContent {
-  return {
-    type: 'treeList',
-    position: list.position,
-    data: { hName: 'ul' },
-    children: list.children.map((item) => treeEntry(item, ctx)),
-  } as never;
+  return { type: 'treeList', position: list.position, data: { hName: 'ul' }, children: list.children.map((item) => treeEntry(item, ctx)) } as never;
 }
 
 /** One entry of a file tree: its name (highlighted when strong), the comment after it, and the entries inside a folder. */
@@ -240,27 +205,12 @@ function treeEntry(item: ListItem, ctx: PageContext): RootContent {
   // The comment without the spaces that set it off from the name.
   if (comment[0]?.type === 'text') comment[0] = text(comment[0].value.replace(/^\s+/, ''));
   if (comment[0]?.type === 'text' && !comment[0].value) comment.shift();
-  return {
-    type: 'treeEntry',
-    position: item.position,
-    data: { hName: 'li', hProperties: { className: [folder ? 'tree-folder' : 'tree-file', ...(highlighted ? ['tree-highlight'] : [])] } },
-    children: [
-      {
-        type: 'treeLine',
-        data: { hName: 'span', hProperties: { className: ['tree-line'] } },
-        children: [
-          {
-            type: 'treeName',
-            data: { hName: 'span', hProperties: { className: ['tree-name'] } },
-            children: [highlighted ? { type: 'strong', children: [text(shown)] } : text(shown)],
-          },
-          // (A space between name and comment, for the text as copied and as read aloud.)
-          ...(comment.length ? [text(' '), { type: 'treeComment', data: { hName: 'span', hProperties: { className: ['tree-comment'] } }, children: comment }] : []),
-        ],
-      },
-      ...children,
-    ],
-  } as never;
+  const line = element('treeLine', 'span', ['tree-line'], [
+    element('treeName', 'span', ['tree-name'], [highlighted ? { type: 'strong', children: [text(shown)] } : text(shown)]),
+    // (A space between name and comment, for the text as copied and as read aloud.)
+    ...(comment.length ? [text(' '), element('treeComment', 'span', ['tree-comment'], comment)] : []),
+  ]);
+  return element('treeEntry', 'li', [folder ? 'tree-folder' : 'tree-file', ...(highlighted ? ['tree-highlight'] : [])], [line, ...children], item.position);
 }
 
 /* Badges */
@@ -277,10 +227,5 @@ export function badgeNode(node: TextDirective, written: string, ctx: PageContext
   const variant = node.attributes?.variant ?? 'default';
   const known = (BADGE_VARIANTS as readonly string[]).includes(variant);
   if (!known) report(ctx, node.position, `unknown badge variant "${variant}" (expected one of ${BADGE_VARIANTS.join(', ')})`);
-  return {
-    type: 'badge',
-    position: node.position,
-    data: { hName: 'span', hProperties: { className: ['text-badge', `text-badge-${known ? variant : 'default'}`] } },
-    children: [text(label)],
-  } as never;
+  return element('badge', 'span', ['text-badge', `text-badge-${known ? variant : 'default'}`], [text(label)], node.position);
 }

@@ -116,14 +116,13 @@ function figure(svg: Element, source: DiagramSource, caption: string | undefined
   svg.properties = { ...svg.properties, role: 'img', ariaLabelledBy: [`${id}-title`], ariaDescribedBy: [`${id}-desc`] };
   svg.children.unshift(el('title', { id: `${id}-title` }, [txt(name)]), el('desc', { id: `${id}-desc` }, [txt(description)]));
   // (The caption first: a figure's caption is its first or its last child, and the disclosure comes last.)
-  const children: ElementContent[] = caption ? [el('figcaption', {}, [txt(caption)])] : [];
-  children.push(el('div', { className: ['diagram-view'], tabIndex: 0 }, [svg]));
-  children.push(
+  return [
+    ...(caption ? [el('figcaption', {}, [txt(caption)])] : []),
+    el('div', { className: ['diagram-view'], tabIndex: 0 }, [svg]),
     el('details', { className: ['diagram-source'] }, [
       // (In English here: the build puts the interface's words in, see bodyHtml in src/build/render.tsx.)
       el('summary', { dataDiagramSource: '' }, [txt('Diagram source')]),
       el('pre', { className: ['code'], dataLang: DIAGRAM_LANGUAGE, tabIndex: 0 }, [el('code', {}, [txt(text)])]),
     ]),
-  );
-  return children;
+  ];
 }

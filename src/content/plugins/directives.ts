@@ -1,9 +1,9 @@
-import type { BlockContent, Blockquote, Paragraph, Root, RootContent, Text } from 'mdast';
+import type { BlockContent, Blockquote, PhrasingContent, Root, RootContent, Text } from 'mdast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
 import type { Node, Parent } from 'unist';
 import type { VFile } from 'vfile';
 import { report, type PageContext } from '../context.js';
-import { badgeNode, componentNode, COMPONENTS } from './components.js';
+import { badgeNode, componentNode, COMPONENTS, plainText, splitLabel } from './components.js';
 
 /*
  * Writer-facing Markdown extensions built on generic directives:
@@ -18,13 +18,7 @@ import { badgeNode, componentNode, COMPONENTS } from './components.js';
 export const ASIDE_KINDS = { note: 'Note', tip: 'Tip', warning: 'Warning', danger: 'Danger' } as const;
 type AsideKind = keyof typeof ASIDE_KINDS;
 
-const ALERTS: Record<string, AsideKind> = {
-  NOTE: 'note',
-  TIP: 'tip',
-  IMPORTANT: 'note',
-  WARNING: 'warning',
-  CAUTION: 'danger',
-};
+const ALERTS: Record<string, AsideKind> = { NOTE: 'note', TIP: 'tip', IMPORTANT: 'note', WARNING: 'warning', CAUTION: 'danger' };
 
 export function remarkDirectives() {
   return (tree: Root, file: VFile) => {
@@ -48,8 +42,8 @@ export function remarkDirectives() {
       const directive = node as ContainerDirective | LeafDirective;
       if (directive.type === 'containerDirective') checkClosed(directive, source, ctx, parent);
       if (directive.type === 'containerDirective' && directive.name in ASIDE_KINDS) {
-        const { label, labelNodes, body } = splitLabel(directive);
-        parent.children[index] = asideNode(directive.name as AsideKind, label, body as BlockContent[], directive, undefined, labelNodes) as never;
+        const { label, body } = splitLabel(directive);
+        parent.children[index] = asideNode(directive.name as AsideKind, labelText(label), body as BlockContent[], directive, undefined, label) as never;
         return;
       }
       if (directive.type === 'containerDirective' && directive.name === 'tabs') {
@@ -58,9 +52,7 @@ export function remarkDirectives() {
       }
       if (directive.type === 'containerDirective' && directive.name === 'tab') {
         // Tabs consume their :::tab children themselves; one found here stands alone.
-        if (!(parent as ContainerDirective).name || (parent as ContainerDirective).name !== 'tabs') {
-          report(ctx, directive.position, 'a :::tab block must be inside a ::::tabs block');
-        }
+        if ((parent as ContainerDirective).name !== 'tabs') report(ctx, directive.position, 'a :::tab block must be inside a ::::tabs block');
         return;
       }
       const component = componentNode(directive, ctx);
@@ -68,11 +60,7 @@ export function remarkDirectives() {
         parent.children[index] = component as never;
         return;
       }
-      report(
-        ctx,
-        directive.position,
-        `unknown directive "${directive.name}" (expected one of ${[...Object.keys(ASIDE_KINDS), 'tabs', ...Object.keys(COMPONENTS)].join(', ')})`,
-      );
+      report(ctx, directive.position, `unknown directive "${directive.name}" (expected one of ${[...Object.keys(ASIDE_KINDS), 'tabs', ...Object.keys(COMPONENTS)].join(', ')})`);
     };
     const walk = (parent: Parent) => {
       parent.children.forEach((child, i) => {
@@ -90,19 +78,8 @@ function sourceOf(node: TextDirective, source: string): string {
   return start !== undefined && end !== undefined ? source.slice(start, end) : `:${node.name}`;
 }
 
-function splitLabel(directive: ContainerDirective): { label?: string; labelNodes?: RootContent[]; body: RootContent[] } {
-  const [first, ...rest] = directive.children;
-  if (first?.type === 'paragraph' && first.data && (first.data as { directiveLabel?: boolean }).directiveLabel) {
-    return { label: plainText(first), labelNodes: first.children, body: rest };
-  }
-  return { body: directive.children };
-}
-
-function plainText(node: RootContent | Paragraph): string {
-  if ('value' in node && typeof node.value === 'string') return node.value;
-  if ('children' in node) return (node.children as RootContent[]).map(plainText).join('');
-  return '';
-}
+/** A container's [label] as plain text. */
+const labelText = (label: PhrasingContent[] | undefined) => label && plainText({ type: 'paragraph', children: label });
 
 function alertKind(node: Blockquote): { kind: AsideKind; word?: 'important' | 'caution' } | undefined {
   const first = node.children[0];
@@ -152,7 +129,8 @@ function tabsNode(directive: ContainerDirective, ctx: Parameters<typeof report>[
   const tabs: Array<{ label: string; body: RootContent[] }> = [];
   for (const child of directive.children) {
     if (child.type === 'containerDirective' && child.name === 'tab') {
-      const { label, body } = splitLabel(child);
+      const split = splitLabel(child);
+      const [label, body] = [labelText(split.label), split.body];
       if (!label) report(ctx, child.position, 'a :::tab needs a label, as in :::tab[npm]');
       // The label names the tab, and the reader's choice is remembered by it: two tabs of one label cannot be told apart.
       else if (tabs.some((tab) => tab.label === label)) report(ctx, child.position, `two tabs of this block are labelled "${label}": give each its own label`);

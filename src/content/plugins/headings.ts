@@ -38,11 +38,8 @@ export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
       const level = /^h([1-6])$/.exec(node.tagName)?.[1];
       if (!level) return;
       const depth = Number(level);
-      if (depth === 1) {
-        report(ctx, node.position, 'the page title is its only h1: use "##" for sections (the title comes from the frontmatter)');
-      } else if (depth > previous + 1) {
-        report(ctx, node.position, `heading level skips from h${previous} to h${depth}`);
-      }
+      if (depth === 1) report(ctx, node.position, 'the page title is its only h1: use "##" for sections (the title comes from the frontmatter)');
+      else if (depth > previous + 1) report(ctx, node.position, `heading level skips from h${previous} to h${depth}`);
       previous = depth;
       const id = node.properties.id as string | undefined;
       if (!id || depth > 3) return;
@@ -50,21 +47,11 @@ export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
       headings.push(title);
       if (depth === 2) anchors.push({ title, id });
       if (depth > selfLinkDepth) return;
-      const link: Element = {
-        type: 'element',
-        tagName: 'a',
-        // Named "Section titled <heading>" by reference: the words live once per page
-        // (ANCHOR_LABEL_ID in the layout), so reference pages with a thousand headings stay small.
-        properties: { className: ['anchor'], href: `#${id}`, ariaLabelledby: `${ANCHOR_LABEL_ID} ${id}` },
-        children: [{ type: 'text', value: '#' }],
-      };
-      const wrapper: Element = {
-        type: 'element',
-        tagName: 'div',
-        properties: { className: ['heading'] },
-        children: [node, link],
-      };
-      parent.children[index] = wrapper as ElementContent;
+      // Named "Section titled <heading>" by reference: the words live once per page
+      // (ANCHOR_LABEL_ID in the layout), so reference pages with a thousand headings stay small.
+      const properties = { className: ['anchor'], href: `#${id}`, ariaLabelledby: `${ANCHOR_LABEL_ID} ${id}` };
+      const link: Element = { type: 'element', tagName: 'a', properties, children: [{ type: 'text', value: '#' }] };
+      parent.children[index] = { type: 'element', tagName: 'div', properties: { className: ['heading'] }, children: [node, link] } as ElementContent;
       return 'skip';
     });
   };
