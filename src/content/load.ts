@@ -3,6 +3,7 @@ import { readSourceText } from '../io/sources.js';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../shared/errors.js';
+import { timed } from '../shared/stages.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PoolOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached } from '../io/cache.js';
@@ -99,12 +100,13 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
 async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, lastKey?: string): Promise<Fresh> {
   const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
   if (previous) registerTokenClasses(previous.classes);
-  const fresh = await renderMarkdown(prepared.split.body, {
+  // (The work the worker pool shares out: with DOCS_WORKERS=0 all of it runs here, one page at a time.)
+  const fresh = await timed('markdown-pages', () => renderMarkdown(prepared.split.body, {
     file: prepared.sourcePath,
     lineOffset: prepared.split.bodyLineOffset,
     highlighter,
     codeBlocks: new Map(previous?.blocks),
-  });
+  }));
   if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(prepared.relPath)!, sourcePath: prepared.sourcePath, bodyLineOffset: prepared.split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
   const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
   const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };

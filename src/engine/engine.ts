@@ -17,6 +17,7 @@ import { duplicatePage, loadPage, loadPages, pageIdOf, PageProblems, type PageHo
 import type { PoolOptions } from '../content/pool.js';
 import { scanContent } from '../io/sources.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
+import { stageTimes, timed } from '../shared/stages.js';
 import type { Site, SitePage } from '../site/model.js';
 import { loadComponents } from '../theme/components.js';
 import { themeStylesheet, withThemeCss } from '../theme/theme.js';
@@ -31,17 +32,7 @@ import { checkSite, linksWithoutConfig, siteWarnings, type LinkResolver } from '
  * the worker pool, the highlight thread); later ones parse the changed files one by one.
  */
 
-/** Time spent per stage (ms), for the benchmark (DOCS_PROFILE=1 prints it). */
-export const stageTimes: Record<string, number> = {};
-export function timed<T>(stage: string, fn: () => T): T {
-  const start = performance.now();
-  const result = fn();
-  if (result instanceof Promise) {
-    return result.finally(() => (stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start)) as T;
-  }
-  stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start;
-  return result;
-}
+export { stageTimes, timed } from '../shared/stages.js';
 
 export interface EngineOptions {
   /** The site folder and its config file (absolute). */

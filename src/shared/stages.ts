@@ -1,0 +1,19 @@
+/*
+ * Time spent per stage of a build (ms), for DOCS_PROFILE and the benchmarks. A stage may be timed in
+ * several places; its times add up. Sub-stages (the Markdown of the pages within "markdown", the
+ * parsers' loading within the first step that needed them) are listed apart.
+ */
+export const stageTimes: Record<string, number> = {};
+
+/** Stages that are part of another one. */
+export const SUBSTAGES = new Set(['markdown-pages', 'parsers']);
+
+export function timed<T>(stage: string, fn: () => T): T {
+  const start = performance.now();
+  const result = fn();
+  if (result instanceof Promise) {
+    return result.finally(() => (stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start)) as T;
+  }
+  stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start;
+  return result;
+}
