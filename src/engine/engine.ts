@@ -139,9 +139,10 @@ export class Engine {
     const full = first || !!change.full;
     // The config, frontmatter and problem positions are read synchronously.
     if (!first) await loadParsers();
-    if (first && this.options.render) void this.script();
     if (change.client) this.js = undefined;
     if (change.css) this.css = undefined;
+    // (Started now, so that a page asked for during the first update finds the script, and esbuild, ready.)
+    if (first && this.options.render) void this.script();
     if (full) await this.readConfig();
     if (first) await this.loadAll();
     else if (full || change.content?.length || change.contentTree) await this.sync(full || change.contentTree ? null : new Set(change.content));
