@@ -55,6 +55,8 @@ export interface EngineOptions {
   resolveLinks?: LinkResolver;
   /** During the first update, between two pages: lets other work (a page asked for in the preview) go first. */
   pause?: () => Promise<void>;
+  /** Updates follow the first one (the preview): it notes the hash of each file's text, so that a later one parses only the files whose text changed. */
+  incremental?: boolean;
 }
 
 /** What changed since the last update (nothing was before the first). */
@@ -70,7 +72,7 @@ export interface EngineChange {
   css?: boolean;
 }
 
-/** A Markdown file as the engine last read it: its text's hash ('' when it was loaded with every page), and its page or its problems. */
+/** A Markdown file as the engine last read it: its text's hash ('' when not known: it is parsed again at the next change), and its page or its problems. */
 export interface Source {
   hash: string;
   /** The Markdown body as written (for llms-full.txt). */
@@ -228,12 +230,15 @@ export class Engine {
   private async loadAll(): Promise<void> {
     const files = this.listContent();
     const { root, pool, keepHtml, pause } = this.options;
+    // (Taken before the pages are read: a file saved meanwhile then has another hash, and is parsed again.)
+    const hashes = new Map(this.options.incremental ? files.map((file) => [file, this.hashOf(file) ?? '']) : []);
     const config = this.validConfig?.config;
     const feed = config && this.options.onConfig?.(config);
     const hooks: PageHooks = {
       page: (page, fromCache) => {
         // Known at once: a page asked for during the first update may be rendered from it.
-        this.sources.set(this.fileOf(page.sourcePath), { hash: '', page, problems: [] });
+        const file = this.fileOf(page.sourcePath);
+        this.sources.set(file, { hash: hashes.get(file) ?? '', page, problems: [] });
         feed?.page(page, fromCache);
       },
       pause,
@@ -249,7 +254,7 @@ export class Engine {
       const sourcePath = relative(root, join(this.contentDir, file)).split(sep).join('/');
       const known = this.sources.get(file);
       if (known?.page?.sourcePath === sourcePath) known.markdown = loaded.markdown.get(sourcePath);
-      else this.sources.set(file, { hash: '', problems: bySource.get(sourcePath) ?? [], unbuilt: unbuilt.get(sourcePath) });
+      else this.sources.set(file, { hash: hashes.get(file) ?? '', problems: bySource.get(sourcePath) ?? [], unbuilt: unbuilt.get(sourcePath) });
     }
   }
 
@@ -264,17 +269,20 @@ export class Engine {
     }
   }
 
-  private async parseNow(file: string): Promise<void> {
-    let text: Buffer;
+  /** A hash of a file's text; undefined when it is not a regular file (reading a pipe would wait forever) or is gone. */
+  private hashOf(file: string): string | undefined {
     try {
-      // Only regular files: reading a pipe would wait forever (the listing reports what else is there).
-      if (!statSync(join(this.contentDir, file)).isFile()) throw new Error('not a file');
-      text = readFileSync(join(this.contentDir, file));
+      if (!statSync(join(this.contentDir, file)).isFile()) return undefined;
+      return createHash('sha1').update(readFileSync(join(this.contentDir, file))).digest('base64url');
     } catch {
-      this.sources.delete(file); // deleted since the listing; the watcher reports it next
-      return;
+      return undefined;
     }
-    const hash = createHash('sha1').update(text).digest('base64url');
+  }
+
+  private async parseNow(file: string): Promise<void> {
+    const hash = this.hashOf(file);
+    // Deleted since the listing, or not a file: the watcher reports it next (the listing says what else is there).
+    if (hash === undefined) return void this.sources.delete(file);
     const last = this.sources.get(file);
     if (last?.hash === hash) return;
     this.parsed++;

@@ -102,6 +102,7 @@ export class Preview {
       render: true,
       // The pages stay in memory from save to save.
       keepHtml: true,
+      incremental: true,
       // During the first build: lets a page asked for meanwhile be rendered, and waits until it is (see early).
       pause: () => {
         this.onListed();
