@@ -6,6 +6,9 @@
 //   cold  - no caches (cache folder removed, fresh output folder)
 //   warm  - the same build again, with caches and the previous output
 //   edit  - after changing one page
+//   cold, one thread - a cold build with DOCS_WORKERS=0, and its one-thread share: the part of it
+//          that runs on one thread whatever the number of cores, that is all but the pages' Markdown
+//          (the markdown-pages stage of DOCS_PROFILE, which the worker pool shares out)
 // It reports the median wall time of the runs, pages per second, peak RSS, output
 // size and the slowest stages (from DOCS_PROFILE), and does the same for this
 // repository's own site. Beside the cold build it shows how long remark-parse alone
@@ -36,10 +39,10 @@ function duSize(dir) {
   return total;
 }
 
-function buildOnce(siteRoot, out) {
+function buildOnce(siteRoot, out, env = {}) {
   const started = process.hrtime.bigint();
   const child = spawnSync('/usr/bin/time', ['-f', 'MAXRSS %M', process.execPath, join(root, 'bin/docs.js'), 'build', '--root', siteRoot, '--out', out, '--quiet'], {
-    env: { ...process.env, DOCS_PROFILE: '1', DOCS_CACHE_DIR: cacheDir },
+    env: { ...process.env, DOCS_PROFILE: '1', DOCS_CACHE_DIR: cacheDir, ...env },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -55,7 +58,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 function measure(label, siteRoot, pageCount, editFile) {
   const out = join(work, `${label}-dist`);
   const rows = [];
-  const kinds = { cold: [], warm: [], edit: [] };
+  const kinds = { cold: [], warm: [], edit: [], 'cold, one thread': [] };
   for (let r = 0; r < runs; r++) {
     rmSync(cacheDir, { recursive: true, force: true, maxRetries: 5 });
     rmSync(out, { recursive: true, force: true });
@@ -63,6 +66,9 @@ function measure(label, siteRoot, pageCount, editFile) {
     kinds.warm.push(buildOnce(siteRoot, out));
     appendFileSync(editFile, `\nEdited for benchmark run ${r} at ${Date.now()}.\n`);
     kinds.edit.push(buildOnce(siteRoot, out));
+    rmSync(cacheDir, { recursive: true, force: true, maxRetries: 5 });
+    rmSync(out, { recursive: true, force: true });
+    kinds['cold, one thread'].push(buildOnce(siteRoot, out, { DOCS_WORKERS: '0' }));
   }
   const size = duSize(out);
   // What the brief's parser alone needs for the same pages (one thread): the floor under a cold build.
@@ -83,6 +89,7 @@ function measure(label, siteRoot, pageCount, editFile) {
       'output MB': Number((size / 1024 / 1024).toFixed(1)),
       'remark-parse alone s': kind === 'cold' ? Number((floorMs / 1000).toFixed(2)) : '',
       'slowest stages': slowest,
+      'one-thread share': kind === 'cold, one thread' ? `${Math.round(100 * median(results.map((x) => 1 - (x.stages['markdown-pages'] ?? 0) / x.ms)))} %` : '',
     });
   }
   rmSync(out, { recursive: true, force: true });
