@@ -138,6 +138,22 @@ describe.runIf(hasChromium)('right-to-left pages at 1280×800', () => {
   }
 });
 
+describe.runIf(hasChromium)('an English page copied into the Arabic pages at 1280×800', () => {
+  it('has the mirrored frame around its text, which stays left to right', async () => {
+    const page = await open('/ar/guides/third/', DESKTOP);
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await page.getAttribute('main', 'dir')).toBe('ltr');
+    expect(1280 - (await box(page, '#sidebar')).right).toBe(0);
+    expect(await style(page, '.markdown blockquote', 'border-left-width')).toBe('4px');
+    expect(await style(page, '.markdown blockquote', 'border-right-width')).toBe('0px');
+    expect(await style(page, '.link-card', 'content', '::after')).toBe('"→" / ""');
+    // The notice above it is in Arabic, right to left: its rule on its right.
+    expect(await style(page, '.fallback-notice', 'border-right-width')).toBe('4px');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe.runIf(hasChromium)('the phone menu of right-to-left pages at 390×844, under real touch', () => {
   const menuBox = (page: Page) => box(page, '#mobile-menu');
   const menuOpen = (page: Page) => page.evaluate(() => document.getElementById('mobile-menu')!.classList.contains('visible'));
