@@ -98,7 +98,9 @@ export function initTabs(): void {
     if (!tab) return;
     const list = [...tab.parentElement!.querySelectorAll<HTMLElement>('[role="tab"]')];
     const i = list.indexOf(tab);
-    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: list.length - 1 }[e.key];
+    // The arrow towards the next tab as the row shows them: the left one in a right-to-left language.
+    const step = getComputedStyle(tab).direction === 'rtl' ? -1 : 1;
+    const next = { ArrowRight: i + step, ArrowLeft: i - step, Home: 0, End: list.length - 1 }[e.key];
     if (next === undefined) return;
     e.preventDefault();
     const target = list[(next + list.length) % list.length]!;

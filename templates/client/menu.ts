@@ -44,13 +44,16 @@ export function initMobileMenu(): void {
   // strip, whose box lets taps through to the page (pointer-events: none), so
   // that only a drag from it opens the menu. It ends where the finger was seen
   // farthest across at its last move or at touchend (see there).
+  // In a right-to-left language the menu is at the right edge and opens towards the left: the gestures are read
+  // mirrored (x counted from the right), so the same decisions hold, and a drag moves the menu the other way.
   const handle = menu.querySelector<HTMLElement>('.mobile-menu-handle')!;
+  const side = document.documentElement.dir.toLowerCase() === 'rtl' ? -1 : 1;
   let start: Point | null = null;
   let last: Point = { x: 0, y: 0 };
   let onHandle = false;
   const at = (e: TouchEvent): Point => {
     const t = e.touches[0] ?? e.changedTouches[0]!;
-    return { x: t.clientX, y: t.clientY };
+    return { x: side * t.clientX, y: t.clientY };
   };
   const reset = () => {
     start = null;
@@ -61,7 +64,8 @@ export function initMobileMenu(): void {
     'touchstart',
     (e) => {
       const p = at(e);
-      onHandle = !isOpen() && narrow.matches && p.x < handle.getBoundingClientRect().right;
+      const edge = handle.getBoundingClientRect();
+      onHandle = !isOpen() && narrow.matches && p.x < (side < 0 ? -edge.left : edge.right);
       start = onHandle || (isOpen() && menu.contains(e.target as Node)) ? p : null;
       last = p;
       if (onHandle) menu.classList.add('dragging');
@@ -73,7 +77,7 @@ export function initMobileMenu(): void {
     (e) => {
       if (!start) return;
       last = at(e);
-      if (onHandle) menu.style.transform = `translateX(${openerDragOffset(last.x - start.x) - OPENER_DRAG_LIMIT}px)`;
+      if (onHandle) menu.style.transform = `translateX(${side * (openerDragOffset(last.x - start.x) - OPENER_DRAG_LIMIT)}px)`;
     },
     { passive: true },
   );

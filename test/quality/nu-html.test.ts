@@ -30,6 +30,7 @@ const SITES: Array<{ name: string; root: string; redirects: boolean }> = [
   { name: 'the themed fixture site (landing home, own footer, Chinese interface)', root: join(ROOT, 'test/fixtures/themed'), redirects: false },
   { name: 'the writers fixture site (a section from a folder, a hero picture)', root: join(ROOT, 'test/fixtures/writers'), redirects: false },
   { name: 'the fixture site in three languages and two versions', root: join(ROOT, 'test/fixtures/trees'), redirects: false },
+  { name: 'the fixture site in English and Arabic (right to left)', root: join(ROOT, 'test/fixtures/rtl'), redirects: false },
 ];
 
 describe.runIf(hasJava)('the Nu HTML Checker', () => {
