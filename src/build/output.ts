@@ -70,6 +70,8 @@ export class OutputWriter {
   private waiting: Array<() => void> = [];
   private failure: unknown;
   private drained: (() => void) | undefined;
+  /** Set by a signal (see interrupt): the build stops at its next write, and commits nothing. */
+  private interrupted = false;
 
   /** Makes a hard link (linkSync; a test gives a function that fails as some file systems do). */
   private readonly link: (existing: string, path: string) => void;
@@ -139,6 +141,7 @@ export class OutputWriter {
 
   /** Adds a file to the build; `key` defaults to a hash of the contents. */
   write(relPath: string, contents: Contents, key?: string): void {
+    if (this.interrupted) throw new BuildInterrupted();
     if (this.keep(relPath, (key ??= contentKey(contents)))) return;
     const entry = { key, size: 0 };
     this.files.set(relPath, entry);
@@ -192,6 +195,7 @@ export class OutputWriter {
    * does not grow with the size of the site.
    */
   async ready(): Promise<void> {
+    if (this.interrupted) throw new BuildInterrupted();
     if (this.inFlightSize >= this.maxInFlight) await new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
@@ -221,6 +225,7 @@ export class OutputWriter {
    */
   async commit(): Promise<void> {
     await this.settle();
+    if (this.interrupted) throw new BuildInterrupted();
     faultPoint('commit-start');
     if (this.unchanged()) {
       // The output folder already is this build's output: nothing to swap (its manifest still describes it).
@@ -317,13 +322,34 @@ export class OutputWriter {
   }
 
   /** Removes the temporary folder at once, writes in flight or not (the process is about to end). */
+  /**
+   * Ctrl+C or a kill: the build stops at its next write or wait (BuildInterrupted), and its failure
+   * path waits for the writes in flight before it removes the temporary folder (abort): removing it
+   * while they land would leave files, and folders made again.
+   */
+  interrupt(): void {
+    this.interrupted = true;
+  }
+
+  /** Removes the temporary folder at once (writes may still be landing in it: what they leave, the next build removes). */
   discard(): void {
-    rmSync(this.temp, { recursive: true, force: true });
+    try {
+      rmSync(this.temp, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+    } catch {
+      // Left for the next build into the folder, which removes what interrupted builds left.
+    }
   }
 
   async abort(): Promise<void> {
     await this.settle().catch(() => undefined);
     rmSync(this.temp, { recursive: true, force: true });
+  }
+}
+
+/** What a write of an interrupted build throws (see OutputWriter.interrupt). */
+export class BuildInterrupted extends Error {
+  constructor() {
+    super('the build was interrupted');
   }
 }
 

@@ -100,7 +100,7 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
 async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, lastKey?: string): Promise<Fresh> {
   const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
   if (previous) registerTokenClasses(previous.classes);
-  // (The work the worker pool shares out: with DOCS_WORKERS=0 all of it runs here, one page at a time.)
+  // (What the worker pool shares out.)
   const fresh = await timed('markdown-pages', () => renderMarkdown(prepared.split.body, {
     file: prepared.sourcePath,
     lineOffset: prepared.split.bodyLineOffset,
@@ -232,8 +232,7 @@ async function renderPrepared(prepared: () => Prepared, highlighter: Highlighter
 export interface PageHooks {
   /** A page loaded; `fromCache`: its render came from the render cache (which holds its body HTML). */
   page(page: SourcePage, fromCache: boolean): void;
-  /** Awaited between two pages read or rendered on this thread: lets other work go first. */
-  pause?: () => Promise<void>;
+  pause?: () => Promise<void>; // awaited between two pages read or rendered here: lets other work go first
 }
 
 /**
@@ -300,10 +299,7 @@ export async function loadPages(
     const id = pageIdOf(file)!;
     const displayPath = relative(rootDir, join(contentDir, file)).split(sep).join('/');
     const duplicate = duplicatePage(seen, id, displayPath);
-    if (duplicate) {
-      problems.push(duplicate);
-      continue;
-    }
+    if (duplicate && problems.push(duplicate)) continue;
     try {
       // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
       const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));

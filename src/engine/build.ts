@@ -178,23 +178,36 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   } finally {
     stop();
     lock.release();
+    // (Interrupted: its temporary folder is gone, see interruptions.)
+    if (interruptedWith !== undefined) process.exit(interruptedWith);
   }
 }
 
 /** Temporary folders of the build in progress (see OutputWriter), removed if the process is interrupted. */
 const inProgress = new Set<OutputWriter>();
+/** The exit code of the signal that interrupted the build (128 + its number), once one did. */
+let interruptedWith: number | undefined;
+/** How long an interrupted build may take to stop at its next write before its folder is removed at once. */
+const STOP_MS = 3000;
 
 /**
- * Ctrl+C or a kill while a build runs: its temporary folder and its lock go,
- * then the process ends as the signal would have ended it. Returns the
- * function that stops listening.
+ * Ctrl+C or a kill while a build runs: before the build writes, the process ends at once, as the
+ * signal would have ended it; once it writes, it stops at its next write, waits for the writes in
+ * flight, removes its temporary folder and its lock, and then ends (see build). Returns the function
+ * that stops listening.
  */
 function interruptions(lock: OutputLock): () => void {
   const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
     const handler = () => {
-      for (const out of inProgress) out.discard();
-      lock.release();
-      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+      interruptedWith = 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1);
+      const end = () => {
+        for (const out of inProgress) out.discard();
+        lock.release();
+        process.exit(interruptedWith);
+      };
+      if (!inProgress.size) end();
+      for (const out of inProgress) out.interrupt();
+      setTimeout(end, STOP_MS).unref();
     };
     process.once(signal, handler);
     return [signal, handler] as const;
