@@ -65,14 +65,11 @@ export function pipelineVersion(): string {
 
 const enabled = () => process.env.DOCS_CACHE !== '0';
 
-/** Whether caches are on (DOCS_CACHE=0 turns them off). */
-export const cacheEnabled = enabled;
-
 /*
  * Single layers can be turned off for the benchmark that measures what each
- * one saves (scripts/bench-layers.mjs): DOCS_CACHE_OFF=links,config names
- * the kinds (folders of the cache) that are neither read nor written.
- * ARCHITECTURE.md lists the layers.
+ * one saves (scripts/bench-layers.mjs): DOCS_CACHE_OFF=pages,links names
+ * the kinds (folders of the cache: pages, record) or the parts of the record
+ * (src/io/record.ts) that are neither read nor written. ARCHITECTURE.md lists the layers.
  */
 const layersOff = () => new Set((process.env.DOCS_CACHE_OFF ?? '').split(',').filter(Boolean));
 
@@ -281,17 +278,6 @@ export function writeCache<T extends CachedPage>(key: string, value: T): Promise
   return writeCachedFile('pages', `${key}.page`, `${JSON.stringify({ ...value, html: undefined })}\n${value.html}`, key.slice(0, 2));
 }
 
-/** A cached result of a kind (a folder of the cache), or undefined. */
-export function readCached<T>(kind: string, key: string): T | undefined {
-  const bytes = readCachedFile(kind, `${key}.json`, key.slice(0, 2));
-  if (!bytes) return undefined;
-  try {
-    return JSON.parse(bytes.toString('utf8')) as T;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A file of the cache (in `kind`/`folder`/), or undefined. */
 export function readCachedFile(kind: string, name: string, folder = ''): Buffer | undefined {
   if (!layerEnabled(kind)) return undefined;
@@ -304,12 +290,6 @@ export function readCachedFile(kind: string, name: string, folder = ''): Buffer 
 
 const pending = new Set<Promise<unknown>>();
 const folders = new Map<string, Promise<unknown>>();
-
-/** Stores a result of a kind in the background (see flushCacheWrites); resolves to whether it was stored. */
-export function writeCached(kind: string, key: string, value: unknown): Promise<boolean> {
-  if (!layerEnabled(kind)) return Promise.resolve(false);
-  return writeCachedFile(kind, `${key}.json`, JSON.stringify(value), key.slice(0, 2));
-}
 
 /** Stores a file in the cache (in `kind`/`folder`/) in the background; resolves to whether it was stored. */
 export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array | readonly string[], folder = ''): Promise<boolean> {
