@@ -7,6 +7,7 @@ import { createSearchIndexer, type SearchInput } from '../../src/build/search.js
 import { createEntryReader } from '../../src/build/search-entry.js';
 import { sectionsOf } from '../../src/build/search-sections.js';
 import { flushCacheWrites } from '../../src/io/cache.js';
+import { BuildRecord } from '../../src/io/record.js';
 import { editFile, fixtureSite, runDocs, withCacheDir } from '../helpers/site.js';
 import { createSearchEngine } from '../../templates/client/search-engine.js';
 import { queryWords, termsOf } from '../../templates/client/search-text.js';
@@ -71,7 +72,9 @@ describe('search index', () => {
       await withCacheDir(cache, async () => {
         /** The index of `pages` from the saved state, how it was made, and the same index made without a state. */
         const both = async (pages: SearchInput[]) => {
-          const indexer = createSearchIndexer({ state: '/site/dist' });
+          // The state is a part of the record of the last build (src/io/record.ts).
+          const record = new BuildRecord('/site/dist');
+          const indexer = record.run(() => createSearchIndexer({ state: '/site/dist' }));
           for (const p of pages) indexer.add(p);
           const listed = indexer.list();
           const made = indexer.made();
@@ -79,8 +82,9 @@ describe('search index', () => {
           const fresh = createSearchIndexer();
           for (const p of pages) fresh.add(p);
           expect(listed).toEqual(fresh.list());
-          // As a build does before it ends: the state is saved in the background.
+          // As a build does before it ends: the postings are saved in the background, the record once the build has committed.
           await flushCacheWrites();
+          record.save();
           return { made, files, fresh: new Map(fresh.files().map((f) => [f.path, f.content])) };
         };
         const same = async (pages: SearchInput[], way: string) => {
@@ -103,7 +107,7 @@ describe('search index', () => {
         await same(edited.slice(1), 'merged');
         await same(PAGES, 'merged');
         // A damaged state is no state. The postings are read only when a page changed.
-        const damage = (kind: string) => writeFileSync(join(cache, 'search-state', readdirSync(join(cache, 'search-state')).find((f) => f.endsWith(`.${kind}`))!), 'not a state');
+        const damage = (kind: string) => writeFileSync(join(cache, 'record', readdirSync(join(cache, 'record')).find((f) => f.endsWith(`.${kind}`))!), 'not a state');
         damage('json');
         await same(PAGES, 'merged');
         damage('bin');
