@@ -59,7 +59,7 @@ export async function bundleBrowserScript(entry: string, define: Record<string, 
     return [path, hashOfFile(path)];
   });
   record.set(part, toolVersion(), { inputs, contents } satisfies BundledScript);
-  if (record !== currentRecord()) record.save();
+  if (record !== currentRecord()) await record.save();
   return contents;
 }
 

@@ -82,7 +82,7 @@ export class OutputWriter {
     this.folders.set(this.temp, Promise.resolve());
     const record = currentRecord();
     this.record = record?.name === this.target ? record : new BuildRecord(this.target);
-    this.previous = this.readManifest();
+    this.previous = existsSync(this.target) ? this.record.get<Manifest>('output', this.target) : undefined;
   }
 
   /**
@@ -94,16 +94,6 @@ export class OutputWriter {
     if (!entry || entry[0] !== key || !this.intact(relPath)) return false;
     this.files.set(relPath, { key, size: entry[1], from: relPath });
     return true;
-  }
-
-  /** The last build's manifest, when the output folder is there for it to describe. */
-  private readManifest(): Manifest | undefined {
-    const manifest = this.record.get<Manifest>('output', this.target);
-    try {
-      return typeof manifest?.time === 'number' && typeof manifest.files === 'object' && statSync(this.target).isDirectory() ? manifest : undefined;
-    } catch {
-      return undefined;
-    }
   }
 
   /** Whether a file of the last build is in the output as that build left it (same size, not changed since). */
@@ -232,7 +222,7 @@ export class OutputWriter {
     if (this.unchanged()) {
       // The output folder already is this build's output: nothing to swap (its manifest still describes it).
       rmSync(this.temp, { recursive: true, force: true });
-      this.record.save();
+      await this.record.save();
       faultPoint('commit-done');
       return;
     }
@@ -265,7 +255,7 @@ export class OutputWriter {
     const files: Manifest['files'] = {};
     for (const [path, { key, size }] of this.files) files[path] = [key, size];
     this.record.set('output', this.target, { time: Date.now(), files } satisfies Manifest);
-    this.record.save();
+    await this.record.save();
     faultPoint('commit-done');
   }
 

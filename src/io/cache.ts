@@ -25,7 +25,7 @@ function installedModules(): string {
 }
 
 /** What the render cache keeps of a page: its body HTML, and what else the page's render made (stored as JSON). */
-export interface CachedPage {
+interface CachedPage {
   html: string;
 }
 
@@ -63,19 +63,13 @@ export function pipelineVersion(): string {
   return version;
 }
 
-const enabled = () => process.env.DOCS_CACHE !== '0';
-
-/*
- * Single layers can be turned off for the benchmark that measures what each
- * one saves (scripts/bench-layers.mjs): DOCS_CACHE_OFF=pages,links names
- * the kinds (folders of the cache: pages, record) or the parts of the record
- * (src/io/record.ts) that are neither read nor written. ARCHITECTURE.md lists the layers.
+/**
+ * Whether a layer of the cache is on: DOCS_CACHE=0 turns every one off, and for the benchmark that
+ * measures what each saves (scripts/bench-layers.mjs) DOCS_CACHE_OFF=pages,links names the kinds
+ * (folders of the cache: pages, record) or the parts of the record (src/io/record.ts) that are neither read nor written.
  */
-const layersOff = () => new Set((process.env.DOCS_CACHE_OFF ?? '').split(',').filter(Boolean));
-
-/** Whether a layer of the cache (a kind, such as 'links') is on. */
 export function layerEnabled(kind: string): boolean {
-  return enabled() && !layersOff().has(kind);
+  return process.env.DOCS_CACHE !== '0' && !(process.env.DOCS_CACHE_OFF ?? '').split(',').includes(kind);
 }
 
 /** A path in the cache folder. */
@@ -152,27 +146,6 @@ function withHeader(contents: string | Uint8Array | readonly string[]): Array<st
     length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
   }
   return [headerLine(length, hash.digest('hex')), ...parts];
-}
-
-/** Writes a checked file of the cache at once (under a temporary name, then renamed). */
-export function writeCheckedFileSync(path: string, text: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    writeFileSync(temp, withHeader(text).join(''));
-    renameSync(temp, path);
-  } finally {
-    rmSync(temp, { force: true });
-  }
-}
-
-/** The text of a checked file of the cache, or undefined when it is missing or damaged. */
-export function readCheckedFileSync(path: string): string | undefined {
-  try {
-    return checkedContents(readFileSync(path))?.toString('utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -62,7 +62,7 @@ port.on('message', (message: ToWorker) => {
   queue = queue.then(async () => {
     try {
       const result = await record.run(() => builder.build(message.change));
-      if (result.ok) record.save();
+      if (result.ok) await record.save();
       post({ type: 'result', id: message.id, result });
     } catch (e) {
       // A problem of the site's own files found while rendering (a component that throws) is shown as a problem.

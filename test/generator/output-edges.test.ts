@@ -1,7 +1,7 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { cachePath, readCheckedFileSync, writeCheckedFileSync } from '../../src/io/cache.js';
+import { cachePath, readCachedFile, writeCachedFile } from '../../src/io/cache.js';
 import { BuildRecord } from '../../src/io/record.js';
 import { lockOutput, tempFolderPrefix } from '../../src/build/output-lock.js';
 import { OutputWriter } from '../../src/build/output.js';
@@ -31,10 +31,10 @@ async function firstBuild(target: string, files: Record<string, string>): Promis
   await out.commit();
 }
 
-/** The file of the record of the last build into `target` (src/io/record.ts). */
-const recordFile = (target: string) => cachePath('record', `${new BuildRecord(target).id}.json`);
+/** The file of the record of the last build into `target` (src/io/record.ts), in the cache's record/ folder. */
+const recordName = (target: string) => `${new BuildRecord(target).id}.json`;
 type Saved = { name: string; parts: Record<string, { key: string; value: unknown }> };
-const recordOf = (target: string) => JSON.parse(readCheckedFileSync(recordFile(target))!) as Saved;
+const recordOf = (target: string) => JSON.parse(readCachedFile('record', recordName(target))!.toString()) as Saved;
 
 /** The last build's manifest of `target`, as its record holds it. */
 function manifestOf(target: string): { time: number; files: Record<string, [string, number]> } {
@@ -122,7 +122,7 @@ describe('the output writer where the file system refuses', () => {
     await again.abort();
     // A manifest made under another key (for another folder) is not read.
     const record = recordOf(target);
-    writeCheckedFileSync(recordFile(target), JSON.stringify({ ...record, parts: { ...record.parts, output: { ...record.parts.output, key: other } } }));
+    expect(await writeCachedFile('record', recordName(target), JSON.stringify({ ...record, parts: { ...record.parts, output: { ...record.parts.output, key: other } } }))).toBe(true);
     const stranger = new OutputWriter(target);
     expect(stranger.keep('a.html', 'key of aaa')).toBe(false);
     await stranger.abort();
@@ -145,7 +145,7 @@ describe('the fault points of the commit (DOCS_FAULT, for the tests that kill a 
   function state(target: string): string {
     const text = (files: Record<string, string>) => JSON.stringify(Object.entries(files).sort());
     const of = (files: Record<string, string>) => (text(files) === text(A) ? 'A' : text(files) === text(B) ? 'B' : text(files));
-    const record = existsSync(recordFile(target));
+    const record = existsSync(cachePath('record', recordName(target)));
     return `${where()}${record ? ', with its record' : ''}`;
     function where(): string {
       if (existsSync(target)) return of(tree(target));
@@ -255,7 +255,7 @@ describe('the output writer keeping and moving files', () => {
   it('reads no record that names another output folder', async () => {
     const { target } = place();
     await firstBuild(target, { 'a.html': 'aaa' });
-    writeCheckedFileSync(recordFile(target), JSON.stringify({ ...recordOf(target), name: `${target}-elsewhere` }));
+    expect(await writeCachedFile('record', recordName(target), JSON.stringify({ ...recordOf(target), name: `${target}-elsewhere` }))).toBe(true);
     const out = new OutputWriter(target);
     expect(out.keep('a.html', 'key of aaa')).toBe(false);
     await out.abort();

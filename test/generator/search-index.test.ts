@@ -84,7 +84,7 @@ describe('search index', () => {
           expect(listed).toEqual(fresh.list());
           // As a build does before it ends: the postings are saved in the background, the record once the build has committed.
           await flushCacheWrites();
-          record.save();
+          await record.save();
           return { made, files, fresh: new Map(fresh.files().map((f) => [f.path, f.content])) };
         };
         const same = async (pages: SearchInput[], way: string) => {
