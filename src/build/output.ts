@@ -318,5 +318,3 @@ function currentUmask(): number {
   // it is the only way to read it, and no other thread of this process makes files at this instant.
   return process.umask();
 }
-
-

@@ -46,7 +46,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   const titleShares: number[] = [];
   const docKeys: Array<[key: string, size: number]> = [];
   const documents: Array<Buffer | undefined> = [];
-  /** Pages as given (without their body), to make an entry the cache lost again. */
+  /** Pages as given (most without their body), to make their entries when the index is merged. */
   const inputs: SearchInput[] = [];
   let built: IndexFile[] | undefined;
   const read = createEntryReader();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { codeVersion, readCachedBody } from '../io/cache.js';
+import { codeVersion, readCache } from '../io/cache.js';
 import type { SearchInput } from './search-entry.js';
 
 /* What the index writer (search-indexer.ts) is, and what it keeps between builds: its options, the keys of its cached entries and the head of its saved state. */
@@ -43,7 +43,7 @@ export const pageKey = (input: SearchInput) =>
 /** The body HTML of a page, from the input or else from the render cache (an earlier build's render). */
 export function htmlOf(input: SearchInput): string {
   if (input.html !== undefined) return input.html;
-  const cached = input.sourceKey === undefined ? undefined : readCachedBody(input.sourceKey);
+  const cached = input.sourceKey === undefined ? undefined : readCache(input.sourceKey)?.html;
   if (!cached) throw new Error(`search index: no HTML for ${input.url} (the render cache lost it during the build; build again)`);
   return cached;
 }

@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PoolOptions } from './pool.js';
-import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, writeCache } from '../io/cache.js';
+import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
 import { isTokenSource, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
@@ -239,7 +239,7 @@ export interface PageHooks {
  */
 export function pageHtml(page: SourcePage): string {
   if (!page.htmlInCache) return page.html;
-  const html = readCachedBody(page.sourceKey);
+  const html = readCache(page.sourceKey)?.html;
   if (html === undefined) throw new Error(`the render cache lost ${page.sourcePath} during the build (was the cache folder deleted?); build again`);
   return html;
 }
