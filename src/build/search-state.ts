@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { codeVersion, readCache } from '../io/cache.js';
 import type { SearchInput } from './search-entry.js';
 
-/* What the index writer (search-indexer.ts) is, and what it keeps between builds: its options, the keys of its cached entries and the head of its saved state. */
+/* What the index writer (search-indexer.ts) is, and what it keeps between builds: its options, its pages' entry keys and the head of its saved state. */
 
 export interface SearchIndexer {
   /** Adds a page; pages are numbered in the order they are added. */

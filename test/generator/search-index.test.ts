@@ -74,7 +74,7 @@ describe('search index', () => {
         const both = async (pages: SearchInput[]) => {
           // The state is a part of the record of the last build (src/io/record.ts).
           const record = new BuildRecord('/site/dist');
-          const indexer = record.run(() => createSearchIndexer({ state: '/site/dist' }));
+          const indexer = await record.run(async () => createSearchIndexer({ state: '/site/dist' }));
           for (const p of pages) indexer.add(p);
           const listed = indexer.list();
           const made = indexer.made();
