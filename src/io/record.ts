@@ -33,19 +33,21 @@ export class BuildRecord {
   private read: Parts | undefined;
   private readonly next: Parts = {};
   private dirty = false;
+  private running = 0;
 
   constructor(readonly name: string) {
     this.id = createHash('sha256').update(name).digest('hex').slice(0, 32);
   }
 
-  /** Runs `fn` with this record as the current one. */
+  /** Runs `fn` with this record as the current one (`docs serve` runs a page beside a build, both with its record). */
   async run<T>(fn: () => Promise<T>): Promise<T> {
     const previous = current;
     current = this;
+    this.running++;
     try {
       return await fn();
     } finally {
-      if (current === this) current = previous;
+      if (--this.running === 0 && current === this) current = previous;
     }
   }
 
