@@ -57,6 +57,8 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
    * their place in the last build wait; changed pages' entries are put in place at the end.
    */
   const head = record?.get<StateHead>(part, stateVersion());
+  /** Each page's place in the last build's index, by its entry's key (a page added or removed before it moves it). */
+  const lastPlace = new Map(head?.keys.map((key, page) => [key, page]));
   let merged = !head;
   const changed = new Map<number, PageEntry>();
   let made: ReturnType<SearchIndexer['made']> = 'merged';
@@ -148,7 +150,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     const page = keys.length;
     const key = pageKey(input);
     keys.push(key);
-    const known = !merged && head!.keys[page] === key;
+    const known = !merged && lastPlace.has(key);
     // A page the state has keeps its body when it came with one (rendered again: the render cache lost it), for a merge.
     inputs.push(known || input.html === undefined ? input : { ...input, html: undefined });
     if (known) return;
@@ -164,48 +166,58 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     if (changed.size > MAX_CHANGED) mergeAll();
   };
 
-  /** Reads the state's postings, lengths and documents' keys; false when they are not there. */
-  const loadState = (): boolean => {
+  /** Reads the state's postings, and the lengths and documents' keys of the pages still there (at `place`); false when they are not there. */
+  const loadState = (place: Int32Array): boolean => {
     const bytes = record!.readFile(part, `${stateName}.bin`);
     const saved = bytes && unpackPostings(bytes, head!.list);
-    if (!saved || head!.lengths.length !== keys.length) return false;
+    if (!saved || head!.lengths.length !== head!.keys.length) return false;
     saved.terms.forEach((term, id) => {
       termIds.set(term, id);
       termNames.push(term);
       postings.push(saved.postings[id]!);
     });
     sortedTerms = saved.terms.length;
-    head!.lengths.forEach((length, page) => (lengths[page] = length));
-    head!.shares.forEach((share, page) => (titleShares[page] = share));
-    head!.docs.forEach((doc, page) => (docKeys[page] = doc));
+    place.forEach((page, last) => {
+      if (page < 0) return;
+      lengths[page] = head!.lengths[last]!;
+      titleShares[page] = head!.shares[last]!;
+      docKeys[page] = head!.docs[last]!;
+    });
     return true;
   };
 
-  /** The postings of this build from the state's: the changed pages' terms out, their new ones in. */
+  /** The postings of this build from the state's: pages moved to their new places, the changed and removed pages' terms out, the changed pages' in. */
   const applyChanges = () => {
-    if (keys.length !== head!.keys.length || !loadState()) {
-      // Pages came or went (every page after them has a new number), or the postings are gone.
+    // Each page of the last index: its place now, or -1 (changed or removed).
+    const place = new Int32Array(head!.keys.length).fill(-1);
+    keys.forEach((key, page) => {
+      if (!changed.has(page)) place[lastPlace.get(key)!] = page;
+    });
+    if (!loadState(place)) {
       resetPostings();
       mergeAll();
       return;
     }
-    const gone = new Uint8Array(keys.length);
-    for (const page of changed.keys()) gone[page] = 1;
-    // The postings the changed pages were in: every posting is looked through.
     for (const posting of postings.map((_, id) => postingToChange(id))) {
       const { pages, values } = posting;
-      let hits = 0;
-      for (let i = 0; i < pages.length; i++) hits += gone[pages[i]!]!;
-      if (!hits) continue;
-      const keptPages = new Uint32Array(pages.length - hits);
-      const keptValues = new Uint32Array(pages.length - hits);
-      for (let i = 0, at = 0; i < pages.length; i++) {
-        if (gone[pages[i]!]) continue;
-        keptPages[at] = pages[i]!;
+      let moved = false;
+      for (let i = 0; i < pages.length && !moved; i++) moved = place[pages[i]!] !== pages[i];
+      if (!moved) continue;
+      let at = 0;
+      let sorted = true;
+      const keptPages = new Uint32Array(pages.length);
+      const keptValues = new Uint32Array(pages.length);
+      for (let i = 0; i < pages.length; i++) {
+        const page = place[pages[i]!]!;
+        if (page < 0) continue;
+        if (at && page < keptPages[at - 1]!) sorted = false;
+        keptPages[at] = page;
         keptValues[at++] = values[i]!;
       }
-      posting.pages = keptPages;
-      posting.values = keptValues;
+      // (Pages keep their order unless the config reordered them.)
+      const order = sorted ? undefined : Array.from({ length: at }, (_, i) => i).sort((a, b) => keptPages[a]! - keptPages[b]!);
+      posting.pages = order ? Uint32Array.from(order, (i) => keptPages[i]!) : keptPages.slice(0, at);
+      posting.values = order ? Uint32Array.from(order, (i) => keptValues[i]!) : keptValues.slice(0, at);
     }
     for (const [page, entry] of changed) {
       describe(page, entry);
@@ -281,7 +293,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   };
 
   /** When every page's entry is the one of the last build, so are the files. */
-  const unchanged = () => !merged && !changed.size && head!.keys.length === keys.length;
+  const unchanged = () => !merged && !changed.size && head!.keys.length === keys.length && head!.keys.every((key, page) => keys[page] === key);
   const list = (): Array<[string, string, number]> => {
     if (!built && unchanged()) {
       made = 'unchanged';

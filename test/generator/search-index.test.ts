@@ -103,9 +103,17 @@ describe('search index', () => {
         edited[0] = page('/guides/caching/', 'Long-term caching', '<p>Browsers keep files; a content hash changes the name.</p>');
         edited[4] = page('/guides/xss/', 'Escaping', '<p>Text stays text: &lt;script&gt;.</p>');
         await same(edited, 'changed in place');
-        // A page removed: every later page has a new number.
-        await same(edited.slice(1), 'merged');
-        await same(PAGES, 'merged');
+        // A page removed: every later page has a new number, and keeps its postings under it.
+        await same(edited.slice(1), 'changed in place');
+        // Pages added back (one of them before every other) and changed.
+        await same(PAGES, 'changed in place');
+        // The same pages in another order (a config that reorders its sections).
+        await same([...PAGES].reverse(), 'changed in place');
+        await same(PAGES, 'changed in place');
+        await same(PAGES, 'unchanged');
+        // Every page but one removed, then all back: the postings of the one page move to the front and back.
+        await same(PAGES.slice(3, 4), 'changed in place');
+        await same(PAGES, 'changed in place');
         // A damaged state is no state. The postings are read only when a page changed.
         const damage = (kind: string) => writeFileSync(join(cache, 'record', readdirSync(join(cache, 'record')).find((f) => f.endsWith(`.${kind}`))!), 'not a state');
         damage('json');
