@@ -10,8 +10,8 @@
 // all of them alike. A cold build has nothing in its caches, so a layer off can only spare it
 // that layer's writes: the cold row with DOCS_CACHE=0 bounds what every layer together costs there.
 //
-// A layer is turned off through DOCS_CACHE_OFF (src/io/cache.ts); the output manifest by
-// removing it before each build; the bundle of the command by DOCS_BUNDLE=0. Prints per row the
+// A layer is turned off through DOCS_CACHE_OFF (src/io/cache.ts): a kind (pages, record) or a part
+// of the record of the last build (src/io/record.ts); the bundle of the command by DOCS_BUNDLE=0. Prints per row the
 // median and range of the wall time and of the CPU time (user + system), and what the setting
 // saves: (median with it off - median with every layer on) / median with it off.
 // --pairs=N measures differently, for layers whose saving is small beside the noise of a busy
@@ -36,8 +36,12 @@ const runs = Number(args.runs ?? 3);
 const corpusScript = resolve(root, args.corpus ?? 'scripts/make-corpus.mjs');
 const work = join(root, '.bench');
 const cacheDir = join(work, 'layers-cache');
-/** The layers: kinds of the cache (folders of node_modules/.cache/docs), and three that are not kinds. */
-const LAYERS = (args.layers ?? 'pages,renders,markup-tokens,links,config,assets,search-pages,search-state,output,bundle').split(',');
+/**
+ * The layers: the kinds of the cache (folders of node_modules/.cache/docs: pages, record), the parts
+ * of the record (renders, links, config, assets, search, output), code tokens from the last render
+ * (markup-tokens, no folder), and the command's bundle.
+ */
+const LAYERS = (args.layers ?? 'pages,record,renders,markup-tokens,links,config,assets,search,output,bundle').split(',');
 const settings = ['all on', 'DOCS_CACHE=0', ...LAYERS];
 const once = new Set((args.once ?? 'DOCS_CACHE=0,pages').split(','));
 
@@ -47,7 +51,6 @@ function buildOnce(siteRoot, out, setting) {
   delete env.DOCS_CACHE;
   if (setting === 'bundle') env.DOCS_BUNDLE = '0';
   else if (setting === 'DOCS_CACHE=0') env.DOCS_CACHE = '0';
-  else if (setting === 'output') rmSync(join(cacheDir, 'output'), { recursive: true, force: true });
   else if (setting !== 'all on') env.DOCS_CACHE_OFF = setting;
   const started = process.hrtime.bigint();
   const child = spawnSync('/usr/bin/time', ['-f', 'CPU %U %S', process.execPath, join(root, 'bin/docs.js'), 'build', '--root', siteRoot, '--out', out, '--quiet'], {

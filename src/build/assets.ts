@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { readCached, writeCached } from '../io/cache.js';
+import { BuildRecord, currentRecord } from '../io/record.js';
 import { BUNDLE_DIR, PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { tokenStylesheet } from '../content/highlight.js';
 import { toolVersion } from '../shared/tool-version.js';
@@ -20,9 +20,10 @@ export function contentHash(contents: string | Buffer): string {
  * Bundles and minifies one browser script (plain TypeScript, no framework) into a self-contained file:
  * a classic script, or a module whose exports another script imports.
  *
- * The result is kept in the cache with the files it was made from and their
- * hashes (from esbuild's metafile): while none of them changed, the next
- * build takes it from there instead of starting esbuild.
+ * The result is kept in the record of the last build (src/io/record.ts) with
+ * the files it was made from and their hashes (from esbuild's metafile):
+ * while none of them changed, the next build takes it from there instead of
+ * starting esbuild.
  */
 export async function bundleBrowserScript(entry: string, define: Record<string, string> = {}, format: 'iife' | 'esm' = 'iife'): Promise<string> {
   // Installed from the package, the tool's own browser scripts were bundled when it was packed.
@@ -33,8 +34,10 @@ export async function bundleBrowserScript(entry: string, define: Record<string, 
       // Not one of the tool's scripts: bundled below.
     }
   }
-  const key = createHash('sha256').update(JSON.stringify([toolVersion(), entry, define, format])).digest('hex');
-  const cached = readCached<BundledScript>(ASSETS_KIND, key);
+  const part = `assets ${JSON.stringify([entry, define, format])}`;
+  // Outside a build (the preview server's own script), in a record of its own.
+  const record = currentRecord() ?? new BuildRecord(part);
+  const cached = record.get<BundledScript>(part, toolVersion());
   if (cached && cached.inputs.every(([file, hash]) => hashOfFile(file) === hash)) return cached.contents;
   // Loaded only when a bundle must be made (Node reads its CommonJS exports at every load).
   const { build: esbuild } = await import('esbuild');
@@ -55,7 +58,8 @@ export async function bundleBrowserScript(entry: string, define: Record<string, 
     const path = resolve(file);
     return [path, hashOfFile(path)];
   });
-  writeCached(ASSETS_KIND, key, { inputs, contents } satisfies BundledScript);
+  record.set(part, toolVersion(), { inputs, contents } satisfies BundledScript);
+  if (record !== currentRecord()) await record.save();
   return contents;
 }
 
@@ -63,9 +67,6 @@ export async function bundleBrowserScript(entry: string, define: Record<string, 
 export function prebuiltScriptName(entry: string, format: 'iife' | 'esm'): string {
   return `${relative(TOOL_ROOT, entry).split(/[\\/]/).join('-').replace(/\.ts$/, '')}.${format}.js`;
 }
-
-/** Where bundled scripts and stylesheets are cached. */
-const ASSETS_KIND = 'assets';
 
 interface BundledScript {
   /** The files the bundle was made from, with a hash of each. */
@@ -102,11 +103,12 @@ export async function bundleCss(templatesDir: string): Promise<Asset> {
   const files = readdirSync(dir).filter((f) => f.endsWith('.css')).sort();
   const source = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') + '\n' + tokenStylesheet();
   const key = createHash('sha256').update(toolVersion()).update('\0').update(source).digest('hex');
-  let code = readCached<string>(ASSETS_KIND, key);
+  const part = `assets ${dir}`;
+  let code = currentRecord()?.get<string>(part, key);
   if (code === undefined) {
     const { transform } = await import('esbuild');
     ({ code } = await transform(source, { loader: 'css', minify: true, target: ['chrome123', 'firefox120', 'safari17.5'] }));
-    writeCached(ASSETS_KIND, key, code);
+    currentRecord()?.set(part, key, code);
   }
   return { url: `/assets/style.${contentHash(code)}.css`, contents: code };
 }

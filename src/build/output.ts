@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, constants, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { accessSync, chmodSync, constants, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { cacheEnabled, cachePath, readCheckedFileSync, writeCheckedFileSync } from '../io/cache.js';
+import { BuildRecord, currentRecord } from '../io/record.js';
 import { SET_ASIDE, tempFolderPrefix } from './output-lock.js';
 import { faultPoint } from './faults.js';
 
@@ -11,13 +11,10 @@ const MAX_OPEN = 128;
 
 /** What the last build wrote: per file, the key it was made from and its size; and when the build ended. */
 interface Manifest {
-  format: number;
-  target: string;
   /** Date.now() once every file of the build was in place. */
   time: number;
   files: Record<string, [key: string, size: number]>;
 }
-const MANIFEST_FORMAT = 1;
 
 /** What a file of the output holds: its text or its bytes. */
 export type Contents = string | Buffer;
@@ -33,8 +30,8 @@ export function contentKey(contents: Contents): string {
  *
  * Every file comes with a key: a hash of what it is made from (for a page,
  * the site model and the page's source), or of its bytes. A manifest in the
- * cache folder records the key and size of every file of the last build
- * into this folder. A file whose key and size are those of the manifest, and
+ * record of the last build into this folder (src/io/record.ts) holds the key
+ * and size of every file of that build. A file whose key and size are those of the manifest, and
  * that nobody changed since (its mtime is not after the end of that build),
  * is kept where it is: the caller may skip making it (`keep`), and `write`
  * skips writing it.
@@ -49,7 +46,8 @@ export function contentKey(contents: Contents): string {
 export class OutputWriter {
   readonly target: string;
   readonly temp: string;
-  private readonly manifestFile: string | undefined;
+  /** The record the manifest is part of (the build's, or one of the writer's own), written once the output is in place. */
+  private readonly record: BuildRecord;
   /** The last build's manifest, when it describes the output folder as it is. */
   private readonly previous: Manifest | undefined;
   /** Every file of this build: its key and size, and for a file the last build wrote at another path, that path. */
@@ -84,10 +82,9 @@ export class OutputWriter {
     // mkdtemp makes the folder 0700; the output is for a web server that may run as another user.
     chmodSync(this.temp, 0o777 & ~currentUmask());
     this.folders.set(this.temp, Promise.resolve());
-    if (cacheEnabled()) {
-      this.manifestFile = cachePath('output', `${createHash('sha256').update(this.target).digest('hex').slice(0, 16)}.json`);
-      this.previous = readManifest(this.manifestFile, this.target);
-    }
+    const record = currentRecord();
+    this.record = record?.name === this.target ? record : new BuildRecord(this.target);
+    this.previous = existsSync(this.target) ? this.record.get<Manifest>('output', this.target) : undefined;
   }
 
   /**
@@ -230,20 +227,15 @@ export class OutputWriter {
     if (this.unchanged()) {
       // The output folder already is this build's output: nothing to swap (its manifest still describes it).
       rmSync(this.temp, { recursive: true, force: true });
+      await this.record.save();
       faultPoint('commit-done');
       return;
     }
     // An output folder this user may not change (made by a build run as another user): refused before anything moves,
     // rather than swapped for one while the old stays beside it for good.
     if (existsSync(this.target)) accessSync(this.target, constants.W_OK);
-    // No manifest while the output folder changes: should this stop half way, the next build writes everything.
-    if (this.manifestFile) {
-      try {
-        unlinkSync(this.manifestFile);
-      } catch {
-        // There was none (or the cache folder cannot be used).
-      }
-    }
+    // No record while the output folder changes: should this stop half way, the next build writes everything.
+    this.record.remove();
     faultPoint('commit-manifest-removed');
     if (this.previous) this.linkKept();
     faultPoint('commit-linked');
@@ -265,16 +257,10 @@ export class OutputWriter {
       }
     }
     faultPoint('commit-old-removed');
-    if (this.manifestFile) {
-      const files: Manifest['files'] = {};
-      for (const [path, { key, size }] of this.files) files[path] = [key, size];
-      const manifest: Manifest = { format: MANIFEST_FORMAT, target: this.target, time: Date.now(), files };
-      try {
-        writeCheckedFileSync(this.manifestFile, JSON.stringify(manifest));
-      } catch {
-        // Without a manifest the next build writes everything: slower, the same output.
-      }
-    }
+    const files: Manifest['files'] = {};
+    for (const [path, { key, size }] of this.files) files[path] = [key, size];
+    this.record.set('output', this.target, { time: Date.now(), files } satisfies Manifest);
+    await this.record.save();
     faultPoint('commit-done');
   }
 
@@ -357,16 +343,4 @@ function currentUmask(): number {
   // process.umask() without an argument is deprecated (it briefly changes the umask to read it), but
   // it is the only way to read it, and no other thread of this process makes files at this instant.
   return process.umask();
-}
-
-function readManifest(file: string, target: string): Manifest | undefined {
-  try {
-    const text = readCheckedFileSync(file);
-    if (text === undefined) return undefined;
-    const manifest = JSON.parse(text) as Manifest;
-    if (manifest.format !== MANIFEST_FORMAT || manifest.target !== target || !statSync(target).isDirectory()) return undefined;
-    return manifest;
-  } catch {
-    return undefined;
-  }
 }

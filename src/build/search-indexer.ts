@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { flushCacheWrites, layerEnabled, readCached, readCachedFile, writeCached, writeCachedFile } from '../io/cache.js';
+import { flushCacheWrites } from '../io/cache.js';
+import { currentRecord } from '../io/record.js';
 import { contentKey } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
 import { createEntryReader, type PageEntry, type SearchInput } from './search-entry.js';
-import { CACHE_KIND, htmlOf, listKey, pageKey, STATE_KIND, stateVersion, type SearchIndexer, type SearchIndexerOptions, type StateHead } from './search-state.js';
+import { htmlOf, listKey, pageKey, stateVersion, type SearchIndexer, type SearchIndexerOptions, type StateHead } from './search-state.js';
 
 export type { IndexFileOptions, SearchIndexer, SearchIndexerOptions } from './search-state.js';
 
@@ -21,7 +22,9 @@ export type { IndexFileOptions, SearchIndexer, SearchIndexerOptions } from './se
 const MAX_CHANGED = 1000;
 
 export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchIndexer {
-  const stateName = options.state === undefined || !layerEnabled(STATE_KIND) ? undefined : createHash('sha256').update(options.state).digest('hex');
+  const record = options.state === undefined ? undefined : currentRecord();
+  const stateName = options.state === undefined ? '' : createHash('sha256').update(options.state).digest('hex').slice(0, 32);
+  const part = `search ${stateName}`;
   // Terms are numbered in the order first seen (the first `sortedTerms` came sorted from the state);
   // a page's counts live in an array indexed by term.
   const termIds = new Map<string, number>();
@@ -43,7 +46,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   const titleShares: number[] = [];
   const docKeys: Array<[key: string, size: number]> = [];
   const documents: Array<Buffer | undefined> = [];
-  /** Pages as given (without their body), to make an entry the cache lost again. */
+  /** Pages as given (most without their body), to make their entries when the index is merged. */
   const inputs: SearchInput[] = [];
   let built: IndexFile[] | undefined;
   const read = createEntryReader();
@@ -53,16 +56,9 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
    * build, or one after the page list changed). From the state: pages whose entry is the one at
    * their place in the last build wait; changed pages' entries are put in place at the end.
    */
-  let head: StateHead | undefined;
-  if (stateName) {
-    const saved = readCachedFile(STATE_KIND, `${stateName}.json`);
-    try {
-      const parsed = saved && (JSON.parse(saved.toString('utf8')) as StateHead);
-      if (parsed && parsed.version === stateVersion()) head = parsed;
-    } catch {
-      // A damaged state is no state.
-    }
-  }
+  const head = record?.get<StateHead>(part, stateVersion());
+  /** Each page's place in the last build's index, by its entry's key (a page added or removed before it moves it). */
+  const lastPlace = new Map(head?.keys.map((key, page) => [key, page]));
   let merged = !head;
   const changed = new Map<number, PageEntry>();
   let made: ReturnType<SearchIndexer['made']> = 'merged';
@@ -94,15 +90,8 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     postings[id] = posting;
     return posting;
   };
-  /** A page's entry: from the cache, or made (and cached). */
-  const entryAt = (page: number, input = inputs[page]!): PageEntry => {
-    let entry = readCached<PageEntry>(CACHE_KIND, keys[page]!);
-    if (!entry) {
-      entry = read(input, htmlOf(input));
-      writeCached(CACHE_KIND, keys[page]!, entry);
-    }
-    return entry;
-  };
+  /** A page's entry, made from its body HTML. */
+  const entryAt = (page: number, input = inputs[page]!): PageEntry => read(input, htmlOf(input));
 
   /** Takes a page's length, share and document from its entry. */
   const describe = (page: number, entry: PageEntry) => {
@@ -161,8 +150,10 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     const page = keys.length;
     const key = pageKey(input);
     keys.push(key);
-    inputs.push(input.html === undefined ? input : { ...input, html: undefined });
-    if (!merged && head!.keys[page] === key) return;
+    const known = !merged && lastPlace.has(key);
+    // A page the state has keeps its body when it came with one (rendered again: the render cache lost it), for a merge.
+    inputs.push(known || input.html === undefined ? input : { ...input, html: undefined });
+    if (known) return;
     // (With the body as given, when the page was just rendered.)
     const entry = entryAt(page, input);
     if (merged) {
@@ -175,60 +166,58 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     if (changed.size > MAX_CHANGED) mergeAll();
   };
 
-  /** Reads the state's postings, lengths and documents' keys; false when they are not there. */
-  const loadState = (): boolean => {
-    const bytes = readCachedFile(STATE_KIND, `${stateName}.bin`);
+  /** Reads the state's postings, and the lengths and documents' keys of the pages still there (at `place`); false when they are not there. */
+  const loadState = (place: Int32Array): boolean => {
+    const bytes = record!.readFile(part, `${stateName}.bin`);
     const saved = bytes && unpackPostings(bytes, head!.list);
-    if (!saved || head!.lengths.length !== keys.length) return false;
+    if (!saved || head!.lengths.length !== head!.keys.length) return false;
     saved.terms.forEach((term, id) => {
       termIds.set(term, id);
       termNames.push(term);
       postings.push(saved.postings[id]!);
     });
     sortedTerms = saved.terms.length;
-    head!.lengths.forEach((length, page) => (lengths[page] = length));
-    head!.shares.forEach((share, page) => (titleShares[page] = share));
-    head!.docs.forEach((doc, page) => (docKeys[page] = doc));
+    place.forEach((page, last) => {
+      if (page < 0) return;
+      lengths[page] = head!.lengths[last]!;
+      titleShares[page] = head!.shares[last]!;
+      docKeys[page] = head!.docs[last]!;
+    });
     return true;
   };
 
-  /** The postings of this build from the state's: the changed pages' terms out, their new ones in. */
+  /** The postings of this build from the state's: pages moved to their new places, the changed and removed pages' terms out, the changed pages' in. */
   const applyChanges = () => {
-    if (keys.length !== head!.keys.length || !loadState()) {
-      // Pages came or went (every page after them has a new number), or the postings are gone.
+    // Each page of the last index: its place now, or -1 (changed or removed).
+    const place = new Int32Array(head!.keys.length).fill(-1);
+    keys.forEach((key, page) => {
+      if (!changed.has(page)) place[lastPlace.get(key)!] = page;
+    });
+    if (!loadState(place)) {
       resetPostings();
       mergeAll();
       return;
     }
-    const gone = new Uint8Array(keys.length);
-    for (const page of changed.keys()) gone[page] = 1;
-    // The postings the changed pages were in: their old entries' terms, or (an entry the cache lost) every posting.
-    let touchedTerms: Iterable<Posting> | undefined = new Set<Posting>();
-    for (const page of changed.keys()) {
-      const old = readCached<PageEntry>(CACHE_KIND, head!.keys[page]!);
-      if (!old) {
-        touchedTerms = undefined;
-        break;
-      }
-      for (const term of old.terms) {
-        const id = termIds.get(term);
-        if (id !== undefined) (touchedTerms as Set<Posting>).add(postingToChange(id));
-      }
-    }
-    for (const posting of touchedTerms ?? postings.map((_, id) => postingToChange(id))) {
+    for (const posting of postings.map((_, id) => postingToChange(id))) {
       const { pages, values } = posting;
-      let hits = 0;
-      for (let i = 0; i < pages.length; i++) hits += gone[pages[i]!]!;
-      if (!hits) continue;
-      const keptPages = new Uint32Array(pages.length - hits);
-      const keptValues = new Uint32Array(pages.length - hits);
-      for (let i = 0, at = 0; i < pages.length; i++) {
-        if (gone[pages[i]!]) continue;
-        keptPages[at] = pages[i]!;
+      let moved = false;
+      for (let i = 0; i < pages.length && !moved; i++) moved = place[pages[i]!] !== pages[i];
+      if (!moved) continue;
+      let at = 0;
+      let sorted = true;
+      const keptPages = new Uint32Array(pages.length);
+      const keptValues = new Uint32Array(pages.length);
+      for (let i = 0; i < pages.length; i++) {
+        const page = place[pages[i]!]!;
+        if (page < 0) continue;
+        if (at && page < keptPages[at - 1]!) sorted = false;
+        keptPages[at] = page;
         keptValues[at++] = values[i]!;
       }
-      posting.pages = keptPages;
-      posting.values = keptValues;
+      // (Pages keep their order unless the config reordered them.)
+      const order = sorted ? undefined : Array.from({ length: at }, (_, i) => i).sort((a, b) => keptPages[a]! - keptPages[b]!);
+      posting.pages = order ? Uint32Array.from(order, (i) => keptPages[i]!) : keptPages.slice(0, at);
+      posting.values = order ? Uint32Array.from(order, (i) => keptValues[i]!) : keptValues.slice(0, at);
     }
     for (const [page, entry] of changed) {
       describe(page, entry);
@@ -276,7 +265,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
       previousShards: head?.shards ?? [],
     });
     built = files;
-    if (stateName) saveState(order, built, shards);
+    if (record) saveState(order, built, shards);
     return built;
   };
 
@@ -298,13 +287,13 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
       shards: shards.map((shard) => [shard.raw, shard.key, shard.size]),
       files: files.map((f) => [f.path, f.key, f.size]),
     };
-    // The postings first: a head is only used with postings of its own list.
-    writeCachedFile(STATE_KIND, `${stateName}.bin`, bytes);
-    writeCachedFile(STATE_KIND, `${stateName}.json`, JSON.stringify(state));
+    // The head goes into the record when the build has committed, and is used only with postings of its own list.
+    record!.writeFile(part, `${stateName}.bin`, bytes);
+    record!.set(part, stateVersion(), state);
   };
 
   /** When every page's entry is the one of the last build, so are the files. */
-  const unchanged = () => !merged && !changed.size && head!.keys.length === keys.length;
+  const unchanged = () => !merged && !changed.size && head!.keys.length === keys.length && head!.keys.every((key, page) => keys[page] === key);
   const list = (): Array<[string, string, number]> => {
     if (!built && unchanged()) {
       made = 'unchanged';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { codeVersion, readCachedBody } from '../io/cache.js';
+import { codeVersion, readCache } from '../io/cache.js';
 import type { SearchInput } from './search-entry.js';
 
-/* What the index writer (search-indexer.ts) is, and what it keeps between builds: its options, the keys of its cached entries and the head of its saved state. */
+/* What the index writer (search-indexer.ts) is, and what it keeps between builds: its options, its pages' entry keys and the head of its saved state. */
 
 export interface SearchIndexer {
   /** Adds a page; pages are numbered in the order they are added. */
@@ -30,8 +30,6 @@ export interface IndexFileOptions {
   written?: (path: string, key: string, size: number) => void;
 }
 
-/** Where the index's per-page entries are cached; they change with the indexer's code. */
-export const CACHE_KIND = 'search-pages';
 let entryVersion: string | undefined;
 const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-state.ts', 'src/build/search-entry.ts', 'src/build/search-encoding.ts', 'src/build/search-sections.ts', 'templates/client/search-text.ts']));
 export const pageKey = (input: SearchInput) =>
@@ -45,20 +43,19 @@ export const pageKey = (input: SearchInput) =>
 /** The body HTML of a page, from the input or else from the render cache (an earlier build's render). */
 export function htmlOf(input: SearchInput): string {
   if (input.html !== undefined) return input.html;
-  const cached = input.sourceKey === undefined ? undefined : readCachedBody(input.sourceKey);
+  const cached = input.sourceKey === undefined ? undefined : readCache(input.sourceKey)?.html;
   if (!cached) throw new Error(`search index: no HTML for ${input.url} (the render cache lost it during the build; build again)`);
   return cached;
 }
 
 /*
- * The state of the last build's index, saved in the cache (kind STATE_KIND,
- * one per output folder), so that a rebuild does not merge every page's
- * entry again: when no page's entry changed, the files are those of the last
- * build; when some did, only their postings are taken out and put in again.
- * Two files: the head (small) and the postings (large, read only when a page
- * changed or a file must be written again).
+ * The state of the last build's index, a part of the record of the last build
+ * (src/io/record.ts), so that a rebuild does not merge every page's entry
+ * again: when no page's entry changed, the files are those of the last build;
+ * when some did, only their postings are taken out and put in again. The
+ * head is in the record's JSON; the postings (large, read only when a page
+ * changed or a file must be written again) are a file of the record beside it.
  */
-export const STATE_KIND = 'search-state';
 
 export interface StateHead {
   /** The indexer's version and the pages' entry keys in order: what the state is a function of. */
@@ -87,9 +84,10 @@ export const listKey = (keys: readonly string[]) => {
 
 export interface SearchIndexerOptions {
   /**
-   * Names the saved state of the index (one per output folder, say): with it,
-   * the indexer starts from the last build's state under that name and saves
-   * its own. The files are the same bytes with or without.
+   * Names the saved state of the index in the current record (one per language
+   * and version of the site, say): with it, the indexer starts from the last
+   * build's state under that name and saves its own. The files are the same
+   * bytes with or without.
    */
   state?: string;
 }

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { InputError } from '../shared/errors.js';
 import type { LocatedYaml } from './yaml-positions.js';
 import { toolVersion } from '../shared/tool-version.js';
-import { readCached, writeCached } from '../io/cache.js';
+import { currentRecord } from '../io/record.js';
 import { readSourceText } from '../io/sources.js';
 import { parsers } from './parsers.js';
 import type { LoadedConfig } from './checked.js';
@@ -32,17 +32,17 @@ export function loadConfig(path: string, displayName = basename(path)): LoadedCo
 }
 
 /*
- * A config that passed every check is kept in the cache under a hash of its
- * text and of the tool: the next build with the same text skips parsing and
- * validating it (a tenth of a second for a site of 1,000 pages, whose
- * sections list every page). Positions for a later problem (a listed page
- * with no file, say) are then found by parsing the text when one is reported.
+ * A config that passed every check is kept in the record of the last build
+ * (src/io/record.ts) under a hash of its text and of the tool: the next build
+ * with the same text skips parsing and validating it (a tenth of a second for
+ * a site of 1,000 pages, whose sections list every page). Positions for a
+ * later problem (a listed page with no file, say) are then found by parsing
+ * the text when one is reported.
  */
-const CONFIG_KIND = 'config';
-
 export function parseConfig(source: string, file: string): LoadedConfig {
   const key = createHash('sha256').update(toolVersion()).update('\0').update(source).digest('hex');
-  const cached = readCached<SiteConfig>(CONFIG_KIND, key);
+  const record = currentRecord();
+  const cached = record?.get<SiteConfig>('config', key);
   if (cached) {
     let located: LocatedYaml | undefined;
     // (The parsers are needed only when a problem is reported: see src/config/parsers.ts.)
@@ -51,6 +51,6 @@ export function parseConfig(source: string, file: string): LoadedConfig {
     return { config: cached, file, problemAt };
   }
   const loaded = parsers().parseChecked(source, file);
-  writeCached(CONFIG_KIND, key, loaded.config);
+  record?.set('config', key, loaded.config);
   return loaded;
 }

@@ -6,7 +6,8 @@ import { InputError, type SourceProblem } from '../shared/errors.js';
 import { timed } from '../shared/stages.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PoolOptions } from './pool.js';
-import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, readCachedBody, readCached, writeCache, writeCached } from '../io/cache.js';
+import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
+import { currentRecord } from '../io/record.js';
 import { isTokenSource, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
 import { HighlightThread } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
@@ -119,14 +120,14 @@ type Fresh = { rendered: CachedMarkdown; cached: Promise<boolean> };
 export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean> } | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage };
 
 /*
- * What the last loadPages of a content folder had, in one file of the cache:
- * each page's render cache key, and its cached result without the body.
- * A build reads that one file instead of a file per page, and an edited
- * page finds its last render by it (and takes its code blocks' tokens from
- * that render's markup).
+ * What the last build's loadPages had, a part of its record (src/io/record.ts): each page's
+ * render cache key, and its cached result without the body. A build reads that instead of a file
+ * per page, and an edited page finds its last render by it (and takes its code blocks' tokens from
+ * that render's markup). Made by another version of the pipeline (whose frontmatter was checked by
+ * other code), it is not used: the version is in its key.
  */
-const RENDERS_KIND = 'renders';
 type Meta = Omit<CachedMarkdown, 'html'>;
+type Renders = Array<[sourcePath: string, key: string, meta: Meta]>;
 interface LastBuild {
   keys: Map<string, string>;
   metas: Map<string, Meta>;
@@ -134,10 +135,9 @@ interface LastBuild {
 let lastBuild: LastBuild | undefined;
 
 function readLastBuild(key: string): LastBuild | undefined {
-  const saved = readCached<{ version: string; pages: Array<[sourcePath: string, key: string, meta: Meta]> }>(RENDERS_KIND, key);
-  // Made by another version of the pipeline (its frontmatter was checked by other code): not used.
-  if (saved?.version !== pipelineVersion() || !Array.isArray(saved.pages)) return undefined;
-  return { keys: new Map(saved.pages.map(([path, key]) => [path, key])), metas: new Map(saved.pages.map(([, key, meta]) => [key, meta])) };
+  const saved = currentRecord()?.get<Renders>('renders', key);
+  if (!Array.isArray(saved)) return undefined;
+  return { keys: new Map(saved.map(([path, key]) => [path, key])), metas: new Map(saved.map(([, key, meta]) => [key, meta])) };
 }
 
 function codeOfLastRender(sourcePath: string, lastKey = lastBuild?.keys.get(sourcePath)): CachedCodeBlocks | undefined {
@@ -241,7 +241,7 @@ export interface PageHooks {
  */
 export function pageHtml(page: SourcePage): string {
   if (!page.htmlInCache) return page.html;
-  const html = readCachedBody(page.sourceKey);
+  const html = readCache(page.sourceKey)?.html;
   if (html === undefined) throw new Error(`the render cache lost ${page.sourcePath} during the build (was the cache folder deleted?); build again`);
   return html;
 }
@@ -281,7 +281,7 @@ export async function loadPages(
   pool: PoolOptions = {},
 ): Promise<LoadedPages> {
   keepHtml ||= !layerEnabled('pages');
-  const rendersKey = createHash('sha256').update(contentDir).digest('hex');
+  const rendersKey = createHash('sha256').update(contentDir).update('\0').update(pipelineVersion()).digest('hex');
   lastBuild = readLastBuild(rendersKey);
   /** Each page's cached result without its body, for the next build's record; and whether any is not the record's. */
   const metas = new Map<string, Meta>();
@@ -390,7 +390,7 @@ export async function loadPages(
   } else await renderHere(misses);
   for (const slot of slots) if (slot.page) pages.push(slot.page);
   if (changed || pages.length !== lastBuild?.keys.size) {
-    writeCached(RENDERS_KIND, rendersKey, { version: pipelineVersion(), pages: pages.map((page) => [page.sourcePath, page.sourceKey, metas.get(page.sourceKey)!]) });
+    currentRecord()?.set('renders', rendersKey, pages.map((page) => [page.sourcePath, page.sourceKey, metas.get(page.sourceKey)!]) satisfies Renders);
   }
   lastBuild = undefined;
   await flushCacheWrites();

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SiteConfig } from '../config/schema.js';
 import type { PoolOptions } from '../content/pool.js';
-import { readCached, writeCached } from '../io/cache.js';
+import { BuildRecord, currentRecord } from '../io/record.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { resolveLinks, type LinkTargets } from '../site/links.js';
 import { pageFile, type Site, type SitePage } from '../site/model.js';
@@ -134,11 +134,9 @@ function onlyPrefix(root: string, only: string): string {
  * Where a page's links lead depends on its Markdown (its render cache key
  * stands for it) and on the site as links see it: the base, the files that
  * are not pages, and every page's URL and ids. The hrefs of the last build
- * with the same site are kept in the cache by page, so that an edit resolves
- * only the edited page's links. Only results without problems are kept.
+ * with the same site are kept in the record of the last build by page, so that
+ * an edit resolves only the edited page's links. Only results without problems are kept.
  */
-const LINKS_KIND = 'links';
-
 function resolveLinksCached(site: Site, base: string, targets: LinkTargets): SourceProblem[] {
   const hash = createHash('sha256').update(base).update('\0');
   for (const file of [...targets.files].sort()) hash.update(file).update('\0');
@@ -148,7 +146,7 @@ function resolveLinksCached(site: Site, base: string, targets: LinkTargets): Sou
     for (const id of page.ids) hash.update('\0').update(id);
   }
   const key = hash.digest('hex');
-  const saved = readCached<Record<string, string[]>>(LINKS_KIND, key) ?? {};
+  const saved = currentRecord()?.get<Record<string, string[]>>('links', key) ?? {};
   const rest: SitePage[] = [];
   for (const page of site.pages) {
     const hrefs = saved[page.sourceKey];
@@ -156,7 +154,7 @@ function resolveLinksCached(site: Site, base: string, targets: LinkTargets): Sou
     else rest.push(page);
   }
   const problems = resolveLinks(site, base, targets, rest);
-  if (rest.length && !problems.length) writeCached(LINKS_KIND, key, Object.fromEntries(site.pages.map((page) => [page.sourceKey, page.hrefs])));
+  if (rest.length && !problems.length) currentRecord()?.set('links', key, Object.fromEntries(site.pages.map((page) => [page.sourceKey, page.hrefs])));
   return problems;
 }
 
@@ -166,7 +164,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   checkConfigFile(options.config, root);
   // (Refused here, before the output folder is touched.)
   normaliseBase(options.base);
-  if (options.checkOnly) return buildLocked(options);
+  // (The record of the last build into the folder: read by a check too, written only by a build that commits.)
+  if (options.checkOnly) return new BuildRecord(outputFolder(options)).run(() => buildLocked(options));
   // Before anything is read or written: an output folder whose replacement would lose a writer's files is refused.
   const target = checkOutputFolder(outputFolder(options), { root, config: resolve(root, options.config ?? 'site.config.yaml'), display: options.out ?? 'dist' });
   // One build at a time into a folder; the lock also lets this build remove what interrupted ones left.
@@ -174,7 +173,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const stop = interruptions(lock);
   try {
     // (An --out that is a symbolic link: the build writes into the folder it leads to.)
-    return await buildLocked(target === outputFolder(options) ? options : { ...options, out: target });
+    return await new BuildRecord(target).run(() => buildLocked(target === outputFolder(options) ? options : { ...options, out: target }));
   } finally {
     stop();
     lock.release();

@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { toolVersion } from '../shared/tool-version.js';
-
-/** How much of a cache file is read at a time. */
-const CHUNK = 1 << 16;
 
 /*
  * The render cache: the Markdown result of each page (body HTML, anchors,
@@ -63,22 +60,13 @@ export function pipelineVersion(): string {
   return version;
 }
 
-const enabled = () => process.env.DOCS_CACHE !== '0';
-
-/** Whether caches are on (DOCS_CACHE=0 turns them off). */
-export const cacheEnabled = enabled;
-
-/*
- * Single layers can be turned off for the benchmark that measures what each
- * one saves (scripts/bench-layers.mjs): DOCS_CACHE_OFF=links,config names
- * the kinds (folders of the cache) that are neither read nor written.
- * ARCHITECTURE.md lists the layers.
+/**
+ * Whether a layer of the cache is on: DOCS_CACHE=0 turns every one off, and for the benchmark that
+ * measures what each saves (scripts/bench-layers.mjs) DOCS_CACHE_OFF=pages,links names the kinds
+ * (folders of the cache: pages, record) or the parts of the record (src/io/record.ts) that are neither read nor written.
  */
-const layersOff = () => new Set((process.env.DOCS_CACHE_OFF ?? '').split(',').filter(Boolean));
-
-/** Whether a layer of the cache (a kind, such as 'links') is on. */
 export function layerEnabled(kind: string): boolean {
-  return enabled() && !layersOff().has(kind);
+  return process.env.DOCS_CACHE !== '0' && !(process.env.DOCS_CACHE_OFF ?? '').split(',').includes(kind);
 }
 
 /** A path in the cache folder. */
@@ -97,52 +85,15 @@ export function cacheKey(file: string, lineOffset: number, body: string): string
  * was cut short, emptied, edited or damaged on disk is taken for missing (the page is rendered
  * again, the result made again), never published and never a crash.
  */
-const HEADER_TAG = 'docs-cache-1';
 /** "docs-cache-1 <length: 16 digits> <sha256: 64 hex>\n" */
-const HEADER_SIZE = HEADER_TAG.length + 1 + 16 + 1 + 64 + 1;
-
-function headerLine(length: number, digest: string): string {
-  return `${HEADER_TAG} ${String(length).padStart(16, '0')} ${digest}\n`;
-}
-
-/** The length and hash a header promises, or undefined when these bytes start with no header. */
-function readHeader(bytes: Buffer): { length: number; digest: string } | undefined {
-  if (bytes.length < HEADER_SIZE) return undefined;
-  const m = /^docs-cache-1 (\d{16}) ([0-9a-f]{64})\n$/.exec(bytes.toString('latin1', 0, HEADER_SIZE));
-  return m ? { length: Number(m[1]), digest: m[2]! } : undefined;
-}
+const HEADER_SIZE = 'docs-cache-1'.length + 1 + 16 + 1 + 64 + 1;
 
 /** What a whole cache file holds after its header, when it is intact. */
 function checkedContents(bytes: Buffer): Buffer | undefined {
-  const header = readHeader(bytes);
-  if (!header || bytes.length - HEADER_SIZE !== header.length) return undefined;
+  const header = /^docs-cache-1 (\d{16}) ([0-9a-f]{64})\n$/.exec(bytes.toString('latin1', 0, HEADER_SIZE));
+  if (!header || bytes.length - HEADER_SIZE !== Number(header[1])) return undefined;
   const rest = bytes.subarray(HEADER_SIZE);
-  return createHash('sha256').update(rest).digest('hex') === header.digest ? rest : undefined;
-}
-
-/** Whether the file at `path` is intact (read through once, a piece at a time: a page's body may be tens of megabytes). */
-function fileIntact(path: string): boolean {
-  try {
-    const hash = createHash('sha256');
-    let header: { length: number; digest: string } | undefined;
-    let length = 0;
-    let head = Buffer.alloc(0);
-    for (const chunk of fileChunks(path, Math.max(CHUNK, HEADER_SIZE))) {
-      let rest = chunk;
-      if (!header) {
-        head = Buffer.concat([head, chunk]);
-        if (head.length < HEADER_SIZE) continue;
-        header = readHeader(head);
-        if (!header) return false;
-        rest = head.subarray(HEADER_SIZE);
-      }
-      hash.update(rest);
-      length += rest.length;
-    }
-    return header !== undefined && length === header.length && hash.digest('hex') === header.digest;
-  } catch {
-    return false;
-  }
+  return createHash('sha256').update(rest).digest('hex') === header[2] ? rest : undefined;
 }
 
 /** Contents with their header in front, for writeFile (which takes an iterable of strings). */
@@ -154,28 +105,7 @@ function withHeader(contents: string | Uint8Array | readonly string[]): Array<st
     hash.update(part);
     length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
   }
-  return [headerLine(length, hash.digest('hex')), ...parts];
-}
-
-/** Writes a checked file of the cache at once (under a temporary name, then renamed). */
-export function writeCheckedFileSync(path: string, text: string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    writeFileSync(temp, withHeader(text).join(''));
-    renameSync(temp, path);
-  } finally {
-    rmSync(temp, { force: true });
-  }
-}
-
-/** The text of a checked file of the cache, or undefined when it is missing or damaged. */
-export function readCheckedFileSync(path: string): string | undefined {
-  try {
-    return checkedContents(readFileSync(path))?.toString('utf8');
-  } catch {
-    return undefined;
-  }
+  return [`docs-cache-1 ${String(length).padStart(16, '0')} ${hash.digest('hex')}\n`, ...parts];
 }
 
 /**
@@ -196,7 +126,7 @@ function pageIntact(key: string): boolean {
     return false;
   }
   if (intactPages.get(key) === stamp) return true;
-  if (!fileIntact(path)) return false;
+  if (!readCachedFile('pages', `${key}.page`, key.slice(0, 2))) return false;
   if (intactPages.size >= 20_000) intactPages.clear();
   intactPages.set(key, stamp);
   return true;
@@ -204,18 +134,16 @@ function pageIntact(key: string): boolean {
 
 /**
  * A page's cached result. A page's file holds a line of JSON (everything but
- * the body) and then the body HTML, so that `withHtml: false` (what a build
- * needs to know of a page it does not render) reads no body: its `html` is ''.
+ * the body) and then the body HTML; with `withHtml: false` (what a build needs
+ * to know of a page it does not render) the body is left as bytes: `html` is ''.
  */
 export function readCache<T extends CachedPage>(key: string, withHtml = true): T | undefined {
-  if (!withHtml) return readCacheMeta<T>(key);
   const bytes = readCachedFile('pages', `${key}.page`, key.slice(0, 2));
-  if (!bytes) return undefined;
-  const end = bytes.indexOf(10);
+  const end = bytes ? bytes.indexOf(10) : -1;
   if (end < 0) return undefined;
   try {
-    const meta = JSON.parse(bytes.toString('utf8', 0, end)) as T;
-    meta.html = bytes.toString('utf8', end + 1);
+    const meta = JSON.parse(bytes!.toString('utf8', 0, end)) as T;
+    meta.html = withHtml ? bytes!.toString('utf8', end + 1) : '';
     return meta;
   } catch {
     return undefined;
@@ -223,52 +151,6 @@ export function readCache<T extends CachedPage>(key: string, withHtml = true): T
 }
 
 const pageFile = (key: string) => join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`);
-
-/** The bytes of a file, `size` at a time, read as they are taken (the file is closed when they stop being taken). */
-function* fileChunks(path: string, size: number): Generator<Buffer> {
-  const fd = openSync(path, 'r');
-  try {
-    for (let position = 0; ; ) {
-      const chunk = Buffer.allocUnsafe(size);
-      const read = readSync(fd, chunk, 0, size, position);
-      if (!read) return;
-      position += read;
-      yield chunk.subarray(0, read);
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** readCache without the body: only the meta line is read. */
-function readCacheMeta<T extends CachedPage>(key: string): T | undefined {
-  if (!layerEnabled('pages') || !pageIntact(key)) return undefined;
-  try {
-    const chunks: Buffer[] = [];
-    let skip = HEADER_SIZE;
-    for (let chunk of fileChunks(pageFile(key), CHUNK)) {
-      if (skip) {
-        const cut = Math.min(skip, chunk.length);
-        chunk = chunk.subarray(cut);
-        skip -= cut;
-      }
-      const end = chunk.indexOf(10);
-      chunks.push(end < 0 ? chunk : chunk.subarray(0, end));
-      if (end < 0) continue;
-      const meta = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
-      meta.html = '';
-      return meta;
-    }
-    return undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The body HTML of a page's cached result alone (made by an earlier build), or undefined when the cache does not hold it whole. */
-export function readCachedBody(key: string): string | undefined {
-  return cacheHas(key) ? readCache(key)?.html : undefined;
-}
 
 /** Whether the cache holds a page's result (its body included), whole and undamaged. */
 export function cacheHas(key: string): boolean {
@@ -279,17 +161,6 @@ export function cacheHas(key: string): boolean {
 export function writeCache<T extends CachedPage>(key: string, value: T): Promise<boolean> {
   // JSON.stringify escapes line breaks inside strings: the first one ends the meta line.
   return writeCachedFile('pages', `${key}.page`, `${JSON.stringify({ ...value, html: undefined })}\n${value.html}`, key.slice(0, 2));
-}
-
-/** A cached result of a kind (a folder of the cache), or undefined. */
-export function readCached<T>(kind: string, key: string): T | undefined {
-  const bytes = readCachedFile(kind, `${key}.json`, key.slice(0, 2));
-  if (!bytes) return undefined;
-  try {
-    return JSON.parse(bytes.toString('utf8')) as T;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A file of the cache (in `kind`/`folder`/), or undefined. */
@@ -304,12 +175,6 @@ export function readCachedFile(kind: string, name: string, folder = ''): Buffer 
 
 const pending = new Set<Promise<unknown>>();
 const folders = new Map<string, Promise<unknown>>();
-
-/** Stores a result of a kind in the background (see flushCacheWrites); resolves to whether it was stored. */
-export function writeCached(kind: string, key: string, value: unknown): Promise<boolean> {
-  if (!layerEnabled(kind)) return Promise.resolve(false);
-  return writeCachedFile(kind, `${key}.json`, JSON.stringify(value), key.slice(0, 2));
-}
 
 /** Stores a file in the cache (in `kind`/`folder`/) in the background; resolves to whether it was stored. */
 export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array | readonly string[], folder = ''): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/content.js';
@@ -52,8 +52,8 @@ describe('docs build', () => {
     const dir = site();
     await withCacheDir(join(dir, 'cache'), async () => {
       expect((await runDocs(['build', '--root', dir, '--quiet'])).code).toBe(0);
-      // The same config text: it is read from the cache, and its positions only when a problem needs them.
-      expect(readdirSync(join(dir, 'cache', 'config')).length).toBe(1);
+      // The same config text: it is read from the record of the last build, and its positions only when a problem needs them.
+      expect(readdirSync(join(dir, 'cache', 'record')).filter((f) => f.endsWith('.json')).length).toBe(1);
       renameSync(join(dir, 'content/guides/second.md'), join(dir, 'content/guides/2nd.md'));
       const { code, err } = await runDocs(['build', '--root', dir]);
       expect(code).toBe(1);
@@ -145,14 +145,14 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'fill'))).toEqual(uncached);
   });
 
-  it('indexes a page from the render cache when the search entries are gone (the indexer reads its body there, and the cache folder is made again)', async () => {
+  it('indexes the pages from the render cache when the record of the last build is gone (the indexer reads their bodies there, and the record folder is made again)', async () => {
     const dir = site();
     await withCacheDir(join(dir, 'cache'), async () => {
       await runDocs(['build', '--root', dir, '--out', 'first', '--quiet']);
-      rmSync(join(dir, 'cache', 'search-pages'), { recursive: true });
+      rmSync(join(dir, 'cache', 'record'), { recursive: true });
       expect(readdirSync(join(dir, 'cache', 'pages')).length).toBeGreaterThan(0);
       await runDocs(['build', '--root', dir, '--out', 'second', '--quiet']);
-      expect(existsSync(join(dir, 'cache', 'search-pages'))).toBe(true);
+      expect(existsSync(join(dir, 'cache', 'record'))).toBe(true);
     });
     expect(snapshotDir(join(dir, 'second'))).toEqual(snapshotDir(join(dir, 'first')));
   });
@@ -161,11 +161,13 @@ describe('docs build', () => {
     const dir = site();
     await withCacheDir(join(dir, 'cache'), async () => {
       await runDocs(['build', '--root', dir, '--out', 'first', '--quiet']);
-      expect(readdirSync(join(dir, 'cache', 'renders')).length).toBe(1);
+      expect(readdirSync(join(dir, 'cache', 'record')).filter((f) => f.endsWith('.json')).length).toBe(1);
+      cpSync(join(dir, 'first'), join(dir, 'second'), { recursive: true });
       rmSync(join(dir, 'cache', 'pages'), { recursive: true });
-      expect((await runDocs(['build', '--root', dir, '--out', 'second', '--quiet'])).code).toBe(0);
+      // (Into the same folder: its record is the one with the rest.)
+      expect((await runDocs(['build', '--root', dir, '--out', 'first', '--quiet'])).code).toBe(0);
     });
-    expect(snapshotDir(join(dir, 'second'))).toEqual(snapshotDir(join(dir, 'first')));
+    expect(snapshotDir(join(dir, 'first'))).toEqual(snapshotDir(join(dir, 'second')));
   });
 
   it('keeps what did not change and still writes the bytes of a full build, after every kind of change', async () => {

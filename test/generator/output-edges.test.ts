@@ -1,7 +1,8 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { cachePath, readCheckedFileSync, writeCheckedFileSync } from '../../src/io/cache.js';
+import { cachePath, readCachedFile, writeCachedFile } from '../../src/io/cache.js';
+import { BuildRecord } from '../../src/io/record.js';
 import { lockOutput, tempFolderPrefix } from '../../src/build/output-lock.js';
 import { OutputWriter } from '../../src/build/output.js';
 import { outputScratch } from '../helpers/output-scratch.js';
@@ -30,10 +31,14 @@ async function firstBuild(target: string, files: Record<string, string>): Promis
   await out.commit();
 }
 
-/** The last build's record of `target`, as the cache holds it. */
+/** The file of the record of the last build into `target` (src/io/record.ts), in the cache's record/ folder. */
+const recordName = (target: string) => `${new BuildRecord(target).id}.json`;
+type Saved = { name: string; parts: Record<string, { key: string; value: unknown }> };
+const recordOf = (target: string) => JSON.parse(readCachedFile('record', recordName(target))!.toString()) as Saved;
+
+/** The last build's manifest of `target`, as its record holds it. */
 function manifestOf(target: string): { time: number; files: Record<string, [string, number]> } {
-  const files = readdirSync(cachePath('output')).map((name) => JSON.parse(readCheckedFileSync(cachePath('output', name))!));
-  return files.find((m) => m.target === target);
+  return recordOf(target).parts.output!.value as { time: number; files: Record<string, [string, number]> };
 }
 
 describe('the output writer where the file system refuses', () => {
@@ -115,10 +120,9 @@ describe('the output writer where the file system refuses', () => {
     const again = new OutputWriter(target);
     expect(again.keep('a.html', 'key of aaa')).toBe(true);
     await again.abort();
-    // A record written by another version of the tool (another format) is not read.
-    const name = readdirSync(cachePath('output')).find((n) => JSON.parse(readCheckedFileSync(cachePath('output', n))!).target === target)!;
-    const record = JSON.parse(readCheckedFileSync(cachePath('output', name))!);
-    writeCheckedFileSync(cachePath('output', name), JSON.stringify({ ...record, format: 99 }));
+    // A manifest made under another key (for another folder) is not read.
+    const record = recordOf(target);
+    expect(await writeCachedFile('record', recordName(target), JSON.stringify({ ...record, parts: { ...record.parts, output: { ...record.parts.output, key: other } } }))).toBe(true);
     const stranger = new OutputWriter(target);
     expect(stranger.keep('a.html', 'key of aaa')).toBe(false);
     await stranger.abort();
@@ -141,7 +145,7 @@ describe('the fault points of the commit (DOCS_FAULT, for the tests that kill a 
   function state(target: string): string {
     const text = (files: Record<string, string>) => JSON.stringify(Object.entries(files).sort());
     const of = (files: Record<string, string>) => (text(files) === text(A) ? 'A' : text(files) === text(B) ? 'B' : text(files));
-    const record = existsSync(cachePath('output')) && readdirSync(cachePath('output')).some((n) => JSON.parse(readCheckedFileSync(cachePath('output', n)) ?? '{}').target === target);
+    const record = existsSync(cachePath('record', recordName(target)));
     return `${where()}${record ? ', with its record' : ''}`;
     function where(): string {
       if (existsSync(target)) return of(tree(target));
@@ -251,9 +255,7 @@ describe('the output writer keeping and moving files', () => {
   it('reads no record that names another output folder', async () => {
     const { target } = place();
     await firstBuild(target, { 'a.html': 'aaa' });
-    const name = readdirSync(cachePath('output')).find((n) => JSON.parse(readCheckedFileSync(cachePath('output', n))!).target === target)!;
-    const record = JSON.parse(readCheckedFileSync(cachePath('output', name))!);
-    writeCheckedFileSync(cachePath('output', name), JSON.stringify({ ...record, target: `${target}-elsewhere` }));
+    expect(await writeCachedFile('record', recordName(target), JSON.stringify({ ...recordOf(target), name: `${target}-elsewhere` }))).toBe(true);
     const out = new OutputWriter(target);
     expect(out.keep('a.html', 'key of aaa')).toBe(false);
     await out.abort();

@@ -7,6 +7,7 @@ import { createSearchIndexer, type SearchInput } from '../../src/build/search.js
 import { createEntryReader } from '../../src/build/search-entry.js';
 import { sectionsOf } from '../../src/build/search-sections.js';
 import { flushCacheWrites } from '../../src/io/cache.js';
+import { BuildRecord } from '../../src/io/record.js';
 import { editFile, fixtureSite, runDocs, withCacheDir } from '../helpers/site.js';
 import { createSearchEngine } from '../../templates/client/search-engine.js';
 import { queryWords, termsOf } from '../../templates/client/search-text.js';
@@ -71,7 +72,9 @@ describe('search index', () => {
       await withCacheDir(cache, async () => {
         /** The index of `pages` from the saved state, how it was made, and the same index made without a state. */
         const both = async (pages: SearchInput[]) => {
-          const indexer = createSearchIndexer({ state: '/site/dist' });
+          // The state is a part of the record of the last build (src/io/record.ts).
+          const record = new BuildRecord('/site/dist');
+          const indexer = await record.run(async () => createSearchIndexer({ state: '/site/dist' }));
           for (const p of pages) indexer.add(p);
           const listed = indexer.list();
           const made = indexer.made();
@@ -79,8 +82,9 @@ describe('search index', () => {
           const fresh = createSearchIndexer();
           for (const p of pages) fresh.add(p);
           expect(listed).toEqual(fresh.list());
-          // As a build does before it ends: the state is saved in the background.
+          // As a build does before it ends: the postings are saved in the background, the record once the build has committed.
           await flushCacheWrites();
+          await record.save();
           return { made, files, fresh: new Map(fresh.files().map((f) => [f.path, f.content])) };
         };
         const same = async (pages: SearchInput[], way: string) => {
@@ -99,11 +103,19 @@ describe('search index', () => {
         edited[0] = page('/guides/caching/', 'Long-term caching', '<p>Browsers keep files; a content hash changes the name.</p>');
         edited[4] = page('/guides/xss/', 'Escaping', '<p>Text stays text: &lt;script&gt;.</p>');
         await same(edited, 'changed in place');
-        // A page removed: every later page has a new number.
-        await same(edited.slice(1), 'merged');
-        await same(PAGES, 'merged');
+        // A page removed: every later page has a new number, and keeps its postings under it.
+        await same(edited.slice(1), 'changed in place');
+        // Pages added back (one of them before every other) and changed.
+        await same(PAGES, 'changed in place');
+        // The same pages in another order (a config that reorders its sections).
+        await same([...PAGES].reverse(), 'changed in place');
+        await same(PAGES, 'changed in place');
+        await same(PAGES, 'unchanged');
+        // Every page but one removed, then all back: the postings of the one page move to the front and back.
+        await same(PAGES.slice(3, 4), 'changed in place');
+        await same(PAGES, 'changed in place');
         // A damaged state is no state. The postings are read only when a page changed.
-        const damage = (kind: string) => writeFileSync(join(cache, 'search-state', readdirSync(join(cache, 'search-state')).find((f) => f.endsWith(`.${kind}`))!), 'not a state');
+        const damage = (kind: string) => writeFileSync(join(cache, 'record', readdirSync(join(cache, 'record')).find((f) => f.endsWith(`.${kind}`))!), 'not a state');
         damage('json');
         await same(PAGES, 'merged');
         damage('bin');

@@ -192,7 +192,7 @@ describe('interrupted builds (F14)', () => {
    * last build wrote is removed, so that nothing is kept and the write phase lasts.
    */
   async function interrupt(signal: NodeJS.Signals): Promise<Run> {
-    rmSync(join(s.cache, 'output'), { recursive: true, force: true });
+    rmSync(join(s.cache, 'record'), { recursive: true, force: true });
     const { child, finished } = startDocs(['build', '-q'], { cwd: s.site, env: { DOCS_CACHE_DIR: s.cache } });
     let sent = false;
     await new Promise<void>((resolve) => {
