@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { loadHighlighter } from '../content/highlight.js';
 import { cachePath } from '../io/cache.js';
+import { BuildRecord } from '../io/record.js';
 import { formatProblem, InputError, type SourceProblem } from '../shared/errors.js';
 import type { Site } from '../site/model.js';
 import type { RenderContext } from '../../templates/types.js';
@@ -75,6 +76,8 @@ interface Current {
 
 export class Preview {
   private readonly engine: Engine;
+  /** The record of the last build of this site root (src/io/record.ts). */
+  private readonly record: BuildRecord;
   private pages = new Map<string, Rendered>();
   private readonly printables = new Map<string, Rendered>();
   private search: FileList = [];
@@ -94,6 +97,7 @@ export class Preview {
 
   constructor(private readonly options: PreviewOptions) {
     this.listed = new Promise((r) => (this.onListed = r));
+    this.record = new BuildRecord(`docs serve ${resolve(options.root)}`);
     this.engine = new Engine({
       root: options.root,
       configPath: options.configPath,
@@ -116,7 +120,11 @@ export class Preview {
    * (see first-pass.ts); undefined once the first build is done (the server
    * has the files then), when `path` is no page, or when it cannot be rendered yet.
    */
-  async early(path: string): Promise<FileList | undefined> {
+  early(path: string): Promise<FileList | undefined> {
+    return this.record.run(() => this.earlyNow(path));
+  }
+
+  private async earlyNow(path: string): Promise<FileList | undefined> {
     // With nothing rendered before (no render cache), the page will need the highlighter:
     // it loads (its WebAssembly compiles on other threads) while the content folder is read.
     if (!existsSync(cachePath('pages'))) void loadHighlighter().catch(() => undefined);
@@ -152,8 +160,14 @@ export class Preview {
     return this.firstPass.files(path);
   }
 
-  /** Applies a change; returns the output files that changed, or every problem found. */
+  /** Applies a change; returns the output files that changed, or every problem found. The record of the last build is written after each good one. */
   async build(change: PreviewChange): Promise<BuildResult> {
+    const result = await this.record.run(() => this.buildNow(change));
+    if (result.ok) await this.record.save();
+    return result;
+  }
+
+  private async buildNow(change: PreviewChange): Promise<BuildResult> {
     const started = performance.now();
     const stages: Record<string, number> = {};
     let last = started;

@@ -1,8 +1,6 @@
 import { InputError, systemErrorMessage } from '../shared/errors.js';
 import { failed, Preview } from '../engine/preview.js';
 import { parentPort, workerData } from 'node:worker_threads';
-import { resolve } from 'node:path';
-import { BuildRecord } from '../io/record.js';
 import { SECURITY_HEADERS } from '../build/parts.js';
 import type { FromWorker, ToWorker, WorkerData } from './protocol.js';
 import { loadRenderer } from './render.js';
@@ -32,8 +30,6 @@ const describe = (e: unknown): string => {
 };
 
 const builder = new Preview({ ...data, renderer: await loadRenderer(data.templatesDir) });
-/** The record of the last build of this site root (src/io/record.ts), written after each successful build. */
-const record = new BuildRecord(`docs serve ${resolve(data.root)}`);
 let queue: Promise<unknown> = Promise.resolve();
 let pending = 0;
 let lastId = 0;
@@ -42,7 +38,7 @@ let settleTimer: NodeJS.Timeout | undefined;
 port.on('message', (message: ToWorker) => {
   if (message.type === 'early') {
     // Beside the queue: the first build lets it in between two of its files.
-    record.run(() => builder.early(message.path)).then(
+    builder.early(message.path).then(
       (files) => post({ type: 'early', id: message.id, files }),
       (e: unknown) => {
         post({ type: 'early', id: message.id });
@@ -60,9 +56,7 @@ port.on('message', (message: ToWorker) => {
   clearTimeout(settleTimer);
   queue = queue.then(async () => {
     try {
-      const result = await record.run(() => builder.build(message.change));
-      if (result.ok) await record.save();
-      post({ type: 'result', id: message.id, result });
+      post({ type: 'result', id: message.id, result: await builder.build(message.change) });
     } catch (e) {
       // A problem of the site's own files found while rendering (a component that throws) is shown as a problem.
       post({ type: 'result', id: message.id, result: e instanceof InputError ? failed(e.problems) : { ok: false, unexpected: describe(e) } });
