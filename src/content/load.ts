@@ -295,24 +295,6 @@ export async function loadPages(
   /** `cached`: whether the render is in the cache (a page may let its HTML go only then). */
   type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; fromCache?: boolean; packed?: boolean; failed?: true; done?: true; page?: SourcePage };
   const slots: Slot[] = [];
-  for (const file of files) {
-    const id = pageIdOf(file)!;
-    const displayPath = relative(rootDir, join(contentDir, file)).split(sep).join('/');
-    const duplicate = duplicatePage(seen, id, displayPath);
-    if (duplicate && problems.push(duplicate)) continue;
-    try {
-      // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
-      const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));
-      slots.push({ prepared, rendered: cached, cached: !!cached, fromCache: !!cached, packed });
-      await hooks?.pause?.();
-    } catch (caught) {
-      const e = await withBodyProblems(caught);
-      if (!(e instanceof InputError)) throw e;
-      problems.push(...e.problems);
-      failed.add(id);
-      if (e instanceof PageProblems) unbuilt.push(e.unbuilt);
-    }
-  }
   const markdown = new Map<string, string>();
   let kept = 0;
   // Pages go to hooks.page in file order, each once every page before it is done.
@@ -341,7 +323,26 @@ export async function loadPages(
       if (slot.fromCache && !keepHtml) slot.page.htmlInCache = true;
     }
   };
-  emit();
+  for (const file of files) {
+    const id = pageIdOf(file)!;
+    const displayPath = relative(rootDir, join(contentDir, file)).split(sep).join('/');
+    const duplicate = duplicatePage(seen, id, displayPath);
+    if (duplicate && problems.push(duplicate)) continue;
+    try {
+      // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
+      const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));
+      slots.push({ prepared, rendered: cached, cached: !!cached, fromCache: !!cached, packed });
+      // (A page from the cache goes out at once: a page the preview is asked for meanwhile finds it.)
+      emit();
+      await hooks?.pause?.();
+    } catch (caught) {
+      const e = await withBodyProblems(caught);
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+      failed.add(id);
+      if (e instanceof PageProblems) unbuilt.push(e.unbuilt);
+    }
+  }
   const settle = (slot: Slot, result: WorkerResult) => {
     if (result.ok) {
       slot.rendered = result.rendered;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { loadParsers } from '../config/parsers.js';
 import { loadHighlighter } from '../content/highlight.js';
 import { cachePath } from '../io/cache.js';
 import { BuildRecord } from '../io/record.js';
@@ -132,6 +133,8 @@ export class Preview {
     if (this.earlyActive++ === 0) this.earlyDone = new Promise((r) => (this.resumeBuild = r));
     try {
       await this.listed;
+      // (The first pass reads frontmatter and places of problems synchronously: with every page and the config from the cache, nothing loaded the parsers yet.)
+      await loadParsers();
       return await this.renderEarly(path);
     } finally {
       if (--this.earlyActive === 0) this.resumeBuild?.();
