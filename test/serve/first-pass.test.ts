@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -193,6 +193,33 @@ describe('pages rendered on request during the first build', () => {
 });
 
 describe('docs serve before its first build is done', () => {
+  it('warm, on this site: answers a page asked for at once from its first pass, without an error (with the config and every page from the cache, nothing had loaded the YAML parsers)', async () => {
+    // A copy of this repository's site: its first pass needs the parsers (the fixtures' does not).
+    const dir = mkdtempSync(join(tmpdir(), 'docs-first-pass-warm-'));
+    const site = join(dir, 'site');
+    const cache = join(dir, 'cache');
+    for (const part of ['content', 'static', 'site.config.yaml']) cpSync(join(ROOT, part), join(site, part), { recursive: true });
+    try {
+      // A first start fills the cache.
+      const first = spawnServe(site, cache);
+      children.push(first.child);
+      await first.waitFor(/^Ready in [\d.]+ s/m, 180_000);
+      first.child.kill('SIGINT');
+      expect(await first.exit).toBe(0);
+      const run = spawnServe(site, cache);
+      children.push(run.child);
+      const url = (await run.waitFor(/Serving (http:\/\/\S+\/) \(pages are rendered on request/, 60_000))[1]!;
+      const page = await get(url, '/guides/installation/');
+      expect(page.status).toBe(200);
+      await run.waitFor(/^Ready in [\d.]+ s/m, 60_000);
+      expect(run.output()).not.toContain('Unexpected error');
+      run.child.kill('SIGINT');
+      expect(await run.exit).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
   it('answers pages before the build is done, and reloads exactly those that then differ', async () => {
     const extra = makeFixture();
     addSlowPages(extra);
