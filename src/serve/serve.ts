@@ -17,7 +17,7 @@ import type { Io, Preview, PreviewEvents, ServeOptions } from './options.js';
  * and rebuilds what a save affects, then tells the open pages to reload.
  *
  *   main thread   HTTP server (files from memory), Server-Sent Events, watcher
- *   render worker the incremental build (src/serve/builder.ts); imports the
+ *   render worker the incremental build (src/engine/preview.ts); imports the
  *                 templates, so a template edit replaces the worker
  *
  * Bad input never stops the server: the last good build stays served, the
