@@ -192,10 +192,9 @@ const HIGHLIGHT_THREAD_MIN_BLOCKS = 20;
 /** Pages rendered at once on this thread while a highlight thread works. */
 const PAGES_IN_FLIGHT = 16;
 /**
- * A highlight thread for pages rendered on this thread, with their code
- * blocks sent ahead; none when there are few to highlight, or no thread to
- * spare (DOCS_WORKERS=0). Pages rendered before have their tokens in their
- * last render, and are not counted.
+ * A highlight thread for pages rendered on this thread, with their code blocks sent ahead; none when
+ * there are few to highlight, or no thread to spare (DOCS_WORKERS=0). Pages rendered before have
+ * their tokens in their last render, and are not counted.
  */
 function highlightThreadFor(pages: Prepared[], highlighter: HighlighterSource): HighlightThread | undefined {
   if (workerCount() === 0 || isTokenSource(highlighter)) return undefined;
@@ -207,11 +206,10 @@ function highlightThreadFor(pages: Prepared[], highlighter: HighlighterSource): 
 }
 
 /**
- * Renders a page that was not in the cache, on a worker thread (the main
- * thread renders the pages it read in pass 1 of loadPages). A worker has no
- * record of the last build, so it highlights every code block: workers
- * render only when megabytes of Markdown changed, where pages edited one at
- * a time (whose tokens are read back from their last render) are the few.
+ * Renders a page that was not in the cache, on a worker thread (the main thread renders the pages it
+ * read in pass 1 of loadPages). A worker has no record of the last build, so it highlights every code
+ * block: workers render only when megabytes of Markdown changed, where pages edited one at a time
+ * (whose tokens are read back from their last render) are the few.
  */
 export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
   await loadParsers();
@@ -327,7 +325,10 @@ export async function loadPages(
     const id = pageIdOf(file)!;
     const displayPath = relative(rootDir, join(contentDir, file)).split(sep).join('/');
     const duplicate = duplicatePage(seen, id, displayPath);
-    if (duplicate && problems.push(duplicate)) continue;
+    if (duplicate) {
+      problems.push(duplicate);
+      continue;
+    }
     try {
       // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
       const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));
