@@ -31,7 +31,7 @@ export interface IndexFileOptions {
 }
 
 let entryVersion: string | undefined;
-const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-state.ts', 'src/build/search-entry.ts', 'src/build/search-encoding.ts', 'src/build/search-sections.ts', 'templates/client/search-text.ts']));
+const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-state.ts', 'src/build/search-entry.ts', 'src/build/search-encoding.ts', 'src/content/search-sections.ts', 'templates/client/search-text.ts']));
 export const pageKey = (input: SearchInput) =>
   createHash('sha256')
     .update(indexerVersion())

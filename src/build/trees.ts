@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import type { SiteConfig } from '../config/schema.js';
 import type { PageHooks, SourcePage } from '../content/load.js';
+import type { SearchBody } from '../content/search-sections.js';
 import { isCurrent } from '../site/tree-links.js';
 import type { Site, SitePage } from '../site/model.js';
 import { treeConfig, treeOfId, treeSpecs } from '../site/trees.js';
@@ -30,13 +31,16 @@ export function treeSearch(config: SiteConfig, base: string, make: (prefix: stri
   return {
     indexers,
     hooks: {
-      page(page: SourcePage, fromCache: boolean) {
+      page(page: SourcePage, fromCache: boolean, body?: SearchBody) {
         const tree = specs ? treeOfId(specs, page.id) : 0;
         const input = inputs[tree]!(page);
+        if (!input) return;
         // A page from the render cache goes without its body: the indexer reads it from there if it needs it.
-        if (input && fromCache) delete input.html;
-        if (input) indexers[tree]!.indexer.add(input);
+        if (fromCache) delete input.html;
+        input.body = body;
+        indexers[tree]!.indexer.add(input);
       },
+      searchBodies: true,
     },
   };
 }

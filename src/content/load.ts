@@ -5,14 +5,15 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { timed } from '../shared/stages.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
-import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PoolOptions } from './pool.js';
+import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PoolOptions, type RenderOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
-import { isTokenSource, registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
-import { HighlightThread } from './highlight-thread.js';
+import { registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
+import { highlightThreadFor, PAGES_IN_FLIGHT } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 import { loadParsers, withParsers } from '../config/parsers.js';
-import { codeBlocksIn, fencedCodeBlocks } from './plugins/code-blocks.js';
+import { codeBlocksIn } from './plugins/code-blocks.js';
+import { createBodyReader, type SearchBody } from './search-sections.js';
 
 /** What the render cache keeps of a page (see readCache): its render without the tree, and the frontmatter it was made with. */
 export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems' | 'codeBlocks'> & {
@@ -94,30 +95,39 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
   return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached, packed: !!packed && same };
 }
 
+/** This thread's reader of page bodies for the search index (it learns the site's words as it goes). */
+let readBody: ((html: string) => SearchBody) | undefined;
+
 /**
  * Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems.
  * With `reuseCode`, the tokens of code blocks the page had at its last render (`lastKey`, or the last build's) are reused.
  */
-async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, lastKey?: string): Promise<Fresh> {
+async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, { reuseCode, searchBodies }: RenderOptions, lastKey?: string): Promise<Fresh> {
   const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
   if (previous) registerTokenClasses(previous.classes);
-  // (What the worker pool shares out.)
-  const fresh = await timed('markdown-pages', () => renderMarkdown(prepared.split.body, {
-    file: prepared.sourcePath,
-    lineOffset: prepared.split.bodyLineOffset,
-    highlighter,
-    codeBlocks: new Map(previous?.blocks),
-  }));
+  // (What the worker pool shares out: the Markdown, and what the body gives the search index.)
+  const { fresh, search } = await timed('markdown-pages', async () => {
+    const fresh = await renderMarkdown(prepared.split.body, {
+      file: prepared.sourcePath,
+      lineOffset: prepared.split.bodyLineOffset,
+      highlighter,
+      codeBlocks: new Map(previous?.blocks),
+    });
+    return { fresh, search: searchBodies && !fresh.problems.length ? (readBody ??= createBodyReader())(fresh.html) : undefined };
+  });
   if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(prepared.relPath)!, sourcePath: prepared.sourcePath, bodyLineOffset: prepared.split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
   const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
   const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
-  return { rendered: result, cached: writeCache(prepared.key, result) };
+  return { rendered: result, cached: writeCache(prepared.key, result), search };
 }
 
-type Fresh = { rendered: CachedMarkdown; cached: Promise<boolean> };
+type Fresh = { rendered: CachedMarkdown; cached: Promise<boolean>; search?: SearchBody };
 
-/** A page rendered, and whether it is in the render cache (a worker thread has waited for the write); or its problems. */
-export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean> } | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage };
+/**
+ * A page rendered, whether it is in the render cache (a worker thread has waited for the write) and
+ * what its body gives the search index (when asked for); or its problems.
+ */
+export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean>; search?: SearchBody } | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage };
 
 /*
  * What the last build's loadPages had, a part of its record (src/io/record.ts): each page's
@@ -180,29 +190,7 @@ export async function loadPage(
     throw await withBodyProblems(e);
   }
   const { prepared, cached } = loaded;
-  return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, true, lastKey)).rendered), markdown: prepared.split.body };
-}
-
-/**
- * Below this many code blocks to highlight, loading the highlighter on this
- * thread costs less than starting a thread for it (measured on 2 cores: 30
- * blocks on 11 pages build in the same time either way, 1.37 s, medians of 7).
- */
-const HIGHLIGHT_THREAD_MIN_BLOCKS = 20;
-/** Pages rendered at once on this thread while a highlight thread works. */
-const PAGES_IN_FLIGHT = 16;
-/**
- * A highlight thread for pages rendered on this thread, with their code blocks sent ahead; none when
- * there are few to highlight, or no thread to spare (DOCS_WORKERS=0). Pages rendered before have
- * their tokens in their last render, and are not counted.
- */
-function highlightThreadFor(pages: Prepared[], highlighter: HighlighterSource): HighlightThread | undefined {
-  if (workerCount() === 0 || isTokenSource(highlighter)) return undefined;
-  const ahead = pages.filter((page) => !lastBuild?.keys.has(page.sourcePath)).map((page) => fencedCodeBlocks(page.split.body));
-  if (ahead.reduce((count, blocks) => count + blocks.length, 0) < HIGHLIGHT_THREAD_MIN_BLOCKS) return undefined;
-  const thread = new HighlightThread(typeof highlighter === 'function' ? highlighter : async () => highlighter);
-  for (const blocks of ahead) if (blocks.length) thread.send(blocks);
-  return thread;
+  return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, { reuseCode: true, searchBodies: false }, lastKey)).rendered), markdown: prepared.split.body };
 }
 
 /**
@@ -211,16 +199,16 @@ function highlightThreadFor(pages: Prepared[], highlighter: HighlighterSource): 
  * block: workers render only when megabytes of Markdown changed, where pages edited one at a time
  * (whose tokens are read back from their last render) are the few.
  */
-export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
+export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, options: RenderOptions): Promise<WorkerResult> {
   await loadParsers();
-  return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, reuseCode);
+  return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, options);
 }
 
 /** Renders a page once `prepared` has read it; problems of the page come back as a result, not thrown. */
-async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, reuseCode: boolean): Promise<WorkerResult> {
+async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, options: RenderOptions): Promise<WorkerResult> {
   try {
-    const fresh = await renderFresh(prepared(), highlighter, reuseCode);
-    return { ok: true, rendered: fresh.rendered, cached: fresh.cached };
+    const fresh = await renderFresh(prepared(), highlighter, options);
+    return { ok: true, rendered: fresh.rendered, cached: fresh.cached, search: fresh.search };
   } catch (e) {
     if (e instanceof InputError) return { ok: false, problems: e.problems, unbuilt: e instanceof PageProblems ? e.unbuilt : undefined };
     throw e;
@@ -228,8 +216,13 @@ async function renderPrepared(prepared: () => Prepared, highlighter: Highlighter
 }
 
 export interface PageHooks {
-  /** A page loaded; `fromCache`: its render came from the render cache (which holds its body HTML). */
-  page(page: SourcePage, fromCache: boolean): void;
+  /**
+   * A page loaded; `fromCache`: its render came from the render cache (which holds its body HTML);
+   * `search`: what its body gives the search index, read as it was rendered (with `searchBodies`).
+   */
+  page(page: SourcePage, fromCache: boolean, search?: SearchBody): void;
+  /** Whether rendering a page reads its body for the search index too (where it renders: on a worker thread, say). */
+  searchBodies?: boolean;
   pause?: () => Promise<void>; // awaited between two pages read or rendered here: lets other work go first
 }
 
@@ -291,7 +284,7 @@ export async function loadPages(
   const seen = new Map<string, string>();
   // Pass 1: read every file, check its frontmatter, and take what the cache has.
   /** `cached`: whether the render is in the cache (a page may let its HTML go only then). */
-  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; fromCache?: boolean; packed?: boolean; failed?: true; done?: true; page?: SourcePage };
+  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; search?: SearchBody; fromCache?: boolean; packed?: boolean; failed?: true; done?: true; page?: SourcePage };
   const slots: Slot[] = [];
   const markdown = new Map<string, string>();
   let kept = 0;
@@ -307,9 +300,9 @@ export async function loadPages(
       const packed = slot.packed ? lastBuild?.metas.get(slot.prepared.key) : undefined;
       if (!packed) changed = true;
       metas.set(slot.prepared.key, packed ?? (({ html: _html, ...meta }) => meta)(slot.rendered));
-      hooks?.page(slot.page, slot.cached === true);
+      hooks?.page(slot.page, slot.cached === true, slot.search);
       slot.done = true;
-      slot.rendered = undefined;
+      slot.rendered = slot.search = undefined;
       // The page has what it needs of its source; the body text goes (but for llms-full.txt, while it fits).
       const body = slot.prepared.split.body;
       if (kept + body.length <= MARKDOWN_KEPT) {
@@ -348,6 +341,7 @@ export async function loadPages(
     if (result.ok) {
       slot.rendered = result.rendered;
       slot.cached = result.cached;
+      slot.search = result.search;
     } else {
       problems.push(...result.problems);
       failed.add(pageIdOf(slot.prepared.relPath)!);
@@ -358,14 +352,15 @@ export async function loadPages(
   };
   /** Renders the pages `misses` on this thread. */
   const renderHere = async (misses: Slot[]): Promise<void> => {
-    const thread = highlightThreadFor(misses.map((m) => m.prepared), highlighter);
+    // (Pages rendered before have their tokens in their last render.)
+    const thread = highlightThreadFor(misses.filter((m) => !lastBuild?.keys.has(m.prepared.sourcePath)).map((m) => m.prepared.split.body), highlighter);
     // With a highlight thread, a page waiting for its tokens lets the next ones parse meanwhile.
     let taken = 0;
     const renderNext = async () => {
       while (taken < misses.length) {
         const miss = misses[taken++]!;
         // Read and split in pass 1 already: rendered from that.
-        settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, reuseCode));
+        settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, render));
         await (hooks?.pause ?? nextTurn)(); // lets the cache writes of the page (and the work hooks.page started) go on
       }
     };
@@ -378,15 +373,15 @@ export async function loadPages(
   // Pass 2: render the rest, on this thread or with worker threads when there is enough Markdown to pay for them.
   const misses = slots.filter((slot) => !slot.rendered && !slot.done);
   // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
-  const reuseCode = misses.length < slots.length;
+  const render: RenderOptions = { reuseCode: misses.length < slots.length, searchBodies: !!hooks?.searchBodies };
   if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
     await renderInWorkers(
       rootDir,
       contentDir,
       misses.map((m) => m.prepared.relPath),
-      (_file, i) => renderPrepared(() => misses[i]!.prepared, highlighter, reuseCode),
+      (_file, i) => renderPrepared(() => misses[i]!.prepared, highlighter, render),
       (i, result) => settle(misses[i]!, result),
-      reuseCode,
+      render,
       pool,
     );
   } else await renderHere(misses);

@@ -29,6 +29,12 @@ export interface PoolOptions {
   heapMb?: number;
 }
 
+/** How a page is rendered: whether the tokens of its last render's code blocks are reused, and whether its body is read for the search index. */
+export interface RenderOptions {
+  reuseCode: boolean;
+  searchBodies: boolean;
+}
+
 export const PARALLEL_MIN_BYTES = 4_000_000;
 const WORKER_HEAP_MB = 384;
 
@@ -51,7 +57,7 @@ export async function renderInWorkers<Result>(
   files: string[],
   renderHere: (file: string, index: number) => Promise<Result>,
   onResult: (index: number, result: Result) => void,
-  reuseCode = false,
+  render: RenderOptions,
   { mainThread = true, heapMb = WORKER_HEAP_MB }: PoolOptions = {},
 ): Promise<void> {
   const threads = workerCount();
@@ -66,7 +72,7 @@ export async function renderInWorkers<Result>(
   const workers = Array.from({ length: Math.min(threads, files.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
     const worker = new Worker(workerEntry('content'), {
-      workerData: { rootDir, contentDir, reuseCode },
+      workerData: { rootDir, contentDir, render },
       resourceLimits: { maxOldGenerationSizeMb: heapMb },
     });
     return new Promise<void>((resolve, reject) => {

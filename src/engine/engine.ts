@@ -235,12 +235,13 @@ export class Engine {
     const config = this.validConfig?.config;
     const feed = config && this.options.onConfig?.(config);
     const hooks: PageHooks = {
-      page: (page, fromCache) => {
+      page: (page, fromCache, search) => {
         // Known at once: a page asked for during the first update may be rendered from it.
         const file = this.fileOf(page.sourcePath);
         this.sources.set(file, { hash: hashes.get(file) ?? '', page, problems: [] });
-        feed?.page(page, fromCache);
+        feed?.page(page, fromCache, search);
       },
+      searchBodies: feed?.searchBodies,
       pause,
     };
     // Loaded on first use: when every page comes from the render cache, never.

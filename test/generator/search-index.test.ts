@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createSearchIndexer, type SearchInput } from '../../src/build/search.js';
 import { createEntryReader } from '../../src/build/search-entry.js';
-import { sectionsOf } from '../../src/build/search-sections.js';
+import { createBodyReader, sectionsOf } from '../../src/content/search-sections.js';
 import { flushCacheWrites } from '../../src/io/cache.js';
 import { BuildRecord } from '../../src/io/record.js';
 import { editFile, fixtureSite, runDocs, withCacheDir } from '../helpers/site.js';
@@ -124,6 +124,32 @@ describe('search index', () => {
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
+  });
+
+  it('makes the same files from bodies read where the pages were rendered (a worker thread) as from their HTML', () => {
+    const readBody = createBodyReader();
+    // The HTML given beside a body is not read: the body is what the index takes.
+    const withBodies = PAGES.map((p) => ({ ...p, html: '<p>Never read.</p>', body: readBody(p.html!) }));
+    // Titles whose words the body has too (Optimization), and titles of words of their own (Loader API).
+    expect(withBodies[1]!.body.terms).toContain('optimization');
+    expect(withBodies[3]!.body.terms).not.toContain('api');
+    const fromHtml = indexOf(PAGES);
+    expect(indexOf(withBodies)).toEqual(fromHtml);
+    expect(fromHtml.size).toBeGreaterThan(2);
+  });
+
+  it('counts a word of a heading three times, and marks the words of the title and slug', () => {
+    const input = { url: '/api/loaders/', title: 'Loader API', slug: 'loaders', section: 'API' };
+    const entry = createEntryReader()(input, '<p>A loader loads.</p><h2 id="x">Loader options</h2><p>Options.</p>');
+    // A value is the weighted count times 4, plus 2 for a whole word of the title or slug and 1 for a part of one:
+    // "loader" once in the body, once in a heading (3) and a title word; "api" and "loaders" only in the title and slug;
+    // "loaderapi" the title's words joined.
+    expect(entry.terms).toEqual(['a', 'loader', 'loads', 'options', 'api', 'loaderapi', 'loaders']);
+    expect(entry.values).toEqual([4, 18, 4, 16, 2, 1, 2]);
+    expect(entry.length).toBe(4);
+    // The title bonus (3) shared by the three whole words of the title and slug.
+    expect(entry.share).toBeCloseTo(3 / Math.sqrt(3));
+    expect(JSON.parse(gunzipSync(Buffer.from(entry.doc, 'base64')).toString())).toEqual({ url: input.url, title: input.title, section: 'API', sections: [['', '', 'A loader loads.'], ['x', 'Loader options', 'Options.']] });
   });
 
   it('indexes a page of hundreds of thousands of words of its own, and reads the pages after it as a new reader does', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEntryReader } from '../../src/build/search-entry.js';
-import { sectionsOf } from '../../src/build/search-sections.js';
+import { sectionsOf } from '../../src/content/search-sections.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 import { correctQuery } from '../../templates/client/search-logic.js';

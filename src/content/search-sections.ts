@@ -1,0 +1,191 @@
+import { termsOf, words } from '../../templates/client/search-text.js';
+
+/*
+ * The text of a rendered page body as the search index reads it: cut at its
+ * h2 and h3 headings, without the markup, the heading self-links and the copy
+ * and tab buttons. A tab's label is read once, as the first words of its panel
+ * (the `<p class="tab-label">` each panel starts with, shown in print), so that
+ * "yarn" finds the section whose yarn tab is not the one shown first.
+ */
+
+/** One part of a page under a heading: the anchor ('' for the text before the first heading), the heading and the text. */
+export type SearchSection = [anchor: string, heading: string, text: string];
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const decode = (text: string) =>
+  text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
+    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+
+/** Heading self-links and copy and tab buttons (the tab's label is its panel's first paragraph too): not content. */
+const NOT_CONTENT = /<a class="anchor"[^>]*>[\s\S]*?<\/a>|<button[^>]*>[\s\S]*?<\/button>/g;
+/** Tags inside a word's run (highlighting spans, inline code, emphasis, links) join their text; the others separate it. */
+const INLINE = /^<\/?(?:span|code|a|strong|em|b|i|mark|kbd|sub|sup|del|s|abbr|small)\b/i;
+const HEADING = /<h([23]) id="([^"]*)"[^>]*>([\s\S]*?)<\/h\1>/g;
+
+const textOf = (html: string) =>
+  // Highlighting spans are most of the tags of a code-heavy page: they go first, without a callback each.
+  decode(html.replace(/<\/?span\b[^>]*>/g, '').replace(/<[^>]*>/g, (tag) => (INLINE.test(tag) ? '' : ' ')))
+    .replace(/[ \t\r\n]+/g, ' ')
+    .trim();
+
+/** The text of a page body cut at its h2 and h3 headings. */
+export function sectionsOf(html: string): SearchSection[] {
+  // (In one piece of HTML, each section is one part.)
+  return sectionPartsOf(html)
+    .filter(([anchor, , text]) => text || anchor)
+    .map(([anchor, heading, text]): SearchSection => [anchor, heading, text]);
+}
+
+/** The parts of a body in one piece (see SectionPart): one per section, with the one before the first heading. */
+export function sectionPartsOf(html: string): SectionPart[] {
+  return sectionParts(html);
+}
+
+/**
+ * A part of a section: the section's anchor and heading, its text, and
+ * whether this is its first part. A section with neither text nor anchor (a
+ * body that starts with a heading) is not one.
+ */
+export type SectionPart = [anchor: string, heading: string, text: string, first: boolean];
+
+/** The parts of `html`; `within`: the section that `html` goes on with (its first part is that section's next). */
+function sectionParts(html: string, within?: readonly [anchor: string, heading: string]): SectionPart[] {
+  const body = html.replace(NOT_CONTENT, '');
+  const parts: SectionPart[] = [];
+  let [anchor, heading] = within ?? ['', ''];
+  let first = !within;
+  let from = 0;
+  const push = (to: number) => parts.push([anchor, heading, textOf(body.slice(from, to)), first]);
+  for (const m of body.matchAll(HEADING)) {
+    push(m.index);
+    anchor = decode(m[2]!);
+    heading = textOf(m[3]!);
+    first = true;
+    from = m.index + m[0].length;
+  }
+  push(body.length);
+  return parts;
+}
+
+/** How much more a word of a heading counts than a word of the body. */
+const HEADING_WEIGHT = 3;
+/** Words whose terms a reader keeps (a site's vocabulary is tens of thousands of words). */
+const WORDS_KEPT = 100_000;
+/** A reader that learnt more terms than this forgets them all after the page (see createBodyReader). */
+const FORGET_AFTER_TERMS = 200_000;
+/** Longest text kept per heading's part in a page document (its excerpt comes from there). */
+const SECTION_TEXT = 6000;
+
+/**
+ * What a page's body gives the search index, read where the page is rendered (a worker thread of
+ * the pool, in a cold build): the terms of its text and headings with their weighted counts, in the
+ * order first seen, and the sections a result shows. The index adds the title's terms and the
+ * page's address (src/build/search-entry.ts).
+ */
+export interface SearchBody {
+  /** Body words. */
+  length: number;
+  terms: string[];
+  counts: number[];
+  sections: SearchSection[];
+}
+
+/**
+ * A reader of page bodies (rendered HTML) into SearchBody. It keeps what it
+ * learnt of words (their terms) from page to page: most words recur.
+ */
+export function createBodyReader(): (html: string) => SearchBody {
+  /** While a page is read: its count per term (see countIdOf), and the terms it has. */
+  let counts = new Float64Array(1024);
+  const touched: number[] = [];
+  // Reading a page counts its terms in an array indexed by a number of their own.
+  const countIds = new Map<string, number>();
+  const countNames: string[] = [];
+  const countIdOf = (term: string) => {
+    let id = countIds.get(term);
+    if (id === undefined) {
+      countIds.set(term, (id = countNames.length));
+      countNames.push(term);
+      if (id >= counts.length) {
+        const grown = new Float64Array(counts.length * 2);
+        grown.set(counts);
+        counts = grown;
+      }
+    }
+    return id;
+  };
+  // Most words recur, on a page and across pages: their terms are worked out once.
+  const wordTerms = new Map<string, number[]>();
+  const found: number[] = [];
+  const termsOfWord = (word: string) => {
+    let ids = wordTerms.get(word);
+    if (!ids) {
+      found.length = 0;
+      termsOf(word, (term) => found.push(countIdOf(term)));
+      // A copy of its length: an array pushed to from empty takes room for 17 numbers.
+      ids = found.slice();
+      if (wordTerms.size < WORDS_KEPT) wordTerms.set(word, ids);
+    }
+    return ids;
+  };
+  const count = (id: number, weight: number) => {
+    if (counts[id] === 0) touched.push(id);
+    counts[id]! += weight;
+  };
+
+  return (html: string): SearchBody => {
+    // The body's sections come as parts: their words are counted as they come, and of their text only
+    // what the document shows is kept.
+    const shown: SearchSection[] = [];
+    let length = 0;
+    /** The section being read: its text so far (up to what is shown), and its heading while its words wait to be counted. */
+    let open: { anchor: string; heading: string; text: string; uncounted?: string } | undefined;
+    const countHeading = (heading: string) => {
+      for (const word of words(heading)) for (const id of termsOfWord(word)) count(id, HEADING_WEIGHT);
+    };
+    const close = () => {
+      // (Without text or anchor, it is not a section: see SectionPart.)
+      if (open && (open.text || open.anchor)) shown.push([open.anchor, open.heading, open.text.length > SECTION_TEXT ? open.text.slice(0, open.text.lastIndexOf(' ', SECTION_TEXT)) : open.text]);
+    };
+    for (const [anchor, heading, text, first] of sectionPartsOf(html)) {
+      if (first) {
+        close();
+        open = { anchor, heading, text: '' };
+        // A section without anchor counts its heading's words only once it turns out to have text.
+        if (anchor) countHeading(heading);
+        else open.uncounted = heading;
+      }
+      if (!text) continue;
+      if (open!.uncounted !== undefined) {
+        countHeading(open!.uncounted);
+        open!.uncounted = undefined;
+      }
+      for (const word of words(text)) {
+        length++;
+        for (const id of termsOfWord(word)) count(id, 1);
+      }
+      if (open!.text.length <= SECTION_TEXT) open!.text = open!.text ? `${open!.text} ${text}` : text;
+    }
+    close();
+    const body: SearchBody = { length, terms: [], counts: [], sections: shown };
+    for (const id of touched) {
+      body.terms.push(countNames[id]!);
+      body.counts.push(counts[id]!);
+      counts[id] = 0;
+    }
+    touched.length = 0;
+    // What the reader learnt is worth keeping while it is a site's vocabulary (tens of thousands of
+    // terms). A page of hundreds of thousands of words of its own (a generated table of options, say)
+    // would keep tens of megabytes for the rest of the build, while the index takes as much again.
+    if (countNames.length > FORGET_AFTER_TERMS) {
+      countIds.clear();
+      countNames.length = 0;
+      wordTerms.clear();
+      counts = new Float64Array(1024);
+    }
+    return body;
+  };
+}
