@@ -39,20 +39,16 @@ export const LinkSchema = z
   .describe('A link.');
 export type Link = z.infer<typeof LinkSchema>;
 
-export interface NavEntry {
-  title: string;
-  url: string;
-  children?: NavEntry[];
-}
-export const NavEntrySchema: z.ZodType<NavEntry> = z.lazy(() =>
-  z
-    .strictObject({
-      title: nonBlank().describe('Label in the top navigation.'),
-      url: siteUrl.describe('Target; the entry is highlighted when the current path starts with it.'),
-      children: z.array(NavEntrySchema).optional().describe('Sub-entries shown in a row under the active entry.'),
-    })
-    .describe('A top navigation entry.'),
-);
+export const NavEntrySchema = z
+  .strictObject({
+    title: nonBlank().describe('Label in the top navigation.'),
+    url: siteUrl.describe('Target; the entry is highlighted when the current path starts with it.'),
+    get children() {
+      return z.array(NavEntrySchema).optional().describe('Sub-entries shown in a row under the active entry.');
+    },
+  })
+  .describe('A top navigation entry.');
+export type NavEntry = z.infer<typeof NavEntrySchema>;
 
 const pageId = z
   .string()
@@ -132,9 +128,10 @@ const ENCODED_SEPARATOR = /%(?:2[eEfF]|5[cC]|[01][0-9A-Fa-f]|7[fF])/;
 const ENCODED_RULE = 'write "." and "/" as themselves: %2E, %2F, %5C and escaped control characters (%00 to %1F, %7F) are read as dots, separators or controls';
 
 /* Files of the site named in the config: paths relative to the site root, inside it. */
+const SITE_PATH = /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0]+$/;
 const sitePath = z
   .string()
-  .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0]+$/, 'expected a path relative to the site root, such as "static/logo.svg" (no leading "/", no "." or ".." parts)');
+  .regex(SITE_PATH, 'expected a path relative to the site root, such as "static/logo.svg" (no leading "/", no "." or ".." parts)');
 const staticFile = (exts: string[], what: string) =>
   sitePath
     .regex(/^static\//, `expected a file under static/ (it is published at the same path without "static")`)
@@ -143,7 +140,6 @@ const staticFile = (exts: string[], what: string) =>
 const logoFile = staticFile(['svg', 'png'], 'an SVG or PNG file');
 
 /** A picture for link previews: a raster file under static/ (previews do not show SVG), or an absolute URL. */
-const SITE_PATH = /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0]+$/;
 const shareImage = z.string().superRefine((value, ctx) => {
   const problem = /^https?:/i.test(value)
     ? /^https?:\/\/[^\s"'<>\\]+$/i.test(value)
@@ -230,10 +226,7 @@ const UiSchema = z
           .optional()
           .describe(`Default (English): ${UI_EN[key]}`),
       ]),
-    ) as Record<
-      UiKey,
-      z.ZodOptional<z.ZodString>
-    >,
+    ) as Record<UiKey, z.ZodOptional<z.ZodString>>,
   )
   .describe('Interface strings that replace the built-in English or Chinese ones (chosen by site.language); {name} placeholders are filled in.');
 
