@@ -8,8 +8,6 @@ import { SiteConfigSchema, type SiteConfig } from './schema.js';
 /** A config as read and checked (by parseChecked, or from the cache: see src/config/load.ts). */
 export interface LoadedConfig {
   config: SiteConfig;
-  /** Display name of the config file (relative to the site root). */
-  file: string;
   /** Builds a problem located at a path inside the config. */
   problemAt(path: readonly PropertyKey[], message: string): SourceProblem;
 }
@@ -30,7 +28,7 @@ export function parseChecked(source: string, file: string): LoadedConfig {
   const config = result.data;
   const crossProblems = [...checkConfig(config, problemAt), ...treeProblems(config, problemAt)];
   if (crossProblems.length) throw new InputError(crossProblems);
-  return { config, file, problemAt };
+  return { config, problemAt };
 }
 
 /** Rules that span several fields and so cannot live in the zod schema. */

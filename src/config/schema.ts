@@ -39,16 +39,20 @@ export const LinkSchema = z
   .describe('A link.');
 export type Link = z.infer<typeof LinkSchema>;
 
-export const NavEntrySchema = z
-  .strictObject({
-    title: nonBlank().describe('Label in the top navigation.'),
-    url: siteUrl.describe('Target; the entry is highlighted when the current path starts with it.'),
-    get children() {
-      return z.array(NavEntrySchema).optional().describe('Sub-entries shown in a row under the active entry.');
-    },
-  })
-  .describe('A top navigation entry.');
-export type NavEntry = z.infer<typeof NavEntrySchema>;
+export interface NavEntry {
+  title: string;
+  url: string;
+  children?: NavEntry[];
+}
+export const NavEntrySchema: z.ZodType<NavEntry> = z.lazy(() =>
+  z
+    .strictObject({
+      title: nonBlank().describe('Label in the top navigation.'),
+      url: siteUrl.describe('Target; the entry is highlighted when the current path starts with it.'),
+      children: z.array(NavEntrySchema).optional().describe('Sub-entries shown in a row under the active entry.'),
+    })
+    .describe('A top navigation entry.'),
+);
 
 const pageId = z
   .string()
@@ -126,6 +130,7 @@ const REDIRECT_RULE =
  */
 const ENCODED_SEPARATOR = /%(?:2[eEfF]|5[cC]|[01][0-9A-Fa-f]|7[fF])/;
 const ENCODED_RULE = 'write "." and "/" as themselves: %2E, %2F, %5C and escaped control characters (%00 to %1F, %7F) are read as dots, separators or controls';
+const redirectPath = z.string().regex(/^\//, 'expected a path starting with "/"');
 
 /* Files of the site named in the config: paths relative to the site root, inside it. */
 const SITE_PATH = /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0]+$/;
@@ -338,16 +343,9 @@ export const SiteConfigSchema = z
     sections: z.array(SectionSchema).min(1).describe('Sidebar sections in menu order.'),
     redirects: z
       .record(
-        z
-          .string()
-          .regex(/^\//, 'expected a path starting with "/"')
-          .regex(REDIRECT_SOURCE, REDIRECT_RULE)
-          .refine((path) => !ENCODED_SEPARATOR.test(path), ENCODED_RULE),
-        z
-          .string()
-          .regex(/^\//, 'expected a path starting with "/"')
-          .regex(REDIRECT_TARGET, REDIRECT_RULE)
-          .refine((path) => !ENCODED_SEPARATOR.test(path.replace(/[?#].*$/s, '')), ENCODED_RULE),
+        redirectPath.regex(REDIRECT_SOURCE, REDIRECT_RULE).refine((path) => !ENCODED_SEPARATOR.test(path), ENCODED_RULE),
+        // (A target's ?query and #fragment may hold escapes of their own.)
+        redirectPath.regex(REDIRECT_TARGET, REDIRECT_RULE).refine((path) => !ENCODED_SEPARATOR.test(path.replace(/[?#].*$/s, '')), ENCODED_RULE),
       )
       .default({})
       .describe('Old path → new path; each old path gets a small page that forwards readers.'),

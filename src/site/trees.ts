@@ -161,7 +161,8 @@ export function counterpart(site: Site, page: SitePage | undefined, to: SiteTree
 }
 
 /** The other languages of a page's version (itself included), each with the page's URL in it. */
-export const languageLinks = (site: Site, page: SitePage | undefined) => linksTo(site, page, (tree, current) => tree.versionIndex === current.versionIndex);
+export const languageLinks = (site: Site, page: SitePage | undefined) =>
+  linksTo(site, page, (tree, current) => tree.versionIndex === current.versionIndex);
 
 /** The versions of a page's language (itself included), each with the page's URL in it. */
 export const versionLinks = (site: Site, page: SitePage | undefined) =>

@@ -18,7 +18,7 @@ export function imageSize(bytes: Buffer): ImageSize | undefined {
   return svgSize(bytes.toString('utf8'));
 }
 
-const size = (width: number, height: number) =>
+const size = (width: number, height: number): ImageSize | undefined =>
   width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height) ? { width: Math.round(width), height: Math.round(height) } : undefined;
 
 function webpSize(bytes: Buffer): ImageSize | undefined {
