@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BlogSchema } from './blog-schema.js';
-import { nonBlank } from './text.js';
+import { languageTag, nonBlank } from './text.js';
 import { languageEntrySchema, versionSchema } from './trees-schema.js';
 import { COLOR_DEFAULTS, COLOR_DESCRIPTIONS, HEX_COLOR, type ColorKey } from '../theme/colors.js';
 import { SOCIAL_ICON_NAMES } from '../theme/social-icons.js';
@@ -261,11 +261,7 @@ export const SiteConfigSchema = z
         title: nonBlank().describe('Site name, used in page titles ("Page | title").'),
         url: originUrl.describe('Origin of the published site, e.g. https://docs.example.org: scheme and host, no path (a sub-path is given to docs build --base).'),
         description: nonBlank().describe('Default meta description.'),
-        language: z
-          .string()
-          .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, 'expected a language tag, such as en, zh-CN or pt-BR')
-          .default('en')
-          .describe('The lang attribute of every page.'),
+        language: languageTag.default('en').describe('The lang attribute of every page.'),
         repository: externalUrl.optional().describe('Source repository of the documented project (for reference; the header icons come from social).'),
         editBase: externalUrl.optional().describe('Prefix of "Edit this page" links; the page source path (content/...) is appended.'),
         image: shareImage

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nonBlank } from './text.js';
+import { languageTag, nonBlank } from './text.js';
 
 /*
  * The config keys of a site in several languages or versions (`languages:` and `versions:`); the rules
@@ -7,7 +7,6 @@ import { nonBlank } from './text.js';
  * (The schemas of a section and a navigation entry come from schema.ts, which imports this file.)
  */
 
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 /** A folder name and a URL segment: lowercase letters, digits, ".", "_" and "-". */
 const SEGMENT = /^[a-z0-9][a-z0-9._-]*$/;
 
@@ -15,10 +14,7 @@ const SEGMENT = /^[a-z0-9][a-z0-9._-]*$/;
 export function languageEntrySchema<U extends z.ZodType<Record<string, string | undefined>>>(link: z.ZodType<{ title: string; url: string }>, ui: U) {
   const own = z
     .strictObject({
-      code: z
-        .string()
-        .regex(LANGUAGE_TAG, 'expected a language tag, such as en, zh-CN or pt-BR')
-        .describe('The language tag (the lang attribute and hreflang). Every language but the first has its pages under content/<code>/, served under /<code>/; the first is the default, at the root.'),
+      code: languageTag.describe('The language tag (the lang attribute and hreflang). Every language but the first has its pages under content/<code>/, served under /<code>/; the first is the default, at the root.'),
       label: nonBlank().describe('The name of the language in the language menu, in that language (English, 简体中文, Deutsch).'),
       dir: z.enum(['ltr', 'rtl']).optional().describe('Writing direction; defaults to rtl for Arabic, Hebrew, Persian and Urdu, ltr for the rest.'),
       titles: z

@@ -13,7 +13,7 @@ import { hasTrees, TREES_CSS } from './trees-css.js';
  * What the config says about the look of the site, resolved once per build:
  * the interface strings, the colours, the icon links, the logo and favicon
  * URLs. Pure: it needs only the config (files are checked by
- * themeFileProblems, read by themeStylesheet and loadComponents).
+ * themeProblems, read by themeStylesheet and loadComponents).
  */
 
 export type SocialEntry = SiteConfig['social'][number];
