@@ -1,6 +1,6 @@
 import { OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './out-guard.js';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { TOOL_ROOT } from '../shared/paths.js';
 import { headScript } from '../../templates/head-script.js';
@@ -18,7 +18,7 @@ import type { Contents } from './output.js';
 import { renderNotFound, renderPrintable } from './render.js';
 import { listStatic } from '../io/sources.js';
 import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
-import { cspSources, hasStaticFavicon, resolveTheme } from '../theme/theme.js';
+import { cspSources, resolveTheme } from '../theme/theme.js';
 import type { Components } from '../theme/components.js';
 import { siteIdOf } from '../site/blog.js';
 import { atomFeed } from './blog-feed.js';
@@ -145,7 +145,7 @@ export function* siteFiles(
   yield ['sitemap.xml', sitemap(site, base, ctx.lastUpdated)];
   yield ['robots.txt', robots(site, base)];
   // The built-in mark, unless the site has a favicon.svg of its own in static/ (written below).
-  if (!hasStaticFavicon(root)) yield ['favicon.svg', readFileSync(join(templatesDir, 'favicon.svg'))];
+  if (!existsSync(join(root, 'static', 'favicon.svg'))) yield ['favicon.svg', readFileSync(join(templatesDir, 'favicon.svg'))];
   const staticDir = join(root, 'static');
   for (const file of listStatic(staticDir)) yield [file, readFileSync(join(staticDir, file))];
 }

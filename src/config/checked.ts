@@ -2,15 +2,12 @@ import { formatPath, InputError, type SourceProblem } from '../shared/errors.js'
 import { zodProblems } from './validate.js';
 import { locate, yamlValue, parseLocatedYaml, type LocatedYaml } from './yaml-positions.js';
 import { SiteConfigSchema, type SiteConfig } from './schema.js';
-import { treeProblems } from './trees-schema.js';
 
 /* The config's parsing and checks (loaded with the parsers: see src/config/parsers.ts). */
 
 /** A config as read and checked (by parseChecked, or from the cache: see src/config/load.ts). */
 export interface LoadedConfig {
   config: SiteConfig;
-  /** Display name of the config file (relative to the site root). */
-  file: string;
   /** Builds a problem located at a path inside the config. */
   problemAt(path: readonly PropertyKey[], message: string): SourceProblem;
 }
@@ -31,7 +28,7 @@ export function parseChecked(source: string, file: string): LoadedConfig {
   const config = result.data;
   const crossProblems = [...checkConfig(config, problemAt), ...treeProblems(config, problemAt)];
   if (crossProblems.length) throw new InputError(crossProblems);
-  return { config, file, problemAt };
+  return { config, problemAt };
 }
 
 /** Rules that span several fields and so cannot live in the zod schema. */
@@ -64,6 +61,37 @@ function checkConfig(config: SiteConfig, problemAt: LoadedConfig['problemAt']): 
         problems.push(problemAt(path, `page "${page}" is listed twice (first at ${seen.get(page)})`));
       } else seen.set(page, formatPath(path));
     });
+  });
+  return problems;
+}
+
+/** The rules between the keys: each language and version once, and no folder that is both a language and a page path. */
+function treeProblems(config: SiteConfig, problemAt: LoadedConfig['problemAt']): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  const seen = new Map<string, string>();
+  config.languages.forEach((entry, i) => {
+    if (!('code' in entry)) return;
+    const code = entry.code.toLowerCase();
+    if (seen.has(code)) problems.push(problemAt(['languages', i, 'code'], `language "${entry.code}" is listed twice (first at ${seen.get(code)})`));
+    else seen.set(code, formatPath(['languages', i]));
+  });
+  const versions = new Map<string, string>();
+  config.versions.forEach((version, v) => {
+    if (versions.has(version.name)) problems.push(problemAt(['versions', v, 'name'], `version "${version.name}" is listed twice (first at ${versions.get(version.name)})`));
+    else versions.set(version.name, formatPath(['versions', v]));
+    if (seen.has(version.name)) problems.push(problemAt(['versions', v, 'name'], `"${version.name}" is also a language code: the two would share /${version.name}/`));
+    if (v === 0 && (version.sections || version.navigation)) {
+      problems.push(problemAt(['versions', 0], 'the first version is the current one: its sections and navigation are the config\'s own sections: and navigation:; remove them here'));
+    }
+  });
+  // A page of the default tree under a folder named like a language or a version would be served where that tree is.
+  const prefixes = [...[...seen.keys()].slice(1), ...[...versions.keys()].slice(1)];
+  config.sections.forEach((section, s) => {
+    const ids = [section.url, ...section.pages.map((entry) => (typeof entry === 'string' ? entry : entry.autogenerate.directory)), ...(section.autogenerate ? [section.autogenerate.directory] : [])];
+    for (const id of ids) {
+      const top = id.split('/')[0]!;
+      if (prefixes.includes(top)) problems.push(problemAt(['sections', s], `"${id}" is under content/${top}/, the folder of the language or version "${top}"; move the page or rename the folder`));
+    }
   });
   return problems;
 }

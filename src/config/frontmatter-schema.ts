@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { nonBlank } from './text.js';
-import { InputError, type SourceProblem } from '../shared/errors.js';
+import { InputError } from '../shared/errors.js';
 import { zodProblems } from './validate.js';
 import { yamlValue, locate, parseLocatedYaml } from './yaml-positions.js';
-import { splitSource } from './split-source.js';
+import { splitSource, type RawSource } from './split-source.js';
 
 /* The frontmatter's schema and its reading (loaded with the parsers: see src/config/parsers.ts). */
 
@@ -82,11 +82,8 @@ export const FrontmatterSchema = z.strictObject({
 export type Frontmatter = z.infer<typeof FrontmatterSchema>;
 
 /** A page's source with its frontmatter read. */
-export interface SplitSource {
+export interface SplitSource extends Omit<RawSource, 'yaml'> {
   frontmatter: Frontmatter;
-  body: string;
-  /** Lines before the body (frontmatter plus its fences); add to body line numbers. */
-  bodyLineOffset: number;
   /** 1-based line of the first frontmatter field, for problems found later (e.g. a related link). */
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
 }
@@ -98,11 +95,8 @@ export function readFrontmatter(yaml: string, file: string): Frontmatter {
   const data = yamlValue(located) ?? {};
   const result = FrontmatterSchema.safeParse(data);
   if (!result.success) {
-    const list: SourceProblem[] = zodProblems(result.error.issues, located).map((p) => ({
-      ...p,
-      path: p.path === '(root)' ? 'frontmatter' : `frontmatter.${p.path}`,
-    }));
-    throw new InputError(list);
+    const problems = zodProblems(result.error.issues, located);
+    throw new InputError(problems.map((p) => ({ ...p, path: p.path === '(root)' ? 'frontmatter' : `frontmatter.${p.path}` })));
   }
   // The parsed document is not kept (it is many times the size of its text): places are looked up again when asked for.
   return result.data;

@@ -48,7 +48,7 @@ export function parseConfig(source: string, file: string): LoadedConfig {
     // (The parsers are needed only when a problem is reported: see src/config/parsers.ts.)
     const problemAt: LoadedConfig['problemAt'] = (path, message) =>
       parsers().configProblemAt(file, () => (located ??= parsers().parseLocatedYaml(source, file).located))(path, message);
-    return { config: cached, file, problemAt };
+    return { config: cached, problemAt };
   }
   const loaded = parsers().parseChecked(source, file);
   record?.set('config', key, loaded.config);

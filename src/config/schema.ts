@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BlogSchema } from './blog-schema.js';
-import { nonBlank } from './text.js';
+import { languageTag, nonBlank } from './text.js';
 import { languageEntrySchema, versionSchema } from './trees-schema.js';
 import { COLOR_DEFAULTS, COLOR_DESCRIPTIONS, HEX_COLOR, type ColorKey } from '../theme/colors.js';
 import { SOCIAL_ICON_NAMES } from '../theme/social-icons.js';
@@ -130,11 +130,13 @@ const REDIRECT_RULE =
  */
 const ENCODED_SEPARATOR = /%(?:2[eEfF]|5[cC]|[01][0-9A-Fa-f]|7[fF])/;
 const ENCODED_RULE = 'write "." and "/" as themselves: %2E, %2F, %5C and escaped control characters (%00 to %1F, %7F) are read as dots, separators or controls';
+const redirectPath = z.string().regex(/^\//, 'expected a path starting with "/"');
 
 /* Files of the site named in the config: paths relative to the site root, inside it. */
+const SITE_PATH = /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0]+$/;
 const sitePath = z
   .string()
-  .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0]+$/, 'expected a path relative to the site root, such as "static/logo.svg" (no leading "/", no "." or ".." parts)');
+  .regex(SITE_PATH, 'expected a path relative to the site root, such as "static/logo.svg" (no leading "/", no "." or ".." parts)');
 const staticFile = (exts: string[], what: string) =>
   sitePath
     .regex(/^static\//, `expected a file under static/ (it is published at the same path without "static")`)
@@ -143,7 +145,6 @@ const staticFile = (exts: string[], what: string) =>
 const logoFile = staticFile(['svg', 'png'], 'an SVG or PNG file');
 
 /** A picture for link previews: a raster file under static/ (previews do not show SVG), or an absolute URL. */
-const SITE_PATH = /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\\0]+$/;
 const shareImage = z.string().superRefine((value, ctx) => {
   const problem = /^https?:/i.test(value)
     ? /^https?:\/\/[^\s"'<>\\]+$/i.test(value)
@@ -230,10 +231,7 @@ const UiSchema = z
           .optional()
           .describe(`Default (English): ${UI_EN[key]}`),
       ]),
-    ) as Record<
-      UiKey,
-      z.ZodOptional<z.ZodString>
-    >,
+    ) as Record<UiKey, z.ZodOptional<z.ZodString>>,
   )
   .describe('Interface strings that replace the built-in English or Chinese ones (chosen by site.language); {name} placeholders are filled in.');
 
@@ -263,11 +261,7 @@ export const SiteConfigSchema = z
         title: nonBlank().describe('Site name, used in page titles ("Page | title").'),
         url: originUrl.describe('Origin of the published site, e.g. https://docs.example.org: scheme and host, no path (a sub-path is given to docs build --base).'),
         description: nonBlank().describe('Default meta description.'),
-        language: z
-          .string()
-          .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, 'expected a language tag, such as en, zh-CN or pt-BR')
-          .default('en')
-          .describe('The lang attribute of every page.'),
+        language: languageTag.default('en').describe('The lang attribute of every page.'),
         repository: externalUrl.optional().describe('Source repository of the documented project (for reference; the header icons come from social).'),
         editBase: externalUrl.optional().describe('Prefix of "Edit this page" links; the page source path (content/...) is appended.'),
         image: shareImage
@@ -345,16 +339,9 @@ export const SiteConfigSchema = z
     sections: z.array(SectionSchema).min(1).describe('Sidebar sections in menu order.'),
     redirects: z
       .record(
-        z
-          .string()
-          .regex(/^\//, 'expected a path starting with "/"')
-          .regex(REDIRECT_SOURCE, REDIRECT_RULE)
-          .refine((path) => !ENCODED_SEPARATOR.test(path), ENCODED_RULE),
-        z
-          .string()
-          .regex(/^\//, 'expected a path starting with "/"')
-          .regex(REDIRECT_TARGET, REDIRECT_RULE)
-          .refine((path) => !ENCODED_SEPARATOR.test(path.replace(/[?#].*$/s, '')), ENCODED_RULE),
+        redirectPath.regex(REDIRECT_SOURCE, REDIRECT_RULE).refine((path) => !ENCODED_SEPARATOR.test(path), ENCODED_RULE),
+        // (A target's ?query and #fragment may hold escapes of their own.)
+        redirectPath.regex(REDIRECT_TARGET, REDIRECT_RULE).refine((path) => !ENCODED_SEPARATOR.test(path.replace(/[?#].*$/s, '')), ENCODED_RULE),
       )
       .default({})
       .describe('Old path → new path; each old path gets a small page that forwards readers.'),

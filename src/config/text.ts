@@ -7,3 +7,6 @@ import { z } from 'zod';
  */
 export const nonBlank = () =>
   z.string().min(1, { abort: true }).regex(/\S/, 'expected text, not only spaces').overwrite((text) => text.replace(/\s+/g, ' ').trim());
+
+/** A language tag: site.language, and the code of each language of `languages:`. */
+export const languageTag = z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, 'expected a language tag, such as en, zh-CN or pt-BR');

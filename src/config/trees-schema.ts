@@ -1,14 +1,12 @@
 import { z } from 'zod';
-import { formatPath, type SourceProblem } from '../shared/errors.js';
-import { nonBlank } from './text.js';
+import { languageTag, nonBlank } from './text.js';
 
 /*
- * The config keys of a site in several languages or versions (`languages:` and `versions:`), and
- * the rules between them that the schema cannot say. How the engine uses them: src/site/trees.ts.
+ * The config keys of a site in several languages or versions (`languages:` and `versions:`); the rules
+ * between them that the schema cannot say are in checked.ts. How the engine uses them: src/site/trees.ts.
  * (The schemas of a section and a navigation entry come from schema.ts, which imports this file.)
  */
 
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 /** A folder name and a URL segment: lowercase letters, digits, ".", "_" and "-". */
 const SEGMENT = /^[a-z0-9][a-z0-9._-]*$/;
 
@@ -16,10 +14,7 @@ const SEGMENT = /^[a-z0-9][a-z0-9._-]*$/;
 export function languageEntrySchema<U extends z.ZodType<Record<string, string | undefined>>>(link: z.ZodType<{ title: string; url: string }>, ui: U) {
   const own = z
     .strictObject({
-      code: z
-        .string()
-        .regex(LANGUAGE_TAG, 'expected a language tag, such as en, zh-CN or pt-BR')
-        .describe('The language tag (the lang attribute and hreflang). Every language but the first has its pages under content/<code>/, served under /<code>/; the first is the default, at the root.'),
+      code: languageTag.describe('The language tag (the lang attribute and hreflang). Every language but the first has its pages under content/<code>/, served under /<code>/; the first is the default, at the root.'),
       label: nonBlank().describe('The name of the language in the language menu, in that language (English, 简体中文, Deutsch).'),
       dir: z.enum(['ltr', 'rtl']).optional().describe('Writing direction; defaults to rtl for Arabic, Hebrew, Persian and Urdu, ltr for the rest.'),
       titles: z
@@ -47,42 +42,4 @@ export function versionSchema<S extends z.ZodType, N extends z.ZodType>(section:
       navigation: z.array(nav).min(1).optional().describe('The top navigation of this version, with paths from its root ("/guides/" is /4.x/guides/); defaults to the current one\'s, under the version\'s prefix.'),
     })
     .describe('A version of the documentation. The first entry is the current version (only its name and label are read).');
-}
-
-interface TreesConfig {
-  site: { language: string };
-  languages: ReadonlyArray<{ code?: string; title?: string }>;
-  versions: ReadonlyArray<{ name: string; sections?: unknown; navigation?: unknown }>;
-  sections: ReadonlyArray<{ url: string; pages: ReadonlyArray<string | { autogenerate: { directory: string } }>; autogenerate?: { directory: string } }>;
-}
-
-/** The rules between the keys: each language and version once, and no folder that is both a language and a page path. */
-export function treeProblems(config: TreesConfig, problemAt: (path: readonly PropertyKey[], message: string) => SourceProblem): SourceProblem[] {
-  const problems: SourceProblem[] = [];
-  const seen = new Map<string, string>();
-  config.languages.forEach((entry, i) => {
-    if (entry.code === undefined) return;
-    const code = entry.code.toLowerCase();
-    if (seen.has(code)) problems.push(problemAt(['languages', i, 'code'], `language "${entry.code}" is listed twice (first at ${seen.get(code)})`));
-    else seen.set(code, formatPath(['languages', i]));
-  });
-  const versions = new Map<string, string>();
-  config.versions.forEach((version, v) => {
-    if (versions.has(version.name)) problems.push(problemAt(['versions', v, 'name'], `version "${version.name}" is listed twice (first at ${versions.get(version.name)})`));
-    else versions.set(version.name, formatPath(['versions', v]));
-    if (seen.has(version.name)) problems.push(problemAt(['versions', v, 'name'], `"${version.name}" is also a language code: the two would share /${version.name}/`));
-    if (v === 0 && (version.sections || version.navigation)) {
-      problems.push(problemAt(['versions', 0], 'the first version is the current one: its sections and navigation are the config\'s own sections: and navigation:; remove them here'));
-    }
-  });
-  // A page of the default tree under a folder named like a language or a version would be served where that tree is.
-  const prefixes = [...[...seen.keys()].slice(1), ...[...versions.keys()].slice(1)];
-  config.sections.forEach((section, s) => {
-    const ids = [section.url, ...section.pages.map((entry) => (typeof entry === 'string' ? entry : entry.autogenerate.directory)), ...(section.autogenerate ? [section.autogenerate.directory] : [])];
-    for (const id of ids) {
-      const top = id.split('/')[0]!;
-      if (prefixes.includes(top)) problems.push(problemAt(['sections', s], `"${id}" is under content/${top}/, the folder of the language or version "${top}"; move the page or rename the folder`));
-    }
-  });
-  return problems;
 }

@@ -18,10 +18,7 @@ export function parseLocatedYaml(source: string, file: string, lineOffset = 0): 
   // Merge keys (<<: *defaults) are read as YAML 1.1 has them, as most writers expect.
   const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true, logLevel: 'error' });
   const located = { doc, lineCounter, lineOffset, file };
-  const at = (offset: number | undefined) => {
-    const { line, col } = lineCounter.linePos(offset ?? 0);
-    return { file, line: line + lineOffset, column: col };
-  };
+  const at = (offset: number | undefined) => ({ file, ...position(located, offset ?? 0) });
   // Mappings and lists as keys ({a: 1}: 2) have no place in a config or frontmatter (and the YAML library would turn
   // them into text with a warning on the console); nor has nesting deeper than any config needs, which its
   // readers would follow until the stack runs out.
@@ -49,14 +46,14 @@ export function parseLocatedYaml(source: string, file: string, lineOffset = 0): 
   // so only the first one is reported; the writer fixes it and sees the next.
   const problems: SourceProblem[] = [...doc.errors.slice(0, 1), ...doc.warnings].map((e) => {
     // (Nesting that ran the parser out of stack is placed where it gets too deep, not where the stack ran out.)
-    const { line, col } = lineCounter.linePos(/call stack/i.test(e.message) ? (tooDeepAt(source) ?? e.pos[0]) : e.pos[0]);
+    const offset = /call stack/i.test(e.message) ? (tooDeepAt(source) ?? e.pos[0]) : e.pos[0];
     const message =
       e.code === 'MULTIPLE_DOCS'
         ? 'a second YAML document starts here ("---"): the file holds one; remove the line, or join the two'
         : /call stack/i.test(e.message)
           ? `YAML nested too deeply to be read (a config needs under ${MAX_YAML_DEPTH} levels); flatten it`
           : `YAML ${e.name === 'YAMLWarning' ? 'warning' : 'syntax error'}: ${firstLine(e.message)}`;
-    return { file, line: line + lineOffset, column: col, message };
+    return { ...at(offset), message };
   });
   return { located, problems };
 }
@@ -78,9 +75,8 @@ export function yamlValue(located: LocatedYaml): unknown {
         return visit.BREAK;
       },
     });
-    const { line, col } = first === undefined ? { line: 1, col: 1 } : located.lineCounter.linePos(first);
     const message = 'YAML aliases expand to too much data (an alias that repeats other aliases many times over); write the values out instead';
-    throw new InputError([{ file: located.file, line: line + located.lineOffset, column: col, message }]);
+    throw new InputError([{ file: located.file, ...position(located, first ?? 0), message }]);
   }
 }
 
@@ -136,7 +132,11 @@ export function locate(y: LocatedYaml, path: readonly PropertyKey[], key = false
       if ((item as Node).range) best = item as Node;
     } else break;
   }
-  const offset = best?.range?.[0] ?? 0;
+  return position(y, best?.range?.[0] ?? 0);
+}
+
+/** Line (below the document's first, see lineOffset) and column of an offset in the source. */
+function position(y: Pick<LocatedYaml, 'lineCounter' | 'lineOffset'>, offset: number): { line: number; column: number } {
   const { line, col } = y.lineCounter.linePos(offset);
   return { line: line + y.lineOffset, column: col };
 }

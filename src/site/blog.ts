@@ -44,8 +44,6 @@ export function siteIdOf(config: SiteConfig, id: string): string {
   return name && 'slug' in name ? `${config.blog!.path}/${name.slug}` : id;
 }
 
-const fileOf = (id: string) => `content/${id}.md`;
-
 /**
  * The pages of the site with the blog's: posts under their ids, and the index pages. Problems: every post
  * file that is misnamed, has a bad date, no description, a date in its frontmatter unlike its name's, or
@@ -59,10 +57,10 @@ export function prepareBlog(loaded: LoadedConfig, sourcePages: SourcePage[], fai
   // Pages that failed to load are checked by name too, so that their problems come together.
   for (const id of [...failed].sort()) {
     const name = postName(path, id);
-    if (name && 'problem' in name) problems.push({ file: fileOf(id), line: 1, column: 1, message: name.problem });
+    if (name && 'problem' in name) problems.push({ file: `content/${id}.md`, line: 1, column: 1, message: name.problem });
   }
   const pages: SourcePage[] = [];
-  const posts: Array<BlogPost & { id: string }> = [];
+  const posts: BlogPost[] = [];
   const slugs = new Map<string, string>();
   for (const page of [...sourcePages].sort((a, b) => (a.sourcePath < b.sourcePath ? -1 : 1))) {
     const name = postName(path, page.id);
@@ -84,7 +82,7 @@ export function prepareBlog(loaded: LoadedConfig, sourcePages: SourcePage[], fai
     if (other) continue;
     const id = `${path}/${name.slug}`;
     pages.push({ ...page, id });
-    posts.push({ id, url: `/${id}/`, sourcePath: page.sourcePath, title: fm.title, description: fm.description ?? '', date: name.date, authors: fm.authors ?? [], tags: fm.tags ?? [] });
+    posts.push({ url: `/${id}/`, sourcePath: page.sourcePath, title: fm.title, description: fm.description ?? '', date: name.date, authors: fm.authors ?? [], tags: fm.tags ?? [] });
   }
   posts.sort((a, b) => (a.date === b.date ? (a.url < b.url ? -1 : 1) : a.date < b.date ? -1 : 1));
   const count = Math.max(1, Math.ceil(posts.length / settings.postsPerPage));
@@ -94,7 +92,7 @@ export function prepareBlog(loaded: LoadedConfig, sourcePages: SourcePage[], fai
     title: settings.title,
     description: settings.description,
     url: `/${path}/`,
-    posts: posts.map(({ id: _id, ...post }) => post),
+    posts,
     indexUrls,
     feedUrl: settings.feed ? `/${path}/atom.xml` : undefined,
   };

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { SourceProblem } from '../shared/errors.js';
 import { EXTERNAL, SCHEME } from '../content/link-kinds.js';
 import type { UnbuiltPage } from '../content/load.js';
-import { hasContributors, routeOf, type Site, type SitePage } from './model.js';
+import { decodeAnchor, hasContributors, routeOf, type Site, type SitePage } from './model.js';
 import { cspSources } from '../theme/theme.js';
 
 /*
@@ -26,10 +26,8 @@ export type LinkingPage = Pick<SitePage, 'url' | 'sourcePath' | 'links' | 'bodyL
 export function resolveHref(site: Site, page: LinkingPage, href: string, targets: LinkTargets): { url: string; page?: LinkingPage; hash: string; query: string } | string {
   const hashAt = href.indexOf('#');
   const rawPath = hashAt < 0 ? href : href.slice(0, hashAt);
-  let hash = '';
-  try {
-    hash = hashAt < 0 ? '' : decodeURIComponent(href.slice(hashAt + 1));
-  } catch {
+  const hash = hashAt < 0 ? '' : decodeAnchor(href.slice(hashAt + 1));
+  if (hash === undefined) {
     return `links to "${href}", whose anchor holds a "%" that starts no escape; write the heading's id as it is (#my-heading), or "%" as %25`;
   }
   if (rawPath === '') return { url: page.url, page, hash, query: '' };
@@ -92,7 +90,7 @@ export function resolveLinks(site: Site, base: string, targets: LinkTargets, pag
       if (EXTERNAL.test(href)) {
         // An image from another host shows only where the Content-Security-Policy lets it load.
         if (link.image && imageSources && !imageSources.some((source) => sourceAllows(source, href))) {
-          problems.push({ ...at, message: `shows the image "${href}", which the Content-Security-Policy does not let load (pages load images from the site and from csp.img); add ${imageOrigin(href)} to csp.img in the config` });
+          problems.push({ ...at, message: `shows the image "${href}", which the Content-Security-Policy does not let load (pages load images from the site and from csp.img); add ${parsedUrl(href)?.origin ?? href} to csp.img in the config` });
         }
         continue;
       }
@@ -213,25 +211,20 @@ export function withBase(base: string, url: string): string {
   return base === '/' ? url : base.replace(/\/$/, '') + url;
 }
 
-/** The origin of an image's URL (a URL without a scheme is read as https, as the published site is). */
-function imageOrigin(url: string): string {
+/** A URL of an image, or a source of the policy; a URL without a scheme is read as https, as the published site is. */
+function parsedUrl(url: string): URL | undefined {
   try {
-    return new URL(url, 'https://site.invalid/').origin;
+    return new URL(url, 'https://site.invalid/');
   } catch {
-    return url;
+    return undefined;
   }
 }
 
 /** Whether a source of the policy (https://host, https://*.host, with a port or a path) lets `url` load. */
 function sourceAllows(source: string, url: string): boolean {
-  let target: URL;
-  let allowed: URL;
-  try {
-    target = new URL(url, 'https://site.invalid/');
-    allowed = new URL(source.replace('://*.', '://wildcard.'));
-  } catch {
-    return false;
-  }
+  const target = parsedUrl(url);
+  const allowed = parsedUrl(source.replace('://*.', '://wildcard.'));
+  if (!target || !allowed) return false;
   // http: lets https: load too (CSP reads a secure scheme as allowed where the insecure one is).
   if (!(target.protocol === allowed.protocol || (allowed.protocol === 'http:' && target.protocol === 'https:'))) return false;
   const wildcard = source.includes('://*.');

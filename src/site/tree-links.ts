@@ -1,6 +1,6 @@
 import { withBase } from './links.js';
-import type { Site, SitePage, SiteTree } from './model.js';
-import { idIn } from './trees.js';
+import type { Site, SiteTree } from './model.js';
+import { counterpart } from './trees.js';
 
 /*
  * What the checks of a site in several languages or versions add (see src/site/trees.ts): the
@@ -46,9 +46,8 @@ function moved(site: Site, base: string, href: string, from: SiteTree, to: SiteT
   if (!href.startsWith(base)) return undefined;
   const cut = href.search(/[?#]/);
   const path = '/' + (cut < 0 ? href : href.slice(0, cut)).slice(base.length);
-  const target: SitePage | undefined = site.byUrl.get(path);
+  const target = site.byUrl.get(path);
   if (!target || (target.tree ?? 0) !== from.index) return undefined;
-  const rest = target.id === from.prefix.slice(0, -1) ? '' : target.id.slice(from.prefix.length);
-  const same = site.byId.get(idIn(to.prefix, rest));
+  const same = counterpart(site, target, to).page;
   return same ? withBase(base, same.url) + (cut < 0 ? '' : href.slice(cut)) : undefined;
 }

@@ -161,17 +161,17 @@ export function counterpart(site: Site, page: SitePage | undefined, to: SiteTree
 }
 
 /** The other languages of a page's version (itself included), each with the page's URL in it. */
-export function languageLinks(site: Site, page: SitePage | undefined): Array<{ tree: SiteTree; url: string; page?: SitePage }> {
-  const current = site.trees?.[page?.tree ?? site.tree ?? 0];
-  if (!current || !site.trees) return [];
-  return site.trees.filter((tree) => tree.versionIndex === current.versionIndex).map((tree) => ({ tree, ...counterpart(site, page, tree) }));
-}
+export const languageLinks = (site: Site, page: SitePage | undefined) =>
+  linksTo(site, page, (tree, current) => tree.versionIndex === current.versionIndex);
 
 /** The versions of a page's language (itself included), each with the page's URL in it. */
-export function versionLinks(site: Site, page: SitePage | undefined): Array<{ tree: SiteTree; url: string; page?: SitePage }> {
+export const versionLinks = (site: Site, page: SitePage | undefined) =>
+  linksTo(site, page, (tree, current) => !!current.version && tree.language.code === current.language.code);
+
+/** The trees `keep` takes beside the page's own, each with the page's URL in it. */
+function linksTo(site: Site, page: SitePage | undefined, keep: (tree: SiteTree, current: SiteTree) => boolean) {
   const current = site.trees?.[page?.tree ?? site.tree ?? 0];
-  if (!current?.version || !site.trees) return [];
-  return site.trees.filter((tree) => tree.language.code === current.language.code).map((tree) => ({ tree, ...counterpart(site, page, tree) }));
+  return current ? site.trees!.filter((tree) => keep(tree, current)).map((tree) => ({ tree, ...counterpart(site, page, tree) })) : [];
 }
 
 /** The tree a site view shows (undefined for a site of one tree). */

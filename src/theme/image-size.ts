@@ -10,18 +10,18 @@ export interface ImageSize {
 
 /** The width and height of a PNG, JPEG, WebP, GIF or SVG file's bytes; undefined when they do not say. */
 export function imageSize(bytes: Buffer): ImageSize | undefined {
-  const size = (width: number, height: number) => (width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height) ? { width: Math.round(width), height: Math.round(height) } : undefined);
   const text = (from: number, to: number) => bytes.subarray(from, to).toString('latin1');
   if (bytes.length >= 24 && text(1, 4) === 'PNG' && text(12, 16) === 'IHDR') return size(bytes.readUInt32BE(16), bytes.readUInt32BE(20));
   if (bytes.length >= 10 && /^GIF8[79]a$/.test(text(0, 6))) return size(bytes.readUInt16LE(6), bytes.readUInt16LE(8));
-  if (bytes.length >= 30 && text(0, 4) === 'RIFF' && text(8, 12) === 'WEBP') return webpSize(bytes, size);
-  if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) return jpegSize(bytes, size);
-  return svgSize(bytes.toString('utf8'), size);
+  if (bytes.length >= 30 && text(0, 4) === 'RIFF' && text(8, 12) === 'WEBP') return webpSize(bytes);
+  if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) return jpegSize(bytes);
+  return svgSize(bytes.toString('utf8'));
 }
 
-type Make = (width: number, height: number) => ImageSize | undefined;
+const size = (width: number, height: number): ImageSize | undefined =>
+  width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height) ? { width: Math.round(width), height: Math.round(height) } : undefined;
 
-function webpSize(bytes: Buffer, size: Make): ImageSize | undefined {
+function webpSize(bytes: Buffer): ImageSize | undefined {
   const chunk = bytes.subarray(12, 16).toString('latin1');
   // Extended: 24-bit width and height minus one; lossless: 14-bit each after the signature byte; lossy: 14-bit after the start code.
   if (chunk === 'VP8X') return size(1 + bytes.readUIntLE(24, 3), 1 + bytes.readUIntLE(27, 3));
@@ -34,7 +34,7 @@ function webpSize(bytes: Buffer, size: Make): ImageSize | undefined {
 }
 
 /** The size in the first start-of-frame segment (markers C0 to CF but C4, C8 and CC). */
-function jpegSize(bytes: Buffer, size: Make): ImageSize | undefined {
+function jpegSize(bytes: Buffer): ImageSize | undefined {
   let at = 2;
   while (at + 9 < bytes.length) {
     if (bytes[at] !== 0xff) return undefined;
@@ -52,7 +52,7 @@ function jpegSize(bytes: Buffer, size: Make): ImageSize | undefined {
 }
 
 /** width and height in pixels (or without a unit) of the <svg> element, else its viewBox. */
-function svgSize(source: string, size: Make): ImageSize | undefined {
+function svgSize(source: string): ImageSize | undefined {
   const tag = /<svg\b[^>]*>/.exec(source)?.[0];
   if (!tag) return undefined;
   const attr = (name: string) => new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`).exec(tag)?.[1]?.trim();

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { COMPONENT_NAMES, type SiteConfig } from '../config/schema.js';
 import type { SourceProblem } from '../shared/errors.js';
 import { colorStylesheet, contrastProblems, themeColors, type ColorKey, type ThemeColors } from './colors.js';
-import { SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
+import { SOCIAL_ICON_NAMES, SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
 import { format, uiStrings, type UiStrings } from './ui.js';
 import { hasTrees, TREES_CSS } from './trees-css.js';
 
@@ -13,14 +13,10 @@ import { hasTrees, TREES_CSS } from './trees-css.js';
  * What the config says about the look of the site, resolved once per build:
  * the interface strings, the colours, the icon links, the logo and favicon
  * URLs. Pure: it needs only the config (files are checked by
- * themeFileProblems, read by themeStylesheet and loadComponents).
+ * themeProblems, read by themeStylesheet and loadComponents).
  */
 
-export interface SocialEntry {
-  icon: SocialIcon;
-  url: string;
-  label: string;
-}
+export type SocialEntry = SiteConfig['social'][number];
 
 export interface ResolvedTheme {
   ui: UiStrings;
@@ -45,14 +41,7 @@ export interface ResolvedTheme {
 }
 
 /** The logo of the config, whichever form it is written in. */
-export interface LogoFiles {
-  light: string;
-  lightPath: readonly PropertyKey[];
-  dark?: string;
-  alt?: string;
-  replacesTitle: boolean;
-}
-export function logoFiles(config: SiteConfig): LogoFiles | undefined {
+export function logoFiles(config: SiteConfig) {
   const logo = config.theme.logo;
   if (logo === undefined) return undefined;
   if (typeof logo === 'string') return { light: logo, lightPath: ['theme', 'logo'], replacesTitle: false };
@@ -65,35 +54,18 @@ export const staticUrl = (path: string) => '/' + path.replace(/^static\//, '');
 
 const TYPES: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon' };
 
-/** The icon of a link of the older `links:` key, by its host. */
-function iconOfHost(url: string): SocialIcon {
-  const host = new URL(url.startsWith('//') ? `https:${url}` : url).hostname.replace(/^www\./, '');
-  const known: Record<string, SocialIcon> = {
-    'github.com': 'github',
-    'gitlab.com': 'gitlab',
-    'codeberg.org': 'codeberg',
-    'bitbucket.org': 'bitbucket',
-    'stackoverflow.com': 'stackoverflow',
-    'npmjs.com': 'npm',
-    'discord.gg': 'discord',
-    'discord.com': 'discord',
-    'matrix.to': 'matrix',
-    'bsky.app': 'bluesky',
-    'x.com': 'x',
-  };
-  return known[host] ?? 'link';
-}
-
 export function resolveTheme(config: SiteConfig): ResolvedTheme {
   const ui = uiStrings(config.site.language, config.ui as Partial<UiStrings>);
   // A "#" inside a fragment (matrix.to/#/#room:server) is not valid in an href: it is written %23, which such sites read the same.
   const href = (url: string) => url.replace(/#(.*)$/, (_, fragment: string) => '#' + fragment.replace(/#/g, '%23'));
   const social: SocialEntry[] = config.social.map((link) => ({ ...link, url: href(link.url) }));
+  // A link of the older `links:` key: the icon of its host, else the plain link mark named by the host.
   const legacy = (url: string | undefined, text: string) => {
     if (!url) return;
-    const icon = iconOfHost(url);
-    const name = icon === 'link' ? new URL(url.startsWith('//') ? `https:${url}` : url).hostname : SOCIAL_ICONS[icon].name;
-    social.push({ icon, url, label: format(text, { name }) });
+    const host = new URL(url.startsWith('//') ? `https:${url}` : url).hostname;
+    const hostIcon = (icon: SocialIcon) => (SOCIAL_ICONS[icon] as { hosts?: readonly string[] }).hosts?.includes(host.replace(/^www\./, ''));
+    const icon = SOCIAL_ICON_NAMES.find(hostIcon) ?? 'link';
+    social.push({ icon, url, label: format(text, { name: icon === 'link' ? host : SOCIAL_ICONS[icon].name }) });
   };
   legacy(config.links?.repository, ui.sourceCodeOn);
   legacy(config.links?.questions, ui.questionsOn);
@@ -234,12 +206,11 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 /** What is wrong with a logo or favicon file, as the end of a sentence that starts with its name; undefined when nothing. */
 export function imageProblem(path: string): string | undefined {
   const bytes = readFileSync(path);
-  if (extname(path).toLowerCase() === '.png') {
-    return bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE) && bytes.subarray(12, 16).toString('latin1') === 'IHDR'
-      ? undefined
-      : 'is not a PNG image (it does not start with the PNG signature and header)';
-  }
   const ext = extname(path).toLowerCase();
+  if (ext === '.png') {
+    const png = bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE) && bytes.subarray(12, 16).toString('latin1') === 'IHDR';
+    return png ? undefined : 'is not a PNG image (it does not start with the PNG signature and header)';
+  }
   if (ext === '.jpg' || ext === '.jpeg') return bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff ? undefined : 'is not a JPEG image (it does not start with the JPEG signature)';
   if (ext === '.webp') return bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP' ? undefined : 'is not a WebP image (it does not start with the WebP signature)';
   if (ext === '.gif') return /^GIF8[79]a/.test(bytes.subarray(0, 6).toString('latin1')) ? undefined : 'is not a GIF image (it does not start with the GIF signature)';
@@ -269,11 +240,6 @@ export function imageRatio(path: string): number {
     h = parseFloat(attr('height') ?? '') || box?.[3] || 0;
   }
   return w > 0 && h > 0 && Number.isFinite(w / h) ? Math.round((w / h) * 1000) / 1000 : 1;
-}
-
-/** Whether the site folder has a favicon.svg of its own in static/ (then the built-in one is not written). */
-export function hasStaticFavicon(root: string): boolean {
-  return existsSync(join(root, 'static', 'favicon.svg'));
 }
 
 const themedCss = new Map<string, string>();
