@@ -103,22 +103,22 @@ let readBody: ((html: string) => SearchBody) | undefined;
  * With `reuseCode`, the tokens of code blocks the page had at its last render (`lastKey`, or the last build's) are reused.
  */
 async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, { reuseCode, searchBodies }: RenderOptions, lastKey?: string): Promise<Fresh> {
-  const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
-  if (previous) registerTokenClasses(previous.classes);
-  // (What the worker pool shares out: the Markdown, and what the body gives the search index.)
-  const { fresh, search } = await timed('markdown-pages', async () => {
+  // (All of it is what the worker pool shares out: the Markdown, what the body gives the search index, the cache's file.)
+  return timed('markdown-pages', async () => {
+    const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
+    if (previous) registerTokenClasses(previous.classes);
     const fresh = await renderMarkdown(prepared.split.body, {
       file: prepared.sourcePath,
       lineOffset: prepared.split.bodyLineOffset,
       highlighter,
       codeBlocks: new Map(previous?.blocks),
     });
-    return { fresh, search: searchBodies && !fresh.problems.length ? (readBody ??= createBodyReader())(fresh.html) : undefined };
+    if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(prepared.relPath)!, sourcePath: prepared.sourcePath, bodyLineOffset: prepared.split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
+    const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
+    const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
+    const search = searchBodies ? (readBody ??= createBodyReader())(rest.html) : undefined;
+    return { rendered: result, cached: writeCache(prepared.key, result), search };
   });
-  if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(prepared.relPath)!, sourcePath: prepared.sourcePath, bodyLineOffset: prepared.split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
-  const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
-  const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
-  return { rendered: result, cached: writeCache(prepared.key, result), search };
 }
 
 type Fresh = { rendered: CachedMarkdown; cached: Promise<boolean>; search?: SearchBody };
