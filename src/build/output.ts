@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { copyFile, link, mkdir, writeFile } from 'node:fs/promises';
+import { accessSync, chmodSync, constants, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { BuildRecord, currentRecord } from '../io/record.js';
 import { SET_ASIDE, tempFolderPrefix } from './output-lock.js';
@@ -40,10 +40,8 @@ export function contentKey(contents: Contents): string {
  * background while the build makes the next ones; `commit` waits for them.
  * `commit` swaps the temporary folder in whole, with the files kept from the
  * last build hard-linked into it (a one-page edit writes a handful of files
- * and links the thousands it keeps, rather than rewriting them). The links are
- * made in the background as files are kept, from the first file written on (a
- * build that writes nothing may leave the folder as it is, and links nothing).
- * Nothing in the output folder changes before `commit`, and the swap is two renames.
+ * and links the thousands it keeps, rather than rewriting them). Nothing in
+ * the output folder changes before `commit`, and the swap is two renames.
  */
 export class OutputWriter {
   readonly target: string;
@@ -73,14 +71,11 @@ export class OutputWriter {
   /** Set by a signal (see interrupt): the build stops at its next write, and commits nothing. */
   private interrupted = false;
 
-  /** Makes a hard link (fs.promises.link; a test gives a function that fails as some file systems do). */
-  private readonly link: (existing: string, path: string) => void | Promise<void>;
-  /** Whether kept files are linked into the temporary folder as they are kept (see startLinking), and the paths linked or being linked. */
-  private linking = false;
-  private readonly linked = new Set<string>();
+  /** Makes a hard link (linkSync; a test gives a function that fails as some file systems do). */
+  private readonly link: (existing: string, path: string) => void;
 
-  constructor(outDir: string, io: { link?: (existing: string, path: string) => void | Promise<void> } = {}) {
-    this.link = io.link ?? link;
+  constructor(outDir: string, io: { link?: (existing: string, path: string) => void } = {}) {
+    this.link = io.link ?? linkSync;
     this.target = resolve(outDir);
     mkdirSync(dirname(this.target), { recursive: true });
     this.temp = mkdtempSync(join(dirname(this.target), tempFolderPrefix(this.target)));
@@ -100,7 +95,6 @@ export class OutputWriter {
     const entry = this.previous?.files[relPath];
     if (!entry || entry[0] !== key || !this.intact(relPath)) return false;
     this.files.set(relPath, { key, size: entry[1], from: relPath });
-    if (this.linking) this.linkKept(relPath);
     return true;
   }
 
@@ -137,7 +131,6 @@ export class OutputWriter {
       if (this.moved.has(from) || this.files.has(from) || !this.intact(from)) continue;
       this.moved.add(from);
       this.files.set(relPath, { key, size: this.previous.files[from]![1], from });
-      if (this.linking) this.linkKept(relPath);
       return true;
     }
     return false;
@@ -147,13 +140,12 @@ export class OutputWriter {
   write(relPath: string, contents: Contents, key?: string): void {
     if (this.interrupted) throw new BuildInterrupted();
     if (this.keep(relPath, (key ??= contentKey(contents)))) return;
-    // Written over a link, the file of the output folder would change: a path is kept or written, not both.
-    if (this.linked.has(relPath)) throw new Error(`the build kept ${relPath} from the last output and then wrote it`);
-    this.startLinking();
     const entry = { key, size: 0 };
     this.files.set(relPath, entry);
     const file = join(this.temp, relPath);
-    const made = this.folderOf(file);
+    const folder = dirname(file);
+    let made = this.folders.get(folder);
+    if (!made) this.folders.set(folder, (made = mkdir(folder, { recursive: true })));
     this.inFlight++;
     const data = contents;
     entry.size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
@@ -187,50 +179,6 @@ export class OutputWriter {
     const next = this.queued.shift();
     if (next) next();
     else this.open--;
-  }
-
-  /** From the first file written: links the files kept so far, and each one kept from now on as it is. */
-  private startLinking(): void {
-    if (this.linking || !this.previous) return;
-    this.linking = true;
-    for (const [path, { from }] of this.files) if (from !== undefined) this.linkKept(path);
-  }
-
-  /**
-   * Hard-links a kept file from the output folder (at its old path) into the temporary folder (at
-   * `relPath`), in the background (commit waits for it); copies it where the file system has no hard links.
-   */
-  private linkKept(relPath: string): void {
-    const from = join(this.target, this.files.get(relPath)!.from!);
-    const to = join(this.temp, relPath);
-    this.linked.add(relPath);
-    this.inFlight++;
-    this.folderOf(to)
-      .then(async () => {
-        try {
-          await this.link(from, to);
-        } catch (e) {
-          // A file system without hard links (or with a limit on them): the file is copied.
-          if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK', 'ENOSYS'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
-          await copyFile(from, to);
-        }
-        faultPoint('commit-linking');
-      })
-      .then(
-        () => this.done(0),
-        (e: unknown) => {
-          this.failure ??= e;
-          this.done(0);
-        },
-      );
-  }
-
-  /** Makes the folder of a file of the temporary folder, once. */
-  private folderOf(file: string): Promise<unknown> {
-    const folder = dirname(file);
-    let made = this.folders.get(folder);
-    if (!made) this.folders.set(folder, (made = mkdir(folder, { recursive: true })));
-    return made;
   }
 
   /** Adds a file that another writer (a worker thread) puts at join(temp, relPath) before `commit`. */
@@ -289,9 +237,7 @@ export class OutputWriter {
     // No record while the output folder changes: should this stop half way, the next build writes everything.
     this.record.remove();
     faultPoint('commit-manifest-removed');
-    // (A build that wrote nothing but changed the folder, a file fewer say, links what it keeps now.)
-    this.startLinking();
-    await this.settle();
+    if (this.previous) this.linkKept();
     faultPoint('commit-linked');
     const old = `${this.temp}${SET_ASIDE}`;
     const hadOutput = existsSync(this.target);
@@ -336,6 +282,28 @@ export class OutputWriter {
       return count === listed.size;
     } catch {
       return false;
+    }
+  }
+
+  /** Links every file this build keeps from the output folder (at its old path) into the temporary folder, at its new path. */
+  private linkKept(): void {
+    const made = new Set<string>();
+    for (const [path, { from }] of this.files) {
+      if (from === undefined) continue;
+      const to = join(this.temp, path);
+      const folder = dirname(to);
+      if (!made.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        made.add(folder);
+      }
+      try {
+        this.link(join(this.target, from), to);
+        faultPoint('commit-linking');
+      } catch (e) {
+        // A file system without hard links (or with a limit on them): the file is copied.
+        if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK', 'ENOSYS'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
+        copyFileSync(join(this.target, from), to);
+      }
     }
   }
 
