@@ -135,14 +135,12 @@ export function sendEntry(req: IncomingMessage, res: ServerResponse, entry: Entr
   const body = encoding ? encoded(entry, encoding) : entry.body;
   if (encoding) all['Content-Encoding'] = encoding;
   all['Content-Length'] = body.length;
-  res.writeHead(status, all);
-  if (req.method === 'HEAD') res.end();
-  else res.end(body);
+  // (Node's server answers a HEAD request with the headers alone, whatever end() is given.)
+  res.writeHead(status, all).end(body);
 }
 
-export function sendText(req: IncomingMessage, res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   const body = Buffer.from(text + '\n');
   res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-store' });
-  if (req.method === 'HEAD') res.end();
-  else res.end(body);
+  res.end(body);
 }

@@ -5,12 +5,12 @@ import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { type BuildState, EventHub, overlayNote, problemsLine } from './events.js';
 import { FileStore, makeEntry, RELOAD_SCRIPT_URL, type Entry } from './files.js';
 import { parseHeadersFile, type HeaderRule } from './http.js';
-import { listen, ListenError } from './listen.js';
-import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileList } from './protocol.js';
+import { listen } from './listen.js';
+import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileList, type WorkerData } from './protocol.js';
 import { Responder, type EarlyFiles } from './respond.js';
 import { watchSite, type SiteWatcher } from './watch.js';
 import { RenderWorker, templateProblems } from './worker-host.js';
-import type { Io, Preview, PreviewEvents, ServeOptions } from './options.js';
+import type { Io, PreviewEvents, ServeOptions } from './options.js';
 
 /*
  * `docs serve`: builds the site into memory, serves it, watches the sources
@@ -27,9 +27,8 @@ import type { Io, Preview, PreviewEvents, ServeOptions } from './options.js';
 /** How long a save waits for the next one before the build starts (ms). */
 const DEBOUNCE_MS = 50;
 
-export { ListenError };
-export { hostAllowed } from './respond.js';
-export type { Io, Preview, PreviewEvents, ServeOptions } from './options.js';
+/** A running preview, as startPreview gives it. */
+export type Preview = PreviewServer;
 
 /** Builds, starts serving and watching; resolves once the first build is served and the watcher is ready. */
 export async function startPreview(options: ServeOptions, io: Io): Promise<Preview> {
@@ -43,15 +42,13 @@ export async function startPreview(options: ServeOptions, io: Io): Promise<Previ
   return server;
 }
 
-export class PreviewServer implements Preview {
+export class PreviewServer {
   readonly events = new EventEmitter<PreviewEvents>();
   url = '';
   port = 0;
 
-  private readonly root: string;
-  private readonly configPath: string;
-  private readonly templatesDir: string;
-  private readonly tsconfig: string;
+  /** The site's and the templates' files (absolute), as the watcher and every render worker get them. */
+  private readonly paths: WorkerData;
   private readonly store = new FileStore();
   private readonly hub: EventHub;
   private readonly http: Server;
@@ -91,10 +88,13 @@ export class PreviewServer implements Preview {
     private readonly options: ServeOptions,
     private readonly io: Io,
   ) {
-    this.root = resolve(options.root);
-    this.configPath = resolve(this.root, options.config);
-    this.templatesDir = resolve(options.templates ?? join(TOOL_ROOT, 'templates'));
-    this.tsconfig = resolve(options.tsconfig ?? join(TOOL_ROOT, 'tsconfig.json'));
+    const root = resolve(options.root);
+    this.paths = {
+      root,
+      configPath: resolve(root, options.config),
+      templatesDir: resolve(options.templates ?? join(TOOL_ROOT, 'templates')),
+      tsconfig: resolve(options.tsconfig ?? join(TOOL_ROOT, 'tsconfig.json')),
+    };
     this.responder = new Responder({
       store: this.store,
       hub: () => this.hub,
@@ -114,13 +114,13 @@ export class PreviewServer implements Preview {
 
   async start(): Promise<void> {
     const started = performance.now();
-    this.io.out.write(`Building ${this.display(this.root)}…\n`);
+    this.io.out.write(`Building ${this.display(this.paths.root)}…\n`);
     this.pending = { full: true };
     // The build starts first: its worker takes the longest to start. Pages asked for meanwhile are
     // rendered on request (see src/engine/first-pass.ts), and saves are built once it is done.
     const building = this.run();
     this.watcher = watchSite(
-      { root: this.root, configPath: this.configPath, templatesDir: this.templatesDir },
+      this.paths,
       (change, file) => this.schedule(change, file),
       (e) => this.io.err.write(`Watching failed: ${(e as Error).message ?? String(e)}\n`),
     );
@@ -133,11 +133,12 @@ export class PreviewServer implements Preview {
     await Promise.all([building, this.watcher.ready]);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     this.io.out.write(
-      `Ready in ${seconds} s at ${this.url}. Watching content/, ${this.display(this.configPath)}, ${PACKAGED ? '' : 'templates/ '}and static/; ` +
+      `Ready in ${seconds} s at ${this.url}. Watching content/, ${this.display(this.paths.configPath)}, ${PACKAGED ? '' : 'templates/ '}and static/; ` +
         `saved changes reload the page. Ctrl+C stops.\n`,
     );
   }
 
+  /** The files served, with the bytes `docs build` writes (no reload script). */
   files(): Map<string, Buffer> {
     return this.store.sources();
   }
@@ -146,6 +147,7 @@ export class PreviewServer implements Preview {
     return this.hub.getState();
   }
 
+  /** Resolves when no build or background work is left (the served files equal a fresh build's output). */
   settled(): Promise<void> {
     if (this.isSettled()) return Promise.resolve();
     return new Promise((r) => this.settleWaiters.push(r));
@@ -175,12 +177,8 @@ export class PreviewServer implements Preview {
       store: this.earlyStore,
       done: this.firstDone,
       request: (path) => {
-        let request = this.earlyRequests.get(path);
-        if (!request) {
-          request = this.requestEarly(path);
-          this.earlyRequests.set(path, request);
-        }
-        return request;
+        if (!this.earlyRequests.has(path)) this.earlyRequests.set(path, this.requestEarly(path));
+        return this.earlyRequests.get(path)!;
       },
     };
   }
@@ -234,7 +232,7 @@ export class PreviewServer implements Preview {
         this.apply(result, files, change);
       }
     } catch (e) {
-      if (!this.closed) this.unexpected(e, files);
+      if (!this.closed) this.apply({ ok: false, unexpected: e instanceof Error ? (e.stack ?? e.message) : String(e) }, files);
     } finally {
       this.running = false;
     }
@@ -245,16 +243,16 @@ export class PreviewServer implements Preview {
   /** Starts a worker with the current templates; it replaces the old one once it has built the site. */
   private async replaceWorker(change: Change, files: string[]): Promise<void> {
     // The templates in the command's bundle are the ones on disk until the first template edit.
-    const bundled = !this.templatesEdited && this.templatesDir === resolve(TOOL_ROOT, 'templates');
+    const bundled = !this.templatesEdited && this.paths.templatesDir === resolve(TOOL_ROOT, 'templates');
     if (change.templates) this.templatesEdited = true;
-    const next = new RenderWorker({ root: this.root, configPath: this.configPath, templatesDir: this.templatesDir, tsconfig: this.tsconfig }, bundled && !change.templates);
+    const next = new RenderWorker(this.paths, bundled && !change.templates);
     if (this.firstBuild) this.firstWorker ??= next;
     try {
       await next.ready;
     } catch (e) {
       // A template that does not compile: keep the last good worker and say where the error is.
       const detail = (e as Error).message;
-      this.templateState = { ok: false, title: 'A template does not compile', problems: templateProblems(detail, this.root), detail };
+      this.templateState = { ok: false, title: 'A template does not compile', problems: templateProblems(detail, this.paths.root), detail };
       this.io.err.write(`A template does not compile; the preview keeps the previous templates until it does.\n${detail}\n`);
       this.publishState();
       const rest: Change = { ...change, templates: false };
@@ -351,11 +349,6 @@ export class PreviewServer implements Preview {
     const changed = this.store.apply(set, remove);
     this.updateRules(changed);
     if (changed.length) this.hub.changed();
-  }
-
-  private unexpected(e: unknown, files: string[]): void {
-    const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
-    this.apply({ ok: false, unexpected: detail }, files);
   }
 
   private updateRules(changed: string[]): void {
