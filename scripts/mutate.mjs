@@ -61,7 +61,6 @@ export const EQUIVALENT = {
     ['output-lock.ts removeLeftovers: `time > latest.time` made `>=`; the catch of readdirSync emptied; lockOutput: the catch of the taken-over unlink emptied', 'of two folders set aside at the same instant either is the latest; the folder was just made; the catch is empty already'],
   ],
   'request-handling': [
-    ["respond.ts hashOf: `found.kind === 'file'` made false (or its 'file' made '')", 'the last line returns found.entry?.hash, the same hash of the same entry'],
     ['respond.ts answerEarly: `this.served.early?.()` made `this.served.early()`', 'answerEarly is only reached through served.early, which is then defined'],
   ],
 };

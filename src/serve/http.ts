@@ -94,19 +94,12 @@ export function negotiateEncoding(header: string | string[] | undefined): Encodi
   const q = (name: string) => prefs.get(name) ?? prefs.get('*') ?? 0;
   const br = q('br');
   const gzip = q('gzip');
-  if (br > 0 && br >= gzip) return 'br';
-  if (gzip > 0) return 'gzip';
-  return null;
-}
-
-function matchesEtag(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  return br > 0 && br >= gzip ? 'br' : gzip > 0 ? 'gzip' : null;
 }
 
 function notModified(req: IncomingMessage, entry: Entry): boolean {
   const inm = req.headers['if-none-match'];
-  if (inm !== undefined) return matchesEtag(inm, entry.etag);
+  if (inm !== undefined) return inm.trim() === '*' || inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === entry.etag);
   const ims = req.headers['if-modified-since'];
   if (ims === undefined) return false;
   const since = Date.parse(ims);

@@ -6,7 +6,7 @@ import type { BuildResult, FileList, PreviewChange as Change } from '../engine/p
  * holds the finished files.
  */
 
-export type { BuildResult, BuildStats, FileList, PreviewChange as Change } from '../engine/preview.js';
+export type { BuildResult, FileList, PreviewChange as Change } from '../engine/preview.js';
 
 /** The kinds of change that are a flag (the other, `content`, lists files). */
 const FLAGS = ['full', 'contentTree', 'files', 'css', 'client', 'templates'] as const;

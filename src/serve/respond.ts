@@ -56,9 +56,7 @@ export class Responder {
     const store = this.served.store.size ? this.served.store : this.served.early?.()?.store;
     if (!store?.size) return 'placeholder';
     const found = resolveFile(store, target);
-    if (found.kind === 'file') return found.entry.hash;
-    if (found.kind === 'redirect') return 'redirect';
-    return found.entry?.hash ?? 'missing';
+    return found.kind === 'redirect' ? 'redirect' : (found.entry?.hash ?? 'missing');
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { join, relative, resolve } from 'node:path';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { type BuildState, EventHub, overlayNote, problemsLine } from './events.js';
-import { FileStore, makeEntry, RELOAD_SCRIPT_URL, type Entry } from './files.js';
+import { Entry, FileStore, RELOAD_SCRIPT_URL } from './files.js';
 import { parseHeadersFile, type HeaderRule } from './http.js';
 import { listen } from './listen.js';
 import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileList, type WorkerData } from './protocol.js';
@@ -95,6 +95,7 @@ export class PreviewServer {
       templatesDir: resolve(options.templates ?? join(TOOL_ROOT, 'templates')),
       tsconfig: resolve(options.tsconfig ?? join(TOOL_ROOT, 'tsconfig.json')),
     };
+    this.firstDone = new Promise((r) => (this.finishFirst = r));
     this.responder = new Responder({
       store: this.store,
       hub: () => this.hub,
@@ -106,7 +107,6 @@ export class PreviewServer {
       searchPending: (prefix) => !this.searchReady && !this.store.has(`${prefix}search-index/index.json`),
       err: io.err,
     });
-    this.firstDone = new Promise((r) => (this.finishFirst = r));
     this.hub = new EventHub((path) => this.responder.hashOf(path));
     this.http = createServer((req, res) => this.responder.handle(req, res));
     this.http.keepAliveTimeout = 30_000;
@@ -124,12 +124,12 @@ export class PreviewServer {
       (change, file) => this.schedule(change, file),
       (e) => this.io.err.write(`Watching failed: ${(e as Error).message ?? String(e)}\n`),
     );
-    // Before listening: every page served must find its live-reload script.
-    this.reloadScript = makeEntry(RELOAD_SCRIPT_URL, await bundleReloadScript());
-    const { port, url } = await listen(this.http, this.options.host, this.options.port, this.io.out);
-    this.port = port;
-    this.url = url;
-    this.io.out.write(`Serving ${url} ${this.firstBuild ? '(pages are rendered on request while the site builds)' : '(the site is built)'}.\n`);
+    // Before listening: every page served must find its live-reload script. Its bundler is loaded here:
+    // the server itself never loads the pipeline (its worker does).
+    const { bundleBrowserScript } = await import('../build/assets.js');
+    this.reloadScript = new Entry(RELOAD_SCRIPT_URL, await bundleBrowserScript(join(TOOL_ROOT, 'src', 'serve', 'client', 'reload.ts')));
+    ({ port: this.port, url: this.url } = await listen(this.http, this.options.host, this.options.port, this.io.out));
+    this.io.out.write(`Serving ${this.url} ${this.firstBuild ? '(pages are rendered on request while the site builds)' : '(the site is built)'}.\n`);
     await Promise.all([building, this.watcher.ready]);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     this.io.out.write(
@@ -274,13 +274,10 @@ export class PreviewServer {
       this.worker = undefined;
       this.schedule({ full: true });
     });
-    let result: BuildResult;
-    try {
-      result = await next.build({ full: true, known: this.store.paths() });
-    } catch (e) {
+    const result = await next.build({ full: true, known: this.store.paths() }).catch(async (e: unknown) => {
       await next.terminate();
       throw e;
-    }
+    });
     this.profile = {};
     const old = this.worker;
     this.worker = next;
@@ -381,11 +378,4 @@ export class PreviewServer {
     const rel = relative(process.cwd(), path);
     return rel.startsWith('..') ? path : rel || '.';
   }
-}
-
-/** The browser script, bundled once per server start. */
-async function bundleReloadScript(): Promise<string> {
-  // Loaded when needed: the server itself never loads the pipeline (its worker does).
-  const { bundleBrowserScript } = await import('../build/assets.js');
-  return bundleBrowserScript(join(TOOL_ROOT, 'src', 'serve', 'client', 'reload.ts'));
 }

@@ -80,10 +80,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
         }
       });
       const fail = (error: string) => {
-        this.exited = true;
-        for (const waiter of this.waiting.values()) waiter.reject(new Error(error));
-        this.waiting.clear();
-        this.answerEarly();
+        this.stopWaiting(error);
         if (!started) reject(new Error(error));
         else if (!this.stopping) this.emit('crash', error);
       };
@@ -110,12 +107,6 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
     });
   }
 
-  /** Early requests still waiting get no files (the worker stopped). */
-  private answerEarly(): void {
-    for (const waiter of this.earlyWaiting.values()) waiter(undefined);
-    this.earlyWaiting.clear();
-  }
-
   /** During the first build: the files that show the page at `path` at once (none when it cannot be shown yet). */
   early(path: string): Promise<FileList | undefined> {
     if (this.exited) return Promise.resolve(undefined);
@@ -134,11 +125,17 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
   async terminate(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    this.exited = true;
-    for (const waiter of this.waiting.values()) waiter.reject(new Error('the render worker was stopped'));
-    this.waiting.clear();
-    this.answerEarly();
+    this.stopWaiting('the render worker was stopped');
     await this.worker.terminate();
+  }
+
+  /** The worker stopped: the builds still waiting fail with `error`, and the early requests get no files. */
+  private stopWaiting(error: string): void {
+    this.exited = true;
+    for (const waiter of this.waiting.values()) waiter.reject(new Error(error));
+    this.waiting.clear();
+    for (const waiter of this.earlyWaiting.values()) waiter(undefined);
+    this.earlyWaiting.clear();
   }
 }
 

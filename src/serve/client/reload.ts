@@ -5,18 +5,9 @@
  * position; `state` shows or clears the build error overlay.
  */
 
-interface OkState {
-  ok: true;
-}
-interface FailedState {
-  ok: false;
-  title: string;
-  problems: string[];
-  detail?: string;
-  /** What the page behind shows (the last good build, or nothing yet). */
-  note?: string;
-}
-type State = OkState | FailedState;
+/** The build state, as BuildState in src/serve/events.ts (`note` says what the page behind shows). */
+type FailedState = { ok: false; title: string; problems: string[]; detail?: string; note?: string };
+type State = { ok: true } | FailedState;
 
 const OVERLAY_ID = 'docs-serve-overlay';
 const SCROLL_KEY = `docs-serve:scroll:${location.pathname}`;
@@ -60,7 +51,7 @@ function connect(): void {
   source.addEventListener('reload', reload);
   source.addEventListener('state', (event) => {
     const state = JSON.parse((event as MessageEvent<string>).data) as State;
-    if (state.ok) hideOverlay();
+    if (state.ok) hideOverlay('');
     else showOverlay(state);
   });
 }
@@ -70,8 +61,9 @@ function style(element: HTMLElement, css: Partial<CSSStyleDeclaration>): void {
   Object.assign(element.style, css);
 }
 
-function hideOverlay(): void {
-  dismissed = '';
+/** Removes the overlay; `key` is the state the reader dismissed (not shown again), '' once the build is good. */
+function hideOverlay(key: string): void {
+  dismissed = key;
   document.getElementById(OVERLAY_ID)?.remove();
 }
 
@@ -124,7 +116,7 @@ function showOverlay(state: FailedState): void {
     borderRadius: '4px',
     cursor: 'pointer',
   });
-  close.addEventListener('click', () => dismiss(key));
+  close.addEventListener('click', () => hideOverlay(key));
   header.append(title, close);
 
   const note = document.createElement('p');
@@ -153,14 +145,9 @@ function showOverlay(state: FailedState): void {
   document.body.append(overlay);
 }
 
-function dismiss(key: string): void {
-  dismissed = key;
-  document.getElementById(OVERLAY_ID)?.remove();
-}
-
 document.addEventListener('keydown', (event) => {
   const overlay = document.getElementById(OVERLAY_ID);
-  if (event.key === 'Escape' && overlay) dismiss(overlay.dataset.key ?? '');
+  if (event.key === 'Escape' && overlay) hideOverlay(overlay.dataset.key ?? '');
 });
 
 export {};
