@@ -46,7 +46,7 @@ const TYPES: Record<string, string> = {
 /** Files without an extension that the build writes (host configuration) are plain text. */
 const NO_EXTENSION = 'text/plain; charset=utf-8';
 
-export function contentType(path: string): string {
+function contentType(path: string): string {
   const ext = posix.extname(path).toLowerCase();
   return ext ? (TYPES[ext] ?? 'application/octet-stream') : NO_EXTENSION;
 }

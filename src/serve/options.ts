@@ -1,6 +1,4 @@
-import type { BuildResult } from './protocol.js';
-
-/* What `docs serve` is given, and what a running preview tells (src/serve/serve.ts). */
+/* What `docs serve` is given (src/serve/command.ts, src/serve/serve.ts). */
 
 export interface ServeOptions {
   root: string;
@@ -19,9 +17,4 @@ export interface ServeOptions {
 export interface Io {
   out: { write(s: string): unknown };
   err: { write(s: string): unknown };
-}
-
-export interface PreviewEvents {
-  /** After every build (and background update) is applied. */
-  build: [result: BuildResult];
 }

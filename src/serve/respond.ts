@@ -166,8 +166,7 @@ export function isLoopback(host: string): boolean {
 }
 
 export function hostAllowed(hostHeader: string | undefined, boundHost: string): boolean {
-  const loopback = isLoopback(boundHost);
-  if (!loopback) return true;
+  if (!isLoopback(boundHost)) return true;
   if (!hostHeader) return false;
   const name = hostHeader.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
   return name === 'localhost' || name.endsWith('.localhost') || name === '127.0.0.1' || name === '::1';

@@ -10,7 +10,7 @@ import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileLi
 import { Responder, type EarlyFiles } from './respond.js';
 import { watchSite, type SiteWatcher } from './watch.js';
 import { RenderWorker, templateProblems } from './worker-host.js';
-import type { Io, PreviewEvents, ServeOptions } from './options.js';
+import type { Io, ServeOptions } from './options.js';
 
 /*
  * `docs serve`: builds the site into memory, serves it, watches the sources
@@ -27,18 +27,21 @@ import type { Io, PreviewEvents, ServeOptions } from './options.js';
 /** How long a save waits for the next one before the build starts (ms). */
 const DEBOUNCE_MS = 50;
 
+interface PreviewEvents {
+  /** After every build (and background update) is applied. */
+  build: [result: BuildResult];
+}
+
 /** A running preview, as startPreview gives it. */
 export type Preview = PreviewServer;
 
 /** Builds, starts serving and watching; resolves once the first build is served and the watcher is ready. */
 export async function startPreview(options: ServeOptions, io: Io): Promise<Preview> {
   const server = new PreviewServer(options, io);
-  try {
-    await server.start();
-  } catch (e) {
+  await server.start().catch(async (e: unknown) => {
     await server.close();
     throw e;
-  }
+  });
   return server;
 }
 
@@ -186,19 +189,13 @@ export class PreviewServer {
   private async requestEarly(path: string): Promise<void> {
     const worker = this.firstWorker;
     if (!worker) return;
-    try {
-      await worker.ready;
-    } catch {
-      return; // reported by the build
-    }
+    // (A worker that does not start is reported by the build.)
+    if (!(await worker.ready.then(() => true, () => false))) return;
     const files = await worker.early(path);
     if (!files || !this.firstBuild) return;
-    this.earlyStore.apply(files, []);
-    const headers = this.earlyStore.get('/_headers');
-    if (headers && !this.store.size) this.rules = parseHeadersFile(headers.source.toString('utf8'));
+    const changed = this.earlyStore.apply(files, []);
+    if (!this.store.size) this.updateRules(this.earlyStore, changed);
   }
-
-  // ---- building ----
 
   private schedule(change: Change, file?: string): void {
     if (this.closed) return;
@@ -300,7 +297,7 @@ export class PreviewServer {
     const applyStarted = performance.now();
     if (result.ok) {
       const changed = this.store.apply(result.set, result.remove);
-      this.updateRules(changed);
+      this.updateRules(this.store, changed);
       const wasBroken = !this.buildState.ok;
       this.buildState = { ok: true };
       this.publishState();
@@ -344,13 +341,14 @@ export class PreviewServer {
     if (this.closed) return;
     if (set.some(([path]) => path.includes('/search-index/'))) this.searchReady = true;
     const changed = this.store.apply(set, remove);
-    this.updateRules(changed);
+    this.updateRules(this.store, changed);
     if (changed.length) this.hub.changed();
   }
 
-  private updateRules(changed: string[]): void {
+  /** Reads the `_headers` file of `store` again when `changed` holds it. */
+  private updateRules(store: FileStore, changed: string[]): void {
     if (!changed.includes('/_headers')) return;
-    const file = this.store.get('/_headers');
+    const file = store.get('/_headers');
     this.rules = file ? parseHeadersFile(file.source.toString('utf8')) : [];
   }
 

@@ -11,7 +11,7 @@ import type { Change, WorkerData } from './protocol.js';
 type WatchPaths = Omit<WorkerData, 'tsconfig'>;
 
 /** Folders of the site's own stylesheets and components: a change rebuilds (the theme is read at every build). */
-export const THEME_FOLDERS = ['theme', 'components'];
+const THEME_FOLDERS = ['theme', 'components'];
 
 /** Editor leftovers that are never part of a build. */
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.#[^/\\]*|#[^/\\]*#)$|(~|\.sw[a-p]|\.tmp|\.crswap|[/\\]4913)$/;

@@ -39,7 +39,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
    * compiling the sources), which holds the templates as they were when the command started: right
    * for the first worker of the tool's own templates, not for one replacing it after a template edit.
    */
-  constructor(data: WorkerData, bundled = false) {
+  constructor(data: WorkerData, bundled: boolean) {
     super();
     const entry = (bundled && bundledWorkerEntry('serve')) || pathToFileURL(join(TOOL_ROOT, 'src', 'serve', 'worker-boot.mjs'));
     this.worker = new Worker(entry, { workerData: data, execArgv: [] });
@@ -93,7 +93,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
     this.ready.catch(() => undefined);
   }
 
-  /** The id the next build will get (to match `settled` events). */
+  /** The id the last build was given (to match `settled` events). */
   get lastId(): number {
     return this.nextId - 1;
   }
