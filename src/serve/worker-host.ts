@@ -56,18 +56,14 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
             reject(new Error(message.error));
             void this.terminate();
             break;
-          case 'result': {
-            const waiter = this.waiting.get(message.id);
+          case 'result':
+            this.waiting.get(message.id)?.resolve(message.result);
             this.waiting.delete(message.id);
-            waiter?.resolve(message.result);
             break;
-          }
-          case 'early': {
-            const waiter = this.earlyWaiting.get(message.id);
+          case 'early':
+            this.earlyWaiting.get(message.id)?.(message.files);
             this.earlyWaiting.delete(message.id);
-            waiter?.(message.files);
             break;
-          }
           case 'update':
             this.emit('update', message.set, message.remove);
             break;
