@@ -61,10 +61,7 @@ export const EQUIVALENT = {
     ['output-lock.ts removeLeftovers: `time > latest.time` made `>=`; the catch of readdirSync emptied; lockOutput: the catch of the taken-over unlink emptied', 'of two folders set aside at the same instant either is the latest; the folder was just made; the catch is empty already'],
   ],
   'request-handling': [
-    ["respond.ts hashOf: `found.kind === 'file'` made false (or its 'file' made '')", 'the last line returns found.entry?.hash, the same hash of the same entry'],
-    ["respond.ts handle: the search index's 503 with 'Cache-Control': '' instead of 'no-store'", 'sendText sets Cache-Control: no-store over the headers it is given'],
     ['respond.ts answerEarly: `this.served.early?.()` made `this.served.early()`', 'answerEarly is only reached through served.early, which is then defined'],
-    ["respond.ts placeholder: `req.method === 'HEAD'` made false (or its 'HEAD' made '')", "Node's HTTP server sends no body to a HEAD request, whatever res.end is given"],
   ],
 };
 

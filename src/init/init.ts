@@ -1,8 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../build/out-guard.js';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
-import { STARTER_FILES } from './starter.js';
+
+/** The starter site's files, as init writes them ({{schema}} in them becomes the path of the tool's JSON Schema). */
+const STARTER = join(TOOL_ROOT, 'starter');
 
 /**
  * `docs init [dir]`: writes a neutral starter site (a config that names its
@@ -23,12 +25,11 @@ export function initSite(dir: string): { root: string; files: string[] } {
     throw new UsageError(`${root} is not empty (it holds ${existing.length} entr${existing.length === 1 ? 'y' : 'ies'}, such as ${existing.sort()[0]}); docs init writes only into an empty or new folder`);
   }
   const schema = relative(root, schemaFile(root)).split(sep).join('/');
-  const files: string[] = [];
-  for (const [path, text] of Object.entries(STARTER_FILES)) {
+  const files = readdirSync(STARTER, { recursive: true, encoding: 'utf8' }).filter((path) => statSync(join(STARTER, path)).isFile()).sort();
+  for (const path of files) {
     const full = join(root, path);
     mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, text.replaceAll('{{schema}}', schema));
-    files.push(path);
+    writeFileSync(full, readFileSync(join(STARTER, path), 'utf8').replaceAll('{{schema}}', schema));
   }
   return { root, files };
 }

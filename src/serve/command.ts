@@ -45,24 +45,18 @@ export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal)
     (e: unknown) => ({ failed: e }),
   );
   const first = await Promise.race([starting, stopped.then(() => 'stopped' as const)]);
-  if (first === 'stopped') {
-    io.out.write('\nStopping the preview server…\n');
-    await preview.close();
-    return 0;
-  }
-  if (first) {
+  if (first && first !== 'stopped') {
     stop();
     await preview.close();
-    if (first.failed instanceof ListenError) {
-      io.err.write(`${first.failed.message}\n`);
-      return 1;
-    }
-    throw first.failed;
+    if (!(first.failed instanceof ListenError)) throw first.failed;
+    io.err.write(`${first.failed.message}\n`);
+    return 1;
   }
-  if (options.open) openBrowser(preview.url, io);
-  await stopped;
+  if (!first) {
+    if (options.open) openBrowser(preview.url, io);
+    await stopped;
+  }
   io.out.write('\nStopping the preview server…\n');
   await preview.close();
   return 0;
 }
-

@@ -32,11 +32,8 @@ export function problemsLine(problems: readonly SourceProblem[], served: boolean
   return `${n} problem${n === 1 ? '' : 's'} found${place}; ${served ? 'the preview keeps the last good build until they are fixed' : 'the site is served once they are fixed'}.`;
 }
 
-interface Client {
-  res: ServerResponse;
-  path: string;
-  hash: string;
-}
+/** An open page: its stream, its path, and the hash of the document it was last told about. */
+type Client = { res: ServerResponse; path: string; hash: string };
 
 const HEARTBEAT_MS = 20_000;
 
@@ -92,17 +89,14 @@ export class EventHub {
   }
 
   /** Tells every page whose document changed to reload (every page when `all`). */
-  changed(all = false): number {
-    let count = 0;
+  changed(all = false): void {
     for (const client of this.clients) {
       const now = this.hashOf(client.path);
       if (all || now !== client.hash) {
         client.hash = now;
         this.send(client, 'reload', {});
-        count++;
       }
     }
-    return count;
   }
 
   close(): void {

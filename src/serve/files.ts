@@ -46,17 +46,16 @@ const TYPES: Record<string, string> = {
 /** Files without an extension that the build writes (host configuration) are plain text. */
 const NO_EXTENSION = 'text/plain; charset=utf-8';
 
-export function contentType(path: string): string {
+function contentType(path: string): string {
   const ext = posix.extname(path).toLowerCase();
-  if (!ext) return NO_EXTENSION;
-  return TYPES[ext] ?? 'application/octet-stream';
+  return ext ? (TYPES[ext] ?? 'application/octet-stream') : NO_EXTENSION;
 }
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json|wasm)|image\/svg\+xml)/;
 /** Below this size compression saves nothing worth the work. */
 const MIN_COMPRESS = 1024;
 
-export function injectReload(html: string): string {
+function injectReload(html: string): string {
   const at = html.indexOf('</head>');
   return at < 0 ? html + RELOAD_TAG : html.slice(0, at) + RELOAD_TAG + html.slice(at);
 }
@@ -89,11 +88,7 @@ export class Entry {
 
   /** The bytes served (HTML documents get the reload script). */
   get body(): Buffer {
-    if (!this.served) {
-      if (this.type.startsWith('text/html')) {
-        this.served = Buffer.from(injectReload(typeof this.raw === 'string' ? this.raw : Buffer.from(this.raw).toString('utf8')));
-      } else this.served = this.source;
-    }
+    this.served ??= this.type.startsWith('text/html') ? Buffer.from(injectReload(this.source.toString('utf8'))) : this.source;
     return this.served;
   }
 
@@ -110,10 +105,6 @@ export class Entry {
   get compressible(): boolean {
     return COMPRESSIBLE.test(this.type) && this.body.length >= MIN_COMPRESS;
   }
-}
-
-export function makeEntry(path: string, contents: string | Uint8Array, modified = new Date()): Entry {
-  return new Entry(path, contents, modified);
 }
 
 export type Encoding = 'br' | 'gzip';

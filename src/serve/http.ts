@@ -94,19 +94,12 @@ export function negotiateEncoding(header: string | string[] | undefined): Encodi
   const q = (name: string) => prefs.get(name) ?? prefs.get('*') ?? 0;
   const br = q('br');
   const gzip = q('gzip');
-  if (br > 0 && br >= gzip) return 'br';
-  if (gzip > 0) return 'gzip';
-  return null;
-}
-
-function matchesEtag(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  return br > 0 && br >= gzip ? 'br' : gzip > 0 ? 'gzip' : null;
 }
 
 function notModified(req: IncomingMessage, entry: Entry): boolean {
   const inm = req.headers['if-none-match'];
-  if (inm !== undefined) return matchesEtag(inm, entry.etag);
+  if (inm !== undefined) return inm.trim() === '*' || inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === entry.etag);
   const ims = req.headers['if-modified-since'];
   if (ims === undefined) return false;
   const since = Date.parse(ims);
@@ -135,14 +128,12 @@ export function sendEntry(req: IncomingMessage, res: ServerResponse, entry: Entr
   const body = encoding ? encoded(entry, encoding) : entry.body;
   if (encoding) all['Content-Encoding'] = encoding;
   all['Content-Length'] = body.length;
-  res.writeHead(status, all);
-  if (req.method === 'HEAD') res.end();
-  else res.end(body);
+  // (Node's server answers a HEAD request with the headers alone, whatever end() is given.)
+  res.writeHead(status, all).end(body);
 }
 
-export function sendText(req: IncomingMessage, res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   const body = Buffer.from(text + '\n');
   res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-store' });
-  if (req.method === 'HEAD') res.end();
-  else res.end(body);
+  res.end(body);
 }

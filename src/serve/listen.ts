@@ -17,10 +17,9 @@ export async function listen(http: Server, host: string, port: number, out: { wr
     const candidate = port === 0 ? 0 : port + attempt;
     try {
       await new Promise<void>((resolvePromise, reject) => {
-        const onError = (e: Error) => reject(e);
-        http.once('error', onError);
+        http.once('error', reject);
         http.listen(candidate, host, () => {
-          http.off('error', onError);
+          http.off('error', reject);
           resolvePromise();
         });
       });

@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
  * BROWSER=none opens nothing). Never fails: when no browser can be started
  * it says so and the server carries on.
  */
-export function openBrowser(url: string, io: { out: { write(s: string): unknown } }, env: NodeJS.ProcessEnv = process.env): void {
-  const custom = env.BROWSER?.trim();
+export function openBrowser(url: string, io: { out: { write(s: string): unknown } }): void {
+  const custom = process.env.BROWSER?.trim();
   if (custom === 'none') return;
   const [command, ...args] = custom
     ? [custom, url]

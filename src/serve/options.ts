@@ -1,8 +1,4 @@
-import type { EventEmitter } from 'node:events';
-import type { BuildState } from './events.js';
-import type { BuildResult } from './protocol.js';
-
-/* What `docs serve` is given, and what a running preview offers (src/serve/serve.ts). */
+/* What `docs serve` is given (src/serve/command.ts, src/serve/serve.ts). */
 
 export interface ServeOptions {
   root: string;
@@ -22,21 +18,3 @@ export interface Io {
   out: { write(s: string): unknown };
   err: { write(s: string): unknown };
 }
-
-export interface PreviewEvents {
-  /** After every build (and background update) is applied. */
-  build: [result: BuildResult];
-}
-
-export interface Preview {
-  url: string;
-  port: number;
-  /** The files served, with the bytes `docs build` writes (no reload script). */
-  files(): Map<string, Buffer>;
-  state(): BuildState;
-  /** Resolves when no build or background work is left (the served files equal a fresh build's output). */
-  settled(): Promise<void>;
-  events: EventEmitter<PreviewEvents>;
-  close(): Promise<void>;
-}
-

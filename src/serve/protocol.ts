@@ -6,23 +6,20 @@ import type { BuildResult, FileList, PreviewChange as Change } from '../engine/p
  * holds the finished files.
  */
 
-export type { BuildResult, BuildStats, FileList, PreviewChange as Change } from '../engine/preview.js';
+export type { BuildResult, FileList, PreviewChange as Change } from '../engine/preview.js';
+
+/** The kinds of change that are a flag (the other, `content`, lists files). */
+const FLAGS = ['full', 'contentTree', 'files', 'css', 'client', 'templates'] as const;
 
 export function mergeChanges(a: Change, b: Change): Change {
   const content = [...new Set([...(a.content ?? []), ...(b.content ?? [])])];
-  const merged: Change = {};
-  if (a.full || b.full) merged.full = true;
-  if (content.length) merged.content = content;
-  if (a.contentTree || b.contentTree) merged.contentTree = true;
-  if (a.files || b.files) merged.files = true;
-  if (a.css || b.css) merged.css = true;
-  if (a.client || b.client) merged.client = true;
-  if (a.templates || b.templates) merged.templates = true;
+  const merged: Change = content.length ? { content } : {};
+  for (const flag of FLAGS) if (a[flag] || b[flag]) merged[flag] = true;
   return merged;
 }
 
 export function isEmptyChange(c: Change): boolean {
-  return !c.full && !c.content?.length && !c.contentTree && !c.files && !c.css && !c.client && !c.templates;
+  return !c.content?.length && !FLAGS.some((flag) => c[flag]);
 }
 
 export type ToWorker =

@@ -24,7 +24,6 @@ export interface Served {
   reloadScript(): Entry | undefined;
   /** While the first build runs: pages rendered on demand (undefined once it is done). */
   early?(): EarlyFiles | undefined;
-  /** Whether the search index is still being written for the first time. */
   /** Whether the search index under `prefix` ("/", or a language's or version's "/zh-cn/") is still being made. */
   searchPending?(prefix: string): boolean;
   err: { write(s: string): unknown };
@@ -57,9 +56,7 @@ export class Responder {
     const store = this.served.store.size ? this.served.store : this.served.early?.()?.store;
     if (!store?.size) return 'placeholder';
     const found = resolveFile(store, target);
-    if (found.kind === 'file') return found.entry.hash;
-    if (found.kind === 'redirect') return 'redirect';
-    return found.entry?.hash ?? 'missing';
+    return found.kind === 'redirect' ? 'redirect' : (found.entry?.hash ?? 'missing');
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -67,17 +64,17 @@ export class Responder {
       const raw = req.url ?? '';
       if (!hostAllowed(req.headers.host, this.served.host)) {
         // A page on another site could otherwise read the preview through a DNS name that points at this computer.
-        sendText(req, res, 403, 'Forbidden: the preview answers only to localhost names on a loopback address.', this.headersFor('/'));
+        sendText(res, 403, 'Forbidden: the preview answers only to localhost names on a loopback address.', this.headersFor('/'));
         return;
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendText(req, res, 405, 'Method not allowed: the preview answers GET and HEAD.', { ...this.headersFor('/'), Allow: 'GET, HEAD' });
+        sendText(res, 405, 'Method not allowed: the preview answers GET and HEAD.', { ...this.headersFor('/'), Allow: 'GET, HEAD' });
         return;
       }
       if (raw.startsWith('/__docs/')) return this.internal(req, res, raw);
       const target = parseTarget(raw);
       if (!target.ok) {
-        sendText(req, res, 400, 'Bad request: this path is not allowed.', this.headersFor('/'));
+        sendText(res, 400, 'Bad request: this path is not allowed.', this.headersFor('/'));
         return;
       }
       const headers = this.headersFor(target.path);
@@ -85,19 +82,19 @@ export class Responder {
       const index = /^(\/(?:[^/]+\/)*)search-index\/(?:[^/]+\/)*[^/]+\.(?:json|bin)$/.exec(target.path);
       if (index && this.served.searchPending?.(index[1]!)) {
         // The search box says the index is being made, and asks again.
-        sendText(req, res, 503, 'The search index is being built.', { ...headers, 'Retry-After': '1', 'Cache-Control': 'no-store' });
+        sendText(res, 503, 'The search index is being built.', { ...headers, 'Retry-After': '1' });
         return;
       }
       if (!this.served.store.size) {
         const early = this.served.early?.();
         if (early) return void this.answerEarly(req, res, target, early);
-        return this.placeholder(req, res, headers);
+        return this.placeholder(res, headers);
       }
       const found = resolveFile(this.served.store, target);
       if (found.kind === 'file') sendEntry(req, res, found.entry, 200, headers);
       else if (found.kind === 'redirect') redirect(res, headers, found.location);
       else if (found.entry) sendEntry(req, res, found.entry, 404, headers);
-      else sendText(req, res, 404, 'Not found.', headers);
+      else sendText(res, 404, 'Not found.', headers);
     } catch (e) {
       this.failed(req, res, e);
     }
@@ -129,7 +126,7 @@ export class Responder {
 
   private failed(req: IncomingMessage, res: ServerResponse, e: unknown): void {
     this.served.err.write(`Unexpected error while answering ${req.url}:\n${(e as Error).stack ?? String(e)}\n`);
-    if (!res.headersSent) sendText(req, res, 500, 'Internal error; see the terminal.');
+    if (!res.headersSent) sendText(res, 500, 'Internal error; see the terminal.');
     else res.destroy();
   }
 
@@ -140,19 +137,18 @@ export class Responder {
     // Cached for a while: a page reload then runs it from the cache instead of waiting for a revalidation.
     if (url.pathname === RELOAD_SCRIPT_URL && reloadScript) sendEntry(req, res, reloadScript, 200, { ...headers, 'Cache-Control': 'max-age=600' });
     else if (url.pathname === '/__docs/events') this.served.hub().connect(req, res, url, headers);
-    else sendText(req, res, 404, 'Not found.', headers);
+    else sendText(res, 404, 'Not found.', headers);
   }
 
   /** Before the first good build: a page that shows the problems (through the overlay) and reloads when they are fixed. */
-  private placeholder(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
+  private placeholder(res: ServerResponse, headers: Record<string, string>): void {
     const body = Buffer.from(
       '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
         `<title>The site has problems</title>${RELOAD_TAG}</head><body><main><h1>The site could not be built yet</h1>` +
         '<p>The problems are listed above and in the terminal. Fix them and this page reloads by itself.</p></main></body></html>',
     );
     res.writeHead(503, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-store', 'Server-Timing': 'docs;desc=placeholder' });
-    if (req.method === 'HEAD') res.end();
-    else res.end(body);
+    res.end(body);
   }
 }
 
@@ -170,8 +166,7 @@ export function isLoopback(host: string): boolean {
 }
 
 export function hostAllowed(hostHeader: string | undefined, boundHost: string): boolean {
-  const loopback = isLoopback(boundHost);
-  if (!loopback) return true;
+  if (!isLoopback(boundHost)) return true;
   if (!hostHeader) return false;
   const name = hostHeader.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
   return name === 'localhost' || name.endsWith('.localhost') || name === '127.0.0.1' || name === '::1';

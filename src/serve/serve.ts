@@ -3,14 +3,14 @@ import { createServer, type Server } from 'node:http';
 import { join, relative, resolve } from 'node:path';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { type BuildState, EventHub, overlayNote, problemsLine } from './events.js';
-import { FileStore, makeEntry, RELOAD_SCRIPT_URL, type Entry } from './files.js';
+import { Entry, FileStore, RELOAD_SCRIPT_URL } from './files.js';
 import { parseHeadersFile, type HeaderRule } from './http.js';
-import { listen, ListenError } from './listen.js';
-import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileList } from './protocol.js';
+import { listen } from './listen.js';
+import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileList, type WorkerData } from './protocol.js';
 import { Responder, type EarlyFiles } from './respond.js';
 import { watchSite, type SiteWatcher } from './watch.js';
 import { RenderWorker, templateProblems } from './worker-host.js';
-import type { Io, Preview, PreviewEvents, ServeOptions } from './options.js';
+import type { Io, ServeOptions } from './options.js';
 
 /*
  * `docs serve`: builds the site into memory, serves it, watches the sources
@@ -27,31 +27,31 @@ import type { Io, Preview, PreviewEvents, ServeOptions } from './options.js';
 /** How long a save waits for the next one before the build starts (ms). */
 const DEBOUNCE_MS = 50;
 
-export { ListenError };
-export { hostAllowed } from './respond.js';
-export type { Io, Preview, PreviewEvents, ServeOptions } from './options.js';
+interface PreviewEvents {
+  /** After every build (and background update) is applied. */
+  build: [result: BuildResult];
+}
+
+/** A running preview, as startPreview gives it. */
+export type Preview = PreviewServer;
 
 /** Builds, starts serving and watching; resolves once the first build is served and the watcher is ready. */
 export async function startPreview(options: ServeOptions, io: Io): Promise<Preview> {
   const server = new PreviewServer(options, io);
-  try {
-    await server.start();
-  } catch (e) {
+  await server.start().catch(async (e: unknown) => {
     await server.close();
     throw e;
-  }
+  });
   return server;
 }
 
-export class PreviewServer implements Preview {
+export class PreviewServer {
   readonly events = new EventEmitter<PreviewEvents>();
   url = '';
   port = 0;
 
-  private readonly root: string;
-  private readonly configPath: string;
-  private readonly templatesDir: string;
-  private readonly tsconfig: string;
+  /** The site's and the templates' files (absolute), as the watcher and every render worker get them. */
+  private readonly paths: WorkerData;
   private readonly store = new FileStore();
   private readonly hub: EventHub;
   private readonly http: Server;
@@ -91,10 +91,14 @@ export class PreviewServer implements Preview {
     private readonly options: ServeOptions,
     private readonly io: Io,
   ) {
-    this.root = resolve(options.root);
-    this.configPath = resolve(this.root, options.config);
-    this.templatesDir = resolve(options.templates ?? join(TOOL_ROOT, 'templates'));
-    this.tsconfig = resolve(options.tsconfig ?? join(TOOL_ROOT, 'tsconfig.json'));
+    const root = resolve(options.root);
+    this.paths = {
+      root,
+      configPath: resolve(root, options.config),
+      templatesDir: resolve(options.templates ?? join(TOOL_ROOT, 'templates')),
+      tsconfig: resolve(options.tsconfig ?? join(TOOL_ROOT, 'tsconfig.json')),
+    };
+    this.firstDone = new Promise((r) => (this.finishFirst = r));
     this.responder = new Responder({
       store: this.store,
       hub: () => this.hub,
@@ -106,7 +110,6 @@ export class PreviewServer implements Preview {
       searchPending: (prefix) => !this.searchReady && !this.store.has(`${prefix}search-index/index.json`),
       err: io.err,
     });
-    this.firstDone = new Promise((r) => (this.finishFirst = r));
     this.hub = new EventHub((path) => this.responder.hashOf(path));
     this.http = createServer((req, res) => this.responder.handle(req, res));
     this.http.keepAliveTimeout = 30_000;
@@ -114,30 +117,31 @@ export class PreviewServer implements Preview {
 
   async start(): Promise<void> {
     const started = performance.now();
-    this.io.out.write(`Building ${this.display(this.root)}…\n`);
+    this.io.out.write(`Building ${this.display(this.paths.root)}…\n`);
     this.pending = { full: true };
     // The build starts first: its worker takes the longest to start. Pages asked for meanwhile are
     // rendered on request (see src/engine/first-pass.ts), and saves are built once it is done.
     const building = this.run();
     this.watcher = watchSite(
-      { root: this.root, configPath: this.configPath, templatesDir: this.templatesDir },
+      this.paths,
       (change, file) => this.schedule(change, file),
       (e) => this.io.err.write(`Watching failed: ${(e as Error).message ?? String(e)}\n`),
     );
-    // Before listening: every page served must find its live-reload script.
-    this.reloadScript = makeEntry(RELOAD_SCRIPT_URL, await bundleReloadScript());
-    const { port, url } = await listen(this.http, this.options.host, this.options.port, this.io.out);
-    this.port = port;
-    this.url = url;
-    this.io.out.write(`Serving ${url} ${this.firstBuild ? '(pages are rendered on request while the site builds)' : '(the site is built)'}.\n`);
+    // Before listening: every page served must find its live-reload script. Its bundler is loaded here:
+    // the server itself never loads the pipeline (its worker does).
+    const { bundleBrowserScript } = await import('../build/assets.js');
+    this.reloadScript = new Entry(RELOAD_SCRIPT_URL, await bundleBrowserScript(join(TOOL_ROOT, 'src', 'serve', 'client', 'reload.ts')));
+    ({ port: this.port, url: this.url } = await listen(this.http, this.options.host, this.options.port, this.io.out));
+    this.io.out.write(`Serving ${this.url} ${this.firstBuild ? '(pages are rendered on request while the site builds)' : '(the site is built)'}.\n`);
     await Promise.all([building, this.watcher.ready]);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     this.io.out.write(
-      `Ready in ${seconds} s at ${this.url}. Watching content/, ${this.display(this.configPath)}, ${PACKAGED ? '' : 'templates/ '}and static/; ` +
+      `Ready in ${seconds} s at ${this.url}. Watching content/, ${this.display(this.paths.configPath)}, ${PACKAGED ? '' : 'templates/ '}and static/; ` +
         `saved changes reload the page. Ctrl+C stops.\n`,
     );
   }
 
+  /** The files served, with the bytes `docs build` writes (no reload script). */
   files(): Map<string, Buffer> {
     return this.store.sources();
   }
@@ -146,6 +150,7 @@ export class PreviewServer implements Preview {
     return this.hub.getState();
   }
 
+  /** Resolves when no build or background work is left (the served files equal a fresh build's output). */
   settled(): Promise<void> {
     if (this.isSettled()) return Promise.resolve();
     return new Promise((r) => this.settleWaiters.push(r));
@@ -175,12 +180,8 @@ export class PreviewServer implements Preview {
       store: this.earlyStore,
       done: this.firstDone,
       request: (path) => {
-        let request = this.earlyRequests.get(path);
-        if (!request) {
-          request = this.requestEarly(path);
-          this.earlyRequests.set(path, request);
-        }
-        return request;
+        if (!this.earlyRequests.has(path)) this.earlyRequests.set(path, this.requestEarly(path));
+        return this.earlyRequests.get(path)!;
       },
     };
   }
@@ -188,19 +189,13 @@ export class PreviewServer implements Preview {
   private async requestEarly(path: string): Promise<void> {
     const worker = this.firstWorker;
     if (!worker) return;
-    try {
-      await worker.ready;
-    } catch {
-      return; // reported by the build
-    }
+    // (A worker that does not start is reported by the build.)
+    if (!(await worker.ready.then(() => true, () => false))) return;
     const files = await worker.early(path);
     if (!files || !this.firstBuild) return;
-    this.earlyStore.apply(files, []);
-    const headers = this.earlyStore.get('/_headers');
-    if (headers && !this.store.size) this.rules = parseHeadersFile(headers.source.toString('utf8'));
+    const changed = this.earlyStore.apply(files, []);
+    if (!this.store.size) this.updateRules(this.earlyStore, changed);
   }
-
-  // ---- building ----
 
   private schedule(change: Change, file?: string): void {
     if (this.closed) return;
@@ -234,7 +229,7 @@ export class PreviewServer implements Preview {
         this.apply(result, files, change);
       }
     } catch (e) {
-      if (!this.closed) this.unexpected(e, files);
+      if (!this.closed) this.apply({ ok: false, unexpected: e instanceof Error ? (e.stack ?? e.message) : String(e) }, files);
     } finally {
       this.running = false;
     }
@@ -245,16 +240,16 @@ export class PreviewServer implements Preview {
   /** Starts a worker with the current templates; it replaces the old one once it has built the site. */
   private async replaceWorker(change: Change, files: string[]): Promise<void> {
     // The templates in the command's bundle are the ones on disk until the first template edit.
-    const bundled = !this.templatesEdited && this.templatesDir === resolve(TOOL_ROOT, 'templates');
+    const bundled = !this.templatesEdited && this.paths.templatesDir === resolve(TOOL_ROOT, 'templates');
     if (change.templates) this.templatesEdited = true;
-    const next = new RenderWorker({ root: this.root, configPath: this.configPath, templatesDir: this.templatesDir, tsconfig: this.tsconfig }, bundled && !change.templates);
+    const next = new RenderWorker(this.paths, bundled && !change.templates);
     if (this.firstBuild) this.firstWorker ??= next;
     try {
       await next.ready;
     } catch (e) {
       // A template that does not compile: keep the last good worker and say where the error is.
       const detail = (e as Error).message;
-      this.templateState = { ok: false, title: 'A template does not compile', problems: templateProblems(detail, this.root), detail };
+      this.templateState = { ok: false, title: 'A template does not compile', problems: templateProblems(detail, this.paths.root), detail };
       this.io.err.write(`A template does not compile; the preview keeps the previous templates until it does.\n${detail}\n`);
       this.publishState();
       const rest: Change = { ...change, templates: false };
@@ -276,13 +271,10 @@ export class PreviewServer implements Preview {
       this.worker = undefined;
       this.schedule({ full: true });
     });
-    let result: BuildResult;
-    try {
-      result = await next.build({ full: true, known: this.store.paths() });
-    } catch (e) {
+    const result = await next.build({ full: true, known: this.store.paths() }).catch(async (e: unknown) => {
       await next.terminate();
       throw e;
-    }
+    });
     this.profile = {};
     const old = this.worker;
     this.worker = next;
@@ -305,7 +297,7 @@ export class PreviewServer implements Preview {
     const applyStarted = performance.now();
     if (result.ok) {
       const changed = this.store.apply(result.set, result.remove);
-      this.updateRules(changed);
+      this.updateRules(this.store, changed);
       const wasBroken = !this.buildState.ok;
       this.buildState = { ok: true };
       this.publishState();
@@ -349,18 +341,14 @@ export class PreviewServer implements Preview {
     if (this.closed) return;
     if (set.some(([path]) => path.includes('/search-index/'))) this.searchReady = true;
     const changed = this.store.apply(set, remove);
-    this.updateRules(changed);
+    this.updateRules(this.store, changed);
     if (changed.length) this.hub.changed();
   }
 
-  private unexpected(e: unknown, files: string[]): void {
-    const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
-    this.apply({ ok: false, unexpected: detail }, files);
-  }
-
-  private updateRules(changed: string[]): void {
+  /** Reads the `_headers` file of `store` again when `changed` holds it. */
+  private updateRules(store: FileStore, changed: string[]): void {
     if (!changed.includes('/_headers')) return;
-    const file = this.store.get('/_headers');
+    const file = store.get('/_headers');
     this.rules = file ? parseHeadersFile(file.source.toString('utf8')) : [];
   }
 
@@ -388,11 +376,4 @@ export class PreviewServer implements Preview {
     const rel = relative(process.cwd(), path);
     return rel.startsWith('..') ? path : rel || '.';
   }
-}
-
-/** The browser script, bundled once per server start. */
-async function bundleReloadScript(): Promise<string> {
-  // Loaded when needed: the server itself never loads the pipeline (its worker does).
-  const { bundleBrowserScript } = await import('../build/assets.js');
-  return bundleBrowserScript(join(TOOL_ROOT, 'src', 'serve', 'client', 'reload.ts'));
 }

@@ -1,21 +1,17 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import type { Change } from './protocol.js';
+import type { Change, WorkerData } from './protocol.js';
 
 /*
  * Watches what a build reads and says what kind of change each event is.
  * Folders that do not exist yet (static/) are seen when they appear.
  */
 
-export interface WatchPaths {
-  root: string;
-  configPath: string;
-  templatesDir: string;
-}
+type WatchPaths = Omit<WorkerData, 'tsconfig'>;
 
 /** Folders of the site's own stylesheets and components: a change rebuilds (the theme is read at every build). */
-export const THEME_FOLDERS = ['theme', 'components'];
+const THEME_FOLDERS = ['theme', 'components'];
 
 /** Editor leftovers that are never part of a build. */
 const IGNORED = /(^|[/\\])(node_modules|\.git|\.#[^/\\]*|#[^/\\]*#)$|(~|\.sw[a-p]|\.tmp|\.crswap|[/\\]4913)$/;

@@ -39,7 +39,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
    * compiling the sources), which holds the templates as they were when the command started: right
    * for the first worker of the tool's own templates, not for one replacing it after a template edit.
    */
-  constructor(data: WorkerData, bundled = false) {
+  constructor(data: WorkerData, bundled: boolean) {
     super();
     const entry = (bundled && bundledWorkerEntry('serve')) || pathToFileURL(join(TOOL_ROOT, 'src', 'serve', 'worker-boot.mjs'));
     this.worker = new Worker(entry, { workerData: data, execArgv: [] });
@@ -56,18 +56,14 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
             reject(new Error(message.error));
             void this.terminate();
             break;
-          case 'result': {
-            const waiter = this.waiting.get(message.id);
+          case 'result':
+            this.waiting.get(message.id)?.resolve(message.result);
             this.waiting.delete(message.id);
-            waiter?.resolve(message.result);
             break;
-          }
-          case 'early': {
-            const waiter = this.earlyWaiting.get(message.id);
+          case 'early':
+            this.earlyWaiting.get(message.id)?.(message.files);
             this.earlyWaiting.delete(message.id);
-            waiter?.(message.files);
             break;
-          }
           case 'update':
             this.emit('update', message.set, message.remove);
             break;
@@ -80,10 +76,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
         }
       });
       const fail = (error: string) => {
-        this.exited = true;
-        for (const waiter of this.waiting.values()) waiter.reject(new Error(error));
-        this.waiting.clear();
-        this.answerEarly();
+        this.stopWaiting(error);
         if (!started) reject(new Error(error));
         else if (!this.stopping) this.emit('crash', error);
       };
@@ -96,7 +89,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
     this.ready.catch(() => undefined);
   }
 
-  /** The id the next build will get (to match `settled` events). */
+  /** The id the last build was given (to match `settled` events). */
   get lastId(): number {
     return this.nextId - 1;
   }
@@ -108,12 +101,6 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
       this.waiting.set(id, { resolve, reject });
       this.worker.postMessage({ type: 'build', id, change } satisfies ToWorker);
     });
-  }
-
-  /** Early requests still waiting get no files (the worker stopped). */
-  private answerEarly(): void {
-    for (const waiter of this.earlyWaiting.values()) waiter(undefined);
-    this.earlyWaiting.clear();
   }
 
   /** During the first build: the files that show the page at `path` at once (none when it cannot be shown yet). */
@@ -134,11 +121,17 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
   async terminate(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    this.exited = true;
-    for (const waiter of this.waiting.values()) waiter.reject(new Error('the render worker was stopped'));
-    this.waiting.clear();
-    this.answerEarly();
+    this.stopWaiting('the render worker was stopped');
     await this.worker.terminate();
+  }
+
+  /** The worker stopped: the builds still waiting fail with `error`, and the early requests get no files. */
+  private stopWaiting(error: string): void {
+    this.exited = true;
+    for (const waiter of this.waiting.values()) waiter.reject(new Error(error));
+    this.waiting.clear();
+    for (const waiter of this.earlyWaiting.values()) waiter(undefined);
+    this.earlyWaiting.clear();
   }
 }
 

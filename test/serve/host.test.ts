@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostAllowed } from '../../src/serve/serve.js';
+import { hostAllowed } from '../../src/serve/respond.js';
 
 // The predicate alone; that the preview applies it to every request is tested with real requests in http.test.ts.
 describe('hostAllowed, the Host check of the preview (DNS rebinding)', () => {

@@ -2,7 +2,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventHub } from '../../src/serve/events.js';
-import { FileStore, makeEntry, RELOAD_SCRIPT_URL, RELOAD_TAG } from '../../src/serve/files.js';
+import { Entry, FileStore, RELOAD_SCRIPT_URL, RELOAD_TAG } from '../../src/serve/files.js';
 import type { HeaderRule } from '../../src/serve/http.js';
 import { hostAllowed, Responder, type EarlyFiles, type Served } from '../../src/serve/respond.js';
 
@@ -204,7 +204,7 @@ describe('the answers of the preview', () => {
   });
 
   it('serves its reload script, cached for ten minutes, and its event stream; any other path of its own is not found', async () => {
-    const script = makeEntry(RELOAD_SCRIPT_URL, 'console.log("reload")');
+    const script = new Entry(RELOAD_SCRIPT_URL, 'console.log("reload")');
     const { get } = await preview({ store: storeOf(SITE), rules: () => RULES, reloadScript: () => script });
     const js = await get(RELOAD_SCRIPT_URL);
     expect(js.status).toBe(200);

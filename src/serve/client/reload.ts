@@ -5,20 +5,12 @@
  * position; `state` shows or clears the build error overlay.
  */
 
-interface OkState {
-  ok: true;
-}
-interface FailedState {
-  ok: false;
-  title: string;
-  problems: string[];
-  detail?: string;
-  /** What the page behind shows (the last good build, or nothing yet). */
-  note?: string;
-}
-type State = OkState | FailedState;
+/** The build state, as BuildState in src/serve/events.ts (`note` says what the page behind shows). */
+type FailedState = { ok: false; title: string; problems: string[]; detail?: string; note?: string };
+type State = { ok: true } | FailedState;
 
 const OVERLAY_ID = 'docs-serve-overlay';
+const MONOSPACE = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 const SCROLL_KEY = `docs-serve:scroll:${location.pathname}`;
 
 let dismissed = '';
@@ -60,18 +52,23 @@ function connect(): void {
   source.addEventListener('reload', reload);
   source.addEventListener('state', (event) => {
     const state = JSON.parse((event as MessageEvent<string>).data) as State;
-    if (state.ok) hideOverlay();
+    if (state.ok) hideOverlay('');
     else showOverlay(state);
   });
 }
 
-function style(element: HTMLElement, css: Partial<CSSStyleDeclaration>): void {
+/** A new element with its look and, when given, its text. */
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, css: Partial<CSSStyleDeclaration>, text?: string): HTMLElementTagNameMap[K] {
+  const made = document.createElement(tag);
   // Through the CSSOM, which the policy's style-src 'self' allows (style attributes in markup it would not).
-  Object.assign(element.style, css);
+  Object.assign(made.style, css);
+  if (text !== undefined) made.textContent = text;
+  return made;
 }
 
-function hideOverlay(): void {
-  dismissed = '';
+/** Removes the overlay; `key` is the state the reader dismissed (not shown again), '' once the build is good. */
+function hideOverlay(key: string): void {
+  dismissed = key;
   document.getElementById(OVERLAY_ID)?.remove();
 }
 
@@ -80,12 +77,7 @@ function showOverlay(state: FailedState): void {
   if (key === dismissed) return;
   document.getElementById(OVERLAY_ID)?.remove();
 
-  const overlay = document.createElement('div');
-  overlay.id = OVERLAY_ID;
-  overlay.setAttribute('role', 'alert');
-  overlay.setAttribute('aria-labelledby', `${OVERLAY_ID}-title`);
-  overlay.dataset.key = key;
-  style(overlay, {
+  const overlay = element('div', {
     position: 'fixed',
     top: '0',
     left: '0',
@@ -102,18 +94,15 @@ function showOverlay(state: FailedState): void {
     font: '15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif',
     textAlign: 'left',
   });
+  overlay.id = OVERLAY_ID;
+  overlay.setAttribute('role', 'alert');
+  overlay.setAttribute('aria-labelledby', `${OVERLAY_ID}-title`);
+  overlay.dataset.key = key;
 
-  const header = document.createElement('div');
-  style(header, { display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: '16px' });
-  const title = document.createElement('h2');
+  const header = element('div', { display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: '16px' });
+  const title = element('h2', { margin: '0 0 4px', fontSize: '18px', lineHeight: '1.3', color: '#fecaca', fontWeight: '700' }, state.title);
   title.id = `${OVERLAY_ID}-title`;
-  title.textContent = state.title;
-  style(title, { margin: '0 0 4px', fontSize: '18px', lineHeight: '1.3', color: '#fecaca', fontWeight: '700' });
-  const close = document.createElement('button');
-  close.type = 'button';
-  close.textContent = 'Dismiss';
-  close.setAttribute('aria-label', 'Dismiss the build errors');
-  style(close, {
+  const close = element('button', {
     flex: 'none',
     font: 'inherit',
     fontSize: '14px',
@@ -124,43 +113,32 @@ function showOverlay(state: FailedState): void {
     borderRadius: '4px',
     cursor: 'pointer',
   });
-  close.addEventListener('click', () => dismiss(key));
+  close.type = 'button';
+  close.textContent = 'Dismiss';
+  close.setAttribute('aria-label', 'Dismiss the build errors');
+  close.addEventListener('click', () => hideOverlay(key));
   header.append(title, close);
 
-  const note = document.createElement('p');
-  note.textContent = state.note ?? 'Fix the files below; this message goes away by itself.';
-  style(note, { margin: '0 0 12px', color: '#d4d4d8' });
-
-  const list = document.createElement('ul');
-  style(list, { margin: '0', padding: '0', listStyle: 'none' });
+  const note = element('p', { margin: '0 0 12px', color: '#d4d4d8' }, state.note ?? 'Fix the files below; this message goes away by itself.');
+  const list = element('ul', { margin: '0', padding: '0', listStyle: 'none' });
   for (const line of state.problems) {
-    const item = document.createElement('li');
-    style(item, { margin: '0 0 8px', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' });
+    const item = element('li', { margin: '0 0 8px', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' });
     const space = line.indexOf(' ');
-    const where = document.createElement('code');
-    where.textContent = space < 0 ? line : line.slice(0, space);
-    style(where, { font: '14px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', color: '#fde68a' });
+    const where = element('code', { font: `14px/1.5 ${MONOSPACE}`, color: '#fde68a' }, space < 0 ? line : line.slice(0, space));
     item.append(where, space < 0 ? '' : line.slice(space));
     list.append(item);
   }
   overlay.append(header, note, list);
   if (state.detail) {
-    const detail = document.createElement('pre');
-    detail.textContent = state.detail;
-    style(detail, { margin: '0', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', font: '13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', color: '#e4e4e7' });
-    overlay.append(detail);
+    const css = { margin: '0', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', font: `13px/1.45 ${MONOSPACE}`, color: '#e4e4e7' };
+    overlay.append(element('pre', css, state.detail));
   }
   document.body.append(overlay);
 }
 
-function dismiss(key: string): void {
-  dismissed = key;
-  document.getElementById(OVERLAY_ID)?.remove();
-}
-
 document.addEventListener('keydown', (event) => {
   const overlay = document.getElementById(OVERLAY_ID);
-  if (event.key === 'Escape' && overlay) dismiss(overlay.dataset.key ?? '');
+  if (event.key === 'Escape' && overlay) hideOverlay(overlay.dataset.key ?? '');
 });
 
 export {};
