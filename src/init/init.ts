@@ -4,7 +4,7 @@ import { UsageError } from '../build/out-guard.js';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 
 /** The starter site's files, as init writes them ({{schema}} in them becomes the path of the tool's JSON Schema). */
-const STARTER = join(TOOL_ROOT, 'starter');
+const STARTER = join(TOOL_ROOT, 'templates', 'starter');
 
 /**
  * `docs init [dir]`: writes a neutral starter site (a config that names its

@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/content.js';
 
 /*
- * The starter's showcase page (starter/content/guide/components.md) shows each component's Markdown in a
+ * The starter's showcase page (templates/starter/content/guide/components.md) shows each component's Markdown in a
  * code block, then the same Markdown as the component it makes: the two copies must never differ.
  */
 
-const page = readFileSync(join(ROOT, 'starter', 'content', 'guide', 'components.md'), 'utf8');
+const page = readFileSync(join(ROOT, 'templates', 'starter', 'content', 'guide', 'components.md'), 'utf8');
 
 describe("the starter's showcase page", () => {
   const examples = [...page.matchAll(/^````md\n([^]*?)^````\n\n/gm)];
