@@ -31,43 +31,24 @@ const textOf = (html: string) =>
     .replace(/[ \t\r\n]+/g, ' ')
     .trim();
 
-/** The text of a page body cut at its h2 and h3 headings. */
+/** The text of a page body cut at its h2 and h3 headings; a part with neither text nor anchor (before a first heading) is not a section. */
 export function sectionsOf(html: string): SearchSection[] {
-  // (In one piece of HTML, each section is one part.)
-  return sectionPartsOf(html)
-    .filter(([anchor, , text]) => text || anchor)
-    .map(([anchor, heading, text]): SearchSection => [anchor, heading, text]);
-}
-
-/** The parts of a body in one piece (see SectionPart): one per section, with the one before the first heading. */
-export function sectionPartsOf(html: string): SectionPart[] {
-  return sectionParts(html);
-}
-
-/**
- * A part of a section: the section's anchor and heading, its text, and
- * whether this is its first part. A section with neither text nor anchor (a
- * body that starts with a heading) is not one.
- */
-export type SectionPart = [anchor: string, heading: string, text: string, first: boolean];
-
-/** The parts of `html`; `within`: the section that `html` goes on with (its first part is that section's next). */
-function sectionParts(html: string, within?: readonly [anchor: string, heading: string]): SectionPart[] {
   const body = html.replace(NOT_CONTENT, '');
-  const parts: SectionPart[] = [];
-  let [anchor, heading] = within ?? ['', ''];
-  let first = !within;
+  const sections: SearchSection[] = [];
+  let [anchor, heading] = ['', ''];
   let from = 0;
-  const push = (to: number) => parts.push([anchor, heading, textOf(body.slice(from, to)), first]);
+  const push = (to: number) => {
+    const text = textOf(body.slice(from, to));
+    if (text || anchor) sections.push([anchor, heading, text]);
+  };
   for (const m of body.matchAll(HEADING)) {
     push(m.index);
     anchor = decode(m[2]!);
     heading = textOf(m[3]!);
-    first = true;
     from = m.index + m[0].length;
   }
   push(body.length);
-  return parts;
+  return sections;
 }
 
 /** How much more a word of a heading counts than a word of the body. */
@@ -76,7 +57,7 @@ const HEADING_WEIGHT = 3;
 const WORDS_KEPT = 100_000;
 /** A reader that learnt more terms than this forgets them all after the page (see createBodyReader). */
 const FORGET_AFTER_TERMS = 200_000;
-/** Longest text kept per heading's part in a page document (its excerpt comes from there). */
+/** Longest text kept per section in a page document (its excerpt comes from there). */
 const SECTION_TEXT = 6000;
 
 /**
@@ -137,39 +118,17 @@ export function createBodyReader(): (html: string) => SearchBody {
   };
 
   return (html: string): SearchBody => {
-    // The body's sections come as parts: their words are counted as they come, and of their text only
-    // what the document shows is kept.
+    // Of a section's text, only what the document shows is kept.
     const shown: SearchSection[] = [];
     let length = 0;
-    /** The section being read: its text so far (up to what is shown), and its heading while its words wait to be counted. */
-    let open: { anchor: string; heading: string; text: string; uncounted?: string } | undefined;
-    const countHeading = (heading: string) => {
+    for (const [anchor, heading, text] of sectionsOf(html)) {
       for (const word of words(heading)) for (const id of termsOfWord(word)) count(id, HEADING_WEIGHT);
-    };
-    const close = () => {
-      // (Without text or anchor, it is not a section: see SectionPart.)
-      if (open && (open.text || open.anchor)) shown.push([open.anchor, open.heading, open.text.length > SECTION_TEXT ? open.text.slice(0, open.text.lastIndexOf(' ', SECTION_TEXT)) : open.text]);
-    };
-    for (const [anchor, heading, text, first] of sectionPartsOf(html)) {
-      if (first) {
-        close();
-        open = { anchor, heading, text: '' };
-        // A section without anchor counts its heading's words only once it turns out to have text.
-        if (anchor) countHeading(heading);
-        else open.uncounted = heading;
-      }
-      if (!text) continue;
-      if (open!.uncounted !== undefined) {
-        countHeading(open!.uncounted);
-        open!.uncounted = undefined;
-      }
       for (const word of words(text)) {
         length++;
         for (const id of termsOfWord(word)) count(id, 1);
       }
-      if (open!.text.length <= SECTION_TEXT) open!.text = open!.text ? `${open!.text} ${text}` : text;
+      shown.push([anchor, heading, text.length > SECTION_TEXT ? text.slice(0, text.lastIndexOf(' ', SECTION_TEXT)) : text]);
     }
-    close();
     const body: SearchBody = { length, terms: [], counts: [], sections: shown };
     for (const id of touched) {
       body.terms.push(countNames[id]!);
