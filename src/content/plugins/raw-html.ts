@@ -4,6 +4,7 @@ import type { FootnoteDefinition, Html, Root as MdastRoot, Text } from 'mdast';
 import { report } from '../context.js';
 import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import rehypeRaw from 'rehype-raw';
+import type { Point, Position } from 'unist';
 import type { VFile } from 'vfile';
 import { holds, walk } from '../walk.js';
 
@@ -107,6 +108,13 @@ function clean(node: Nodes): ElementContent[] {
   return [];
 }
 
+/** The place of character `offset` of a node's `value`, the node starting at `start`. */
+function placeIn(value: string, start: Point, offset: number): Position {
+  const lines = value.slice(0, offset).split('\n');
+  const at = lines.length === 1 ? { line: start.line, column: start.column + offset } : { line: start.line + lines.length - 1, column: lines.at(-1)!.length + 1 };
+  return { start: at, end: at };
+}
+
 /** Elements that have no end tag, and those whose end tag HTML lets a writer leave out (the parser closes them). */
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const END_OPTIONAL = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot', 'option', 'optgroup', 'colgroup', 'caption', 'rb', 'rt', 'rp', 'rtc']);
@@ -123,27 +131,19 @@ export function remarkRawHtmlClosed() {
   return (tree: MdastRoot, file: VFile): void => {
     if (!holds(tree, 'html')) return;
     const ctx = file.data.ctx!;
-    const open: Array<{ tag: string; line: number; column: number }> = [];
+    const open: Array<{ tag: string; at: Position }> = [];
     walk<Html>(tree, 'html', (node) => {
       const start = node.position?.start;
       if (!start) return;
-      const at = (offset: number) => {
-        const before = node.value.slice(0, offset);
-        const lines = before.split('\n');
-        return lines.length === 1 ? { line: start.line, column: start.column + offset } : { line: start.line + lines.length - 1, column: lines.at(-1)!.length + 1 };
-      };
       for (const m of node.value.matchAll(/<!--[^]*?(?:-->|$)|<(\/?)([A-Za-z][\w-]*)(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?(\/?)>/g)) {
         if (m[0].startsWith('<!--')) {
-          if (!m[0].endsWith('-->')) {
-            const { line, column } = at(m.index);
-            report(ctx, { start: { line, column }, end: { line, column } }, 'this HTML comment is never closed with "-->": it hides the rest of the page');
-          }
+          if (!m[0].endsWith('-->')) report(ctx, placeIn(node.value, start, m.index), 'this HTML comment is never closed with "-->": it hides the rest of the page');
           continue;
         }
         const tag = m[2]!.toLowerCase();
         if (VOID.has(tag) || m[3]) continue;
         if (!m[1]) {
-          open.push({ tag, ...at(m.index) });
+          open.push({ tag, at: placeIn(node.value, start, m.index) });
           continue;
         }
         // An end tag closes the last element of its name, and whatever was left open inside it.
@@ -153,8 +153,7 @@ export function remarkRawHtmlClosed() {
     });
     for (const element of open) {
       if (END_OPTIONAL.has(element.tag)) continue;
-      const { line, column } = element;
-      report(ctx, { start: { line, column }, end: { line, column } }, `<${element.tag}> is opened here and never closed: add </${element.tag}> where it ends (the rest of the page is inside it until then)`);
+      report(ctx, element.at, `<${element.tag}> is opened here and never closed: add </${element.tag}> where it ends (the rest of the page is inside it until then)`);
     }
   };
 }
@@ -177,9 +176,7 @@ export function remarkFootnotesDefined() {
       for (const m of node.value.matchAll(/\[\^([^\]\s]+)\]/g)) {
         if (defined.has(m[1]!.toLowerCase())) continue;
         const start = node.position?.start;
-        const before = node.value.slice(0, m.index).split('\n');
-        const at = start && { line: start.line + before.length - 1, column: before.length === 1 ? start.column + m.index : before.at(-1)!.length + 1 };
-        report(ctx, at && { start: at, end: at }, `the footnote [^${m[1]}] has no definition: add a line "[^${m[1]}]: …" below (the reference shows as text until then)`);
+        report(ctx, start && placeIn(node.value, start, m.index), `the footnote [^${m[1]}] has no definition: add a line "[^${m[1]}]: …" below (the reference shows as text until then)`);
       }
     });
   };
