@@ -102,7 +102,7 @@ let readBody: ((html: string) => SearchBody) | undefined;
  * Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems.
  * With `reuseCode`, the tokens of code blocks the page had at its last render (`lastKey`, or the last build's) are reused.
  */
-async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, { reuseCode, searchBodies }: RenderOptions, lastKey?: string): Promise<Fresh> {
+async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, { reuseCode, searchBodies }: RenderOptions, lastKey?: string) {
   // (All of it is what the worker pool shares out: the Markdown, what the body gives the search index, the cache's file.)
   return timed('markdown-pages', async () => {
     const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
@@ -120,8 +120,6 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, {
     return { rendered: result, cached: writeCache(prepared.key, result), search };
   });
 }
-
-type Fresh = { rendered: CachedMarkdown; cached: Promise<boolean>; search?: SearchBody };
 
 /**
  * A page rendered, whether it is in the render cache (a worker thread has waited for the write) and
@@ -183,13 +181,9 @@ export async function loadPage(
   highlighter: HighlighterSource,
   lastKey?: string,
 ): Promise<{ page: SourcePage; markdown: string }> {
-  let loaded: ReturnType<typeof prepare>;
-  try {
-    loaded = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
-  } catch (e) {
+  const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true)).catch(async (e: unknown) => {
     throw await withBodyProblems(e);
-  }
-  const { prepared, cached } = loaded;
+  });
   return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, { reuseCode: true, searchBodies: false }, lastKey)).rendered), markdown: prepared.split.body };
 }
 
@@ -207,8 +201,7 @@ export async function renderForWorker(rootDir: string, contentDir: string, relPa
 /** Renders a page once `prepared` has read it; problems of the page come back as a result, not thrown. */
 async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, options: RenderOptions): Promise<WorkerResult> {
   try {
-    const fresh = await renderFresh(prepared(), highlighter, options);
-    return { ok: true, rendered: fresh.rendered, cached: fresh.cached, search: fresh.search };
+    return { ok: true, ...(await renderFresh(prepared(), highlighter, options)) };
   } catch (e) {
     if (e instanceof InputError) return { ok: false, problems: e.problems, unbuilt: e instanceof PageProblems ? e.unbuilt : undefined };
     throw e;
@@ -280,7 +273,6 @@ export async function loadPages(
   const failed = new Set<string>();
   const unbuilt: UnbuiltPage[] = [];
   const problems: SourceProblem[] = [];
-  const pages: SourcePage[] = [];
   const seen = new Map<string, string>();
   // Pass 1: read every file, check its frontmatter, and take what the cache has.
   /** `cached`: whether the render is in the cache (a page may let its HTML go only then). */
@@ -379,13 +371,13 @@ export async function loadPages(
       rootDir,
       contentDir,
       misses.map((m) => m.prepared.relPath),
-      (_file, i) => renderPrepared(() => misses[i]!.prepared, highlighter, render),
+      (i) => renderPrepared(() => misses[i]!.prepared, highlighter, render),
       (i, result) => settle(misses[i]!, result),
       render,
       pool,
     );
   } else await renderHere(misses);
-  for (const slot of slots) if (slot.page) pages.push(slot.page);
+  const pages = slots.flatMap((slot) => (slot.page ? [slot.page] : []));
   if (changed || pages.length !== lastBuild?.keys.size) {
     currentRecord()?.set('renders', rendersKey, pages.map((page) => [page.sourcePath, page.sourceKey, metas.get(page.sourceKey)!]) satisfies Renders);
   }

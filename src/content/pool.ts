@@ -55,13 +55,14 @@ export async function renderInWorkers<Result>(
   rootDir: string,
   contentDir: string,
   files: string[],
-  renderHere: (file: string, index: number) => Promise<Result>,
+  renderHere: (index: number) => Promise<Result>,
   onResult: (index: number, result: Result) => void,
   render: RenderOptions,
   { mainThread = true, heapMb = WORKER_HEAP_MB }: PoolOptions = {},
 ): Promise<void> {
   const threads = workerCount();
   let next = 0;
+  const renderOneHere = async (i: number) => onResult(i, await renderHere(i));
   // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
   const BATCH = 8;
   const take = () => {
@@ -108,11 +109,8 @@ export async function renderInWorkers<Result>(
         if (e.code !== 'ERR_WORKER_OUT_OF_MEMORY') return reject(e);
         // A page too large for the thread's heap: its batch, and the thread's share of the rest, go to the main thread.
         void (async () => {
-          for (const i of batch) onResult(i, await renderHere(files[i]!, i));
-          while (next < files.length) {
-            const i = next++;
-            onResult(i, await renderHere(files[i]!, i));
-          }
+          for (const i of batch) await renderOneHere(i);
+          while (next < files.length) await renderOneHere(next++);
         })().then(resolve, reject);
       });
     });
@@ -120,8 +118,7 @@ export async function renderInWorkers<Result>(
   const here = async () => {
     if (!mainThread) return;
     while (next < files.length) {
-      const i = next++;
-      onResult(i, await renderHere(files[i]!, i));
+      await renderOneHere(next++);
       // Lets the workers' messages in, so that none of them waits for its next batch.
       await nextTurn();
     }
