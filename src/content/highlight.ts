@@ -119,18 +119,6 @@ export function isTokenSource(source: HighlighterSource): source is TokenSource 
   return typeof source === 'object' && 'tokens' in source && typeof source.tokens === 'function';
 }
 
-/** Loads the grammars of `langs` (names as written after the fence; the rest stay unloaded). */
-export async function loadLanguages(h: Highlighter, langs: Iterable<string>): Promise<void> {
-  const wanted = new Set<string>();
-  for (const lang of langs) {
-    const id = KNOWN.get(lang.toLowerCase());
-    if (id) wanted.add(id);
-  }
-  const loaded = new Set(h.getLoadedLanguages());
-  const missing = [...wanted].filter((id) => !loaded.has(id));
-  if (missing.length) await h.loadLanguage(...(missing as never[]));
-}
-
 export interface TokenClass {
   light: string;
   dark: string;
@@ -189,9 +177,11 @@ export function plainTokens(code: string): TokenLine[] {
   return code.split('\n').map((line) => (line ? [['', line]] : []));
 }
 
-/** Highlights blocks, once the grammars of their languages are loaded: their tokens by codeBlockKey. */
+/** Highlights blocks, once the grammars of their languages are loaded (the others stay unloaded): their tokens by codeBlockKey. */
 export async function highlightBlocks(h: Highlighter, blocks: readonly CodeToHighlight[]): Promise<Map<string, TokenLine[]>> {
-  await loadLanguages(h, blocks.map((b) => b.lang));
+  const loaded = new Set(h.getLoadedLanguages());
+  const missing = new Set(blocks.map((b) => KNOWN.get(b.lang.toLowerCase())).filter((id) => id !== undefined && !loaded.has(id)));
+  if (missing.size) await h.loadLanguage(...([...missing] as never[]));
   return new Map(blocks.map((b) => [b.key, highlightTokens(h, b.code, b.lang)]));
 }
 

@@ -10,9 +10,6 @@ export const ANCHOR_LABEL_ID = 'section-titled';
 /** Pages with more h3 headings than this give self-links to their h2s only. */
 export const SELF_LINK_H3_LIMIT = 300;
 
-/** The deepest heading level given a self-link on a page with `h3Count` h3 headings. */
-export const selfLinkDepthFor = (h3Count: number) => (h3Count > SELF_LINK_H3_LIMIT ? 2 : 3);
-
 export interface Anchor {
   title: string;
   id: string;
@@ -33,7 +30,7 @@ export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
     walk<Element>(tree, 'element', (node) => {
       if (node.tagName === 'h3') h3Count++;
     });
-    const selfLinkDepth = selfLinkDepthFor(h3Count);
+    const selfLinkDepth = h3Count > SELF_LINK_H3_LIMIT ? 2 : 3;
     walk<Element>(tree, 'element', (node, index, parent) => {
       const level = /^h([1-6])$/.exec(node.tagName)?.[1];
       if (!level) return;
