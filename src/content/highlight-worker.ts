@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { highlightBlocks, loadHighlighter, tokenClassesOf, tokenClassNames, type CodeToHighlight, type TokenClass, type TokenLine } from './highlight.js';
+import { highlightBlocks, loadHighlighter, tokenClassesOf, type CodeToHighlight, type TokenClass, type TokenLine } from './highlight.js';
 
 /*
  * The highlight thread (see HighlightThread): highlights the code blocks it
@@ -24,7 +24,7 @@ port.on('message', (blocks: CodeToHighlight[]) => {
 async function highlight(blocks: CodeToHighlight[]): Promise<void> {
   try {
     const tokens = await highlightBlocks(await highlighter, blocks);
-    port.postMessage({ tokens: [...tokens], classes: tokenClassesOf(tokenClassNames(tokens.values())) } satisfies HighlightReply);
+    port.postMessage({ tokens: [...tokens], classes: tokenClassesOf([...tokens.values()].flat(2).map(([name]) => name)) } satisfies HighlightReply);
   } catch (e) {
     port.postMessage({ tokens: [], classes: {}, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies HighlightReply);
   }

@@ -223,14 +223,7 @@ export function linesOf(tokens: TokenLine[]): Element[] {
   }));
 }
 
-/** The class names that the tokens of some code blocks use. */
-export function tokenClassNames(blocks: Iterable<TokenLine[]>): Set<string> {
-  const names = new Set<string>();
-  for (const lines of blocks) for (const line of lines) for (const [name] of line) if (name) names.add(name);
-  return names;
-}
-
-/** The token classes of `names` with their colours (to restore with registerTokenClasses). */
+/** The token classes of `names` with their colours (to restore with registerTokenClasses); other names are left out. */
 export function tokenClassesOf(names: Iterable<string>): Record<string, TokenClass> {
   const classes: Record<string, TokenClass> = {};
   for (const name of names) {
@@ -241,8 +234,8 @@ export function tokenClassesOf(names: Iterable<string>): Record<string, TokenCla
 }
 
 /** The token classes a rendered body uses, with their colours (so a cached body can restore them). */
-export function tokenClassesIn(html: string | readonly string[]): Record<string, TokenClass> {
-  return tokenClassesOf((typeof html === 'string' ? [html] : html).flatMap((piece) => [...piece.matchAll(/<span class="(t[\w]{5})">/g)].map((m) => m[1]!)));
+export function tokenClassesIn(html: string): Record<string, TokenClass> {
+  return tokenClassesOf([...html.matchAll(/<span class="(t[\w]{5})">/g)].map((m) => m[1]!));
 }
 
 /** Registers token classes of a body that was not highlighted in this process (it came from the cache). */

@@ -195,14 +195,11 @@ export function remarkCodeBlocks() {
     for (const { node, index, parent, lang, code, meta, marks, key } of blocks) {
       const tokens = used.get(key) ?? previous.get(key) ?? fetched.get(key) ?? plainTokens(code);
       if (needsHighlighter(lang)) used.set(key, tokens);
-      const lines = linesOf(tokens);
-      const body: ElementContent[] = [];
-      lines.forEach((line, i) => {
+      const body = linesOf(tokens).flatMap((line, i): ElementContent[] => {
         const classes = line.properties.className as string[];
         if (meta.lines.has(i + 1)) classes.push('hl');
         if (marks[i]) classes.push(marks[i]!);
-        body.push(line);
-        if (i < lines.length - 1) body.push({ type: 'text', value: '\n' });
+        return i ? [{ type: 'text', value: '\n' }, line] : [line];
       });
       const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
       const children = [

@@ -57,11 +57,6 @@ export function remarkDiagrams() {
         node.lang = 'text';
         node.meta = null;
       };
-      const at = (line: number, column: number): Position => {
-        const start = node.position?.start ?? { line: 1, column: 1 };
-        // Line 0 of the block is the one after its opening fence.
-        return { start: { line: start.line + 1 + line, column: start.column - 1 + column }, end: { line: start.line + 1 + line, column: start.column - 1 + column } };
-      };
       const options = diagramTitle(node.meta);
       if (typeof options === 'string') {
         asText(node.position, options);
@@ -69,7 +64,10 @@ export function remarkDiagrams() {
       }
       const source = readDiagram(node.value);
       if (!('kind' in source)) {
-        asText(at(source.line, source.column), source.message);
+        // Line 0 of the block is the one after its opening fence.
+        const start = node.position?.start ?? { line: 1, column: 1 };
+        const point = { line: start.line + 1 + source.line, column: start.column - 1 + source.column };
+        asText({ start: point, end: point }, source.message);
         continue;
       }
       const id = `diagram-${++number}`;
