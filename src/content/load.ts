@@ -8,7 +8,7 @@ import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type S
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PoolOptions, type RenderOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
-import { registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass, type TokenLine } from './highlight.js';
+import { registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass } from './highlight.js';
 import { highlightThreadFor, PAGES_IN_FLIGHT } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 import { loadParsers, withParsers } from '../config/parsers.js';
@@ -40,12 +40,6 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' |
 export type { HighlighterSource };
 export { duplicatePage, listContentFiles, pageIdOf, PageProblems, type UnbuiltPage } from './pages.js';
 import { duplicatePage, FrontmatterProblems, listContentFiles, pageIdOf, PageProblems, withBodyProblems, type UnbuiltPage } from './pages.js';
-
-/** A page's highlighted code blocks at its last render (see remarkCodeBlocks), with the classes their tokens use. */
-interface CachedCodeBlocks {
-  blocks: Array<[key: string, tokens: TokenLine[]]>;
-  classes: Record<string, TokenClass>;
-}
 
 /** A page read and split, before (or instead of) rendering its Markdown. */
 interface Prepared {
@@ -136,19 +130,16 @@ export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean
  */
 type Meta = Omit<CachedMarkdown, 'html'>;
 type Renders = Array<[sourcePath: string, key: string, meta: Meta]>;
-interface LastBuild {
-  keys: Map<string, string>;
-  metas: Map<string, Meta>;
-}
-let lastBuild: LastBuild | undefined;
+let lastBuild: ReturnType<typeof readLastBuild>;
 
-function readLastBuild(key: string): LastBuild | undefined {
+function readLastBuild(key: string) {
   const saved = currentRecord()?.get<Renders>('renders', key);
   if (!Array.isArray(saved)) return undefined;
   return { keys: new Map(saved.map(([path, key]) => [path, key])), metas: new Map(saved.map(([, key, meta]) => [key, meta])) };
 }
 
-function codeOfLastRender(sourcePath: string, lastKey = lastBuild?.keys.get(sourcePath)): CachedCodeBlocks | undefined {
+/** A page's highlighted code blocks at its last render (see remarkCodeBlocks), with the classes their tokens use. */
+function codeOfLastRender(sourcePath: string, lastKey = lastBuild?.keys.get(sourcePath)) {
   if (!layerEnabled('markup-tokens')) return undefined;
   const last = lastKey === undefined ? undefined : readCache<CachedMarkdown>(lastKey);
   if (!last) return undefined;

@@ -94,9 +94,7 @@ export function pageWeight(text: string): number {
 export function weightProblem(body: string, file: string, lineOffset: number): SourceProblem | undefined {
   if (body.length * 270 <= WEIGHT_LIMIT / 8 && body.length < 64 * 1024) return undefined;
   if (pageWeight(body) <= WEIGHT_LIMIT) return undefined;
-  const first = /^\s*\n/.exec(body)?.[0].length ?? 0;
-  let line = 1;
-  for (let at = body.indexOf('\n'); at >= 0 && at < first; at = body.indexOf('\n', at + 1)) line++;
+  const line = /^\s*\n/.exec(body)?.[0].split('\n').length ?? 1;
   const message = `this page's ${Math.round(body.length / 1024)} KB hold too much markup to be rendered within the memory a build may use; move part of it to a page of its own`;
   return { file, line: lineOffset + line, column: 1, message };
 }

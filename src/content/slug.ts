@@ -57,16 +57,12 @@ const RAW_ID = /\sid=["']([^"']+)["']/g;
  * a heading whose slug is taken — by the chrome, by the body or by an
  * earlier heading — the next free "-1", "-2"… suffix, as duplicate headings get.
  */
-interface Reserved {
-  taken: Set<string>;
-  slugged: Element[];
-}
-const reservations = new WeakMap<VFile, Reserved>();
+const reservations = new WeakMap<VFile, { taken: Set<string>; slugged: Element[] }>();
 
 export function rehypeReserveIds() {
   return (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    const reserved: Reserved = { taken: new Set(CHROME_IDS), slugged: [] };
+    const reserved = { taken: new Set(CHROME_IDS), slugged: [] as Element[] };
     /** Where each id of this tree was first given, to name it when the id comes again. */
     const given = new Map<string, Element['position']>();
     let pipelineFootnotes = false;
