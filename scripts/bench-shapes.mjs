@@ -101,22 +101,22 @@ export function shapeRows(list = ['prose-1', 'lists-1', 'tables-1']) {
  */
 export async function floorRows(list = ['prose-1', 'lists-1', 'tables-1'], runs = 3) {
   const { tsImport } = await import('tsx/esm/api');
-  const { parseMarkdown } = await tsImport(join(root, 'src/content/mdast-parse.ts'), import.meta.url);
+  const { parser, parserWithoutAutolinks } = await tsImport(join(root, 'src/content/mdast-parse.ts'), import.meta.url);
   const seconds = (ms) => Number((ms / 1000).toFixed(2));
   const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
   const rows = [];
   for (const name of list) {
     const [shape, mb] = name.split('-');
     const body = shapeMarkdown(shape, Number(mb) * MB - 4096);
-    parseMarkdown('without-autolinks', shapeMarkdown(shape, 64 * 1024)); // compiled before timing
+    parserWithoutAutolinks.parse(shapeMarkdown(shape, 64 * 1024)); // compiled before timing
     const whole = [];
     const withAutolinks = [];
     for (let run = 0; run < runs; run++) {
       let started = performance.now();
-      parseMarkdown('without-autolinks', body);
+      parserWithoutAutolinks.parse(body);
       whole.push(performance.now() - started);
       started = performance.now();
-      parseMarkdown('full', body);
+      parser.parse(body);
       withAutolinks.push(performance.now() - started);
     }
     rows.push({ page: `${shape} ${mb} MB`, 'parse s': seconds(median(whole)), 'parse with autolinks s': seconds(median(withAutolinks)) });

@@ -1,4 +1,3 @@
-import type { Root } from 'mdast';
 import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -14,9 +13,3 @@ import { remarkGfmWithoutAutolinks } from './plugins/gfm-without-autolinks.js';
 export const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective);
 /** The same without the costly search for autolink literals: what every page is parsed with first. */
 export const parserWithoutAutolinks = unified().use(remarkParse).use(remarkGfmWithoutAutolinks).use(remarkDirective);
-
-export type ParserKind = 'full' | 'without-autolinks';
-
-export function parseMarkdown(kind: ParserKind, text: string): Root {
-  return (kind === 'full' ? parser : parserWithoutAutolinks).parse(text) as Root;
-}
