@@ -2,7 +2,7 @@ import { parsers } from '../config/parsers.js';
 import type { Frontmatter, SplitSource } from '../config/frontmatter-schema.js';
 
 export type { Frontmatter, SplitSource };
-export { splitSource, type RawSource } from '../config/split-source.js';
+export { splitSource } from '../config/split-source.js';
 
 /**
  * Places of frontmatter fields, for problems found later (a related link): the

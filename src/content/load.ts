@@ -37,7 +37,6 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' |
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
 }
 
-export type { HighlighterSource };
 export { duplicatePage, listContentFiles, pageIdOf, PageProblems, type UnbuiltPage } from './pages.js';
 import { duplicatePage, FrontmatterProblems, listContentFiles, pageIdOf, PageProblems, withBodyProblems, type UnbuiltPage } from './pages.js';
 
