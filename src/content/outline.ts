@@ -1,5 +1,6 @@
 import GithubSlugger, { slug } from 'github-slugger';
-import type { Heading, Root, RootContent } from 'mdast';
+import type { Heading, Root } from 'mdast';
+import { toString } from 'mdast-util-to-string';
 import { join, relative, sep } from 'node:path';
 import { InputError } from '../shared/errors.js';
 import { withParsers } from '../config/parsers.js';
@@ -43,11 +44,8 @@ export function headingLines(body: string): string[] {
   return lines;
 }
 
-/** The text of a heading as the rendered page has it (text and code, not image descriptions). */
-function textOf(node: RootContent | Heading): string {
-  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
-  return 'children' in node ? (node.children as RootContent[]).map(textOf).join('') : '';
-}
+/** The text of a heading as the rendered page has it (text and code, not image descriptions or raw HTML). */
+const textOf = (heading: Heading) => toString(heading, { includeImageAlt: false, includeHtml: false });
 
 interface HeadingText {
   depth: number;

@@ -1,4 +1,5 @@
-import type { List, ListItem, Paragraph, PhrasingContent, RootContent, Text } from 'mdast';
+import type { List, ListItem, Nodes, Paragraph, PhrasingContent, RootContent, Text } from 'mdast';
+import { toString } from 'mdast-util-to-string';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
 import type { Node, Parent, Position } from 'unist';
 import { report, type PageContext } from '../context.js';
@@ -68,11 +69,8 @@ function checkOptions(directive: Directive | TextDirective, allowed: readonly st
   }
 }
 
-export function plainText(node: RootContent | PhrasingContent | Paragraph): string {
-  if ('value' in node && typeof node.value === 'string') return node.value;
-  if ('children' in node) return (node.children as RootContent[]).map(plainText).join('');
-  return '';
-}
+/** The text of Markdown nodes, without image descriptions. */
+export const plainText = (nodes: Nodes | Nodes[]) => toString(nodes, { includeImageAlt: false });
 
 /** A container's [label], as Markdown, and the rest of its children. */
 export function splitLabel(directive: ContainerDirective): { label?: PhrasingContent[]; body: RootContent[] } {
@@ -93,7 +91,7 @@ const element = (type: string, hName: string, className: string[], children: unk
 function cardNode(directive: ContainerDirective, ctx: PageContext): RootContent {
   const { label, body } = splitLabel(directive);
   checkOptions(directive, [], ctx, 'a :::card');
-  const title = label && plainText({ type: 'paragraph', children: label }).trim() ? label : undefined;
+  const title = label && plainText(label).trim() ? label : undefined;
   if (!title) report(ctx, directive.position, 'a :::card needs a title, as in :::card[Fast rebuilds]');
   return element('card', 'div', ['card'], [
     ...(title ? [{ type: 'paragraph', data: { hProperties: { className: ['card-title'] } }, children: title }] : []),
@@ -104,7 +102,7 @@ function cardNode(directive: ContainerDirective, ctx: PageContext): RootContent 
 function linkCardNode(directive: LeafDirective, ctx: PageContext): RootContent {
   checkOptions(directive, LINK_CARD_OPTIONS, ctx, 'a ::link-card');
   // One link, so its title is text: a link or a button inside it could not be reached.
-  const title = plainText({ type: 'paragraph', children: directive.children }).trim();
+  const title = plainText(directive.children).trim();
   const href = directive.attributes?.href?.trim();
   const description = directive.attributes?.description?.trim();
   if (!title) report(ctx, directive.position, 'a ::link-card needs a title, as in ::link-card[Guides]{href=/guides/}');
@@ -222,7 +220,7 @@ function treeEntry(item: ListItem, ctx: PageContext): RootContent {
 export function badgeNode(node: TextDirective, written: string, ctx: PageContext): RootContent | undefined {
   if (node.name !== 'badge' || !/^:badge[[{]/.test(written)) return undefined;
   checkOptions(node, ['variant'], ctx, 'a :badge');
-  const label = plainText({ type: 'paragraph', children: node.children }).trim();
+  const label = plainText(node.children).trim();
   if (!label) report(ctx, node.position, 'a :badge needs its text in brackets, as in :badge[New]');
   const variant = node.attributes?.variant ?? 'default';
   const known = (BADGE_VARIANTS as readonly string[]).includes(variant);

@@ -79,7 +79,7 @@ function sourceOf(node: TextDirective, source: string): string {
 }
 
 /** A container's [label] as plain text. */
-const labelText = (label: PhrasingContent[] | undefined) => label && plainText({ type: 'paragraph', children: label });
+const labelText = (label: PhrasingContent[] | undefined) => label && plainText(label);
 
 function alertKind(node: Blockquote): { kind: AsideKind; word?: 'important' | 'caution' } | undefined {
   const first = node.children[0];
