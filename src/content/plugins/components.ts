@@ -1,4 +1,4 @@
-import type { List, ListItem, Nodes, Paragraph, PhrasingContent, RootContent, Text } from 'mdast';
+import type { List, ListItem, Nodes, PhrasingContent, RootContent, Text } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
 import type { Node, Parent, Position } from 'unist';
@@ -121,12 +121,12 @@ function linkCardNode(directive: LeafDirective, ctx: PageContext): RootContent {
 function cardsNode(directive: ContainerDirective, ctx: PageContext): RootContent {
   checkOptions(directive, [], ctx, 'a ::::cards block');
   const items: Parent[] = [];
-  for (const child of directive.children as Node[]) {
+  const { label, body } = splitLabel(directive);
+  if (label) report(ctx, directive.position, 'a ::::cards block takes no title: give each :::card[Title] its own');
+  for (const child of body as Node[]) {
     if (child.type === 'card' || child.type === 'linkCard') {
       // Each card is an item of the grid's list; a link card is the link inside its item.
       items.push(element('cardItem', 'li', ['cards-item'], [child]) as Parent);
-    } else if (child.type === 'paragraph' && (child as Paragraph).data && ((child as Paragraph).data as { directiveLabel?: boolean }).directiveLabel) {
-      report(ctx, directive.position, 'a ::::cards block takes no title: give each :::card[Title] its own');
     } else {
       report(ctx, child.position ?? directive.position, 'a ::::cards block may only contain :::card[Title] blocks and ::link-card[Title]{href=…} lines');
     }
