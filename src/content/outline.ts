@@ -8,8 +8,7 @@ import { cacheHas, cacheKey } from '../io/cache.js';
 import type { Anchor } from './plugins/headings.js';
 import { readFrontmatter, splitSource } from './frontmatter.js';
 import { parser } from './mdast-parse.js';
-import type { SourcePage } from './load.js';
-import { pageIdOf } from './load.js';
+import { pageIdOf, type SourcePage } from './load.js';
 import { CHROME_IDS, freeId, isReservedForHeading } from './slug.js';
 import { readSourceText } from '../io/sources.js';
 
