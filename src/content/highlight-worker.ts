@@ -24,7 +24,8 @@ port.on('message', (blocks: CodeToHighlight[]) => {
 async function highlight(blocks: CodeToHighlight[]): Promise<void> {
   try {
     const tokens = await highlightBlocks(await highlighter, blocks);
-    port.postMessage({ tokens: [...tokens], classes: tokenClassesOf([...tokens.values()].flat(2).map(([name]) => name)) } satisfies HighlightReply);
+    const names = [...tokens.values()].flat(2).map(([name]) => name);
+    port.postMessage({ tokens: [...tokens], classes: tokenClassesOf(names) } satisfies HighlightReply);
   } catch (e) {
     port.postMessage({ tokens: [], classes: {}, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies HighlightReply);
   }

@@ -137,7 +137,9 @@ export function remarkRawHtmlClosed() {
       if (!start) return;
       for (const m of node.value.matchAll(/<!--[^]*?(?:-->|$)|<(\/?)([A-Za-z][\w-]*)(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?(\/?)>/g)) {
         if (m[0].startsWith('<!--')) {
-          if (!m[0].endsWith('-->')) report(ctx, placeIn(node.value, start, m.index), 'this HTML comment is never closed with "-->": it hides the rest of the page');
+          if (!m[0].endsWith('-->')) {
+            report(ctx, placeIn(node.value, start, m.index), 'this HTML comment is never closed with "-->": it hides the rest of the page');
+          }
           continue;
         }
         const tag = m[2]!.toLowerCase();
