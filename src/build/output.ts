@@ -140,30 +140,25 @@ export class OutputWriter {
   write(relPath: string, contents: Contents, key?: string): void {
     if (this.interrupted) throw new BuildInterrupted();
     if (this.keep(relPath, (key ??= contentKey(contents)))) return;
-    const entry = { key, size: 0 };
-    this.files.set(relPath, entry);
+    this.files.set(relPath, { key, size: typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length });
     const file = join(this.temp, relPath);
     const folder = dirname(file);
     let made = this.folders.get(folder);
     if (!made) this.folders.set(folder, (made = mkdir(folder, { recursive: true })));
     this.inFlight++;
-    const data = contents;
-    entry.size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
     const length = contents.length;
     this.inFlightSize += length;
     this.slot()
       .then(() => made)
-      .then(() => writeFile(file, data))
+      .then(() => writeFile(file, contents))
       .finally(() => this.release())
       .then(
-      () => this.done(length),
-      (e: unknown) => {
-        // A disk-full error names no file: the message should.
-        if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = file;
-        this.failure ??= e;
-        this.done(length);
-      },
-    );
+        () => this.done(length),
+        (e: unknown) => {
+          this.failure ??= namedAfter(e, file);
+          this.done(length);
+        },
+      );
   }
 
   /** Waits for one of the MAX_OPEN files that may be open at once (thousands of small files would take every file handle). */
@@ -307,7 +302,6 @@ export class OutputWriter {
     }
   }
 
-  /** Removes the temporary folder at once, writes in flight or not (the process is about to end). */
   /**
    * Ctrl+C or a kill: the build stops at its next write or wait (BuildInterrupted), and its failure
    * path waits for the writes in flight before it removes the temporary folder (abort): removing it
@@ -337,6 +331,12 @@ export class BuildInterrupted extends Error {
   constructor() {
     super('the build was interrupted');
   }
+}
+
+/** A write's error with the file it was writing: a disk-full error names no file, and the message should. */
+export function namedAfter(e: unknown, file: string): unknown {
+  if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = file;
+  return e;
 }
 
 function currentUmask(): number {

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { flushCacheWrites } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
-import { contentKey } from './output.js';
+import { contentKey, namedAfter } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
 import { createEntryReader, entryOf, type PageEntry, type SearchInput } from './search-entry.js';
 import { htmlOf, listKey, pageKey, stateVersion, type SearchIndexer, type SearchIndexerOptions, type StateHead } from './search-state.js';
@@ -193,11 +193,8 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     keys.forEach((key, page) => {
       if (!changed.has(page)) place[lastPlace.get(key)!] = page;
     });
-    if (!loadState(place)) {
-      resetPostings();
-      mergeAll();
-      return;
-    }
+    // (Nothing is posted before: every page waited or was put in `changed`.)
+    if (!loadState(place)) return mergeAll();
     for (const posting of postings.map((_, id) => postingToChange(id))) {
       const { pages, values } = posting;
       let moved = false;
@@ -226,11 +223,6 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     changed.clear();
     merged = true;
     made = 'changed in place';
-  };
-
-  const resetPostings = () => {
-    termIds.clear();
-    termNames.length = postings.length = sortedTerms = ones = 0;
   };
 
   /** Every term in sorted order (the state's came sorted; the ones added since are sorted in). */
@@ -318,13 +310,10 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
       const files = wanted.length ? build().filter((file) => paths.has(file.path)) : [];
       for (const folder of new Set(files.map((file) => dirname(file.path)))) await mkdir(join(dir, folder), { recursive: true });
       await Promise.all(
-        files.map((file) =>
-          writeFile(join(dir, file.path), file.content()).catch((e: unknown) => {
-            // A full disk names no file: the message should.
-            if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = join(dir, file.path);
-            throw e;
-          }),
-        ),
+        files.map((file) => {
+          const path = join(dir, file.path);
+          return writeFile(path, file.content()).catch((e: unknown) => Promise.reject(namedAfter(e, path)));
+        }),
       );
       await flushCacheWrites();
       return files.length;
