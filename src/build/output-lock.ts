@@ -152,12 +152,6 @@ function takeLock(temp: string, file: string, contents: string, link: (existing:
   }
 }
 
-/** Gives a system error the path its message should name. */
-function withPath(e: unknown, path: string): unknown {
-  if (e && typeof e === 'object' && 'code' in e) Object.assign(e, { path });
-  return e;
-}
-
 /**
  * Takes the lock of an output folder: a file naming this process (id, machine, boot and start time),
  * written whole beside it and then linked into place, so that no build ever reads half a lock.
@@ -183,7 +177,8 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void,
         writeFileSync(temp, mine, { mode: 0o644, flag: 'wx' });
       } catch (e) {
         // (Named as the lock: the temporary name beside it means nothing to the reader.)
-        throw withPath(e, file);
+        if (e && typeof e === 'object' && 'code' in e) Object.assign(e, { path: file });
+        throw e;
       }
       taken = takeLock(temp, file, mine, link);
     } finally {

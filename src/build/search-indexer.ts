@@ -8,8 +8,6 @@ import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexSh
 import { createEntryReader, entryOf, type PageEntry, type SearchInput } from './search-entry.js';
 import { htmlOf, listKey, pageKey, stateVersion, type SearchIndexer, type SearchIndexerOptions, type StateHead } from './search-state.js';
 
-export type { IndexFileOptions, SearchIndexer, SearchIndexerOptions } from './search-state.js';
-
 /*
  * The index writer: takes the pages one by one, keeps their postings (from
  * each page's entry, see src/build/search-entry.ts) and makes the index

@@ -12,22 +12,18 @@ export interface SearchIndexer {
   /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
   list(): Array<[path: string, key: string, size: number]>;
   /**
-   * Writes the index files into `dir`, but for those `options.keep` says the
-   * output already holds (`key` is a hash of the bytes); returns how many it wrote.
+   * Writes the index files into `dir`, but for those `keep` says the output already holds (path relative
+   * to search-index/; `key` is a hash of the bytes), telling `written` of each; returns how many it wrote.
    */
-  writeTo(dir: string, options?: IndexFileOptions): Promise<number>;
+  writeTo(
+    dir: string,
+    options?: { keep?: (path: string, key: string) => boolean; written?: (path: string, key: string, size: number) => void },
+  ): Promise<number>;
   /**
    * How the last files listed were made: as the last build's (no page's entry changed), from
    * the last build's postings with the changed pages put in place, or by merging every entry.
    */
   made(): 'unchanged' | 'changed in place' | 'merged';
-}
-
-export interface IndexFileOptions {
-  /** Whether the output already holds the file (path relative to search-index/) with these bytes: then it is not written. */
-  keep?: (path: string, key: string) => boolean;
-  /** Told of each file written. */
-  written?: (path: string, key: string, size: number) => void;
 }
 
 let entryVersion: string | undefined;

@@ -69,7 +69,6 @@ export function layerEnabled(kind: string): boolean {
   return process.env.DOCS_CACHE !== '0' && !(process.env.DOCS_CACHE_OFF ?? '').split(',').includes(kind);
 }
 
-/** A path in the cache folder. */
 export function cachePath(...parts: string[]): string {
   return join(cacheRootDir(), ...parts);
 }
@@ -77,7 +76,6 @@ export function cachePath(...parts: string[]): string {
 export function cacheKey(file: string, lineOffset: number, body: string): string {
   return createHash('sha256').update(pipelineVersion()).update('\0').update(file).update('\0').update(String(lineOffset)).update('\0').update(body).digest('hex');
 }
-
 
 /*
  * Every file of the cache starts with a header line of fixed width that gives the length and the
@@ -117,7 +115,7 @@ const intactPages = new Map<string, string>();
 
 /** Whether a page's cache file is whole and undamaged. */
 function pageIntact(key: string): boolean {
-  const path = pageFile(key);
+  const path = cachePath('pages', key.slice(0, 2), `${key}.page`);
   let stamp: string;
   try {
     const st = statSync(path);
@@ -149,8 +147,6 @@ export function readCache<T extends CachedPage>(key: string, withHtml = true): T
     return undefined;
   }
 }
-
-const pageFile = (key: string) => join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`);
 
 /** Whether the cache holds a page's result (its body included), whole and undamaged. */
 export function cacheHas(key: string): boolean {
@@ -203,7 +199,6 @@ export function writeCachedFile(kind: string, name: string, contents: string | U
   return write;
 }
 
-/** Waits for the cache writes started so far. */
 export async function flushCacheWrites(): Promise<void> {
   await Promise.all([...pending]);
 }

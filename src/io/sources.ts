@@ -87,12 +87,9 @@ export function scanContent(rootDir: string, contentDir: string): ContentScan {
           problem(abs, `this symbolic link leads outside the site folder (to ${real}); docs publishes only files inside the site folder, so copy the file in instead`);
           continue;
         }
-        if (st.isDirectory() && ancestors.has(real)) {
-          problem(abs, 'this symbolic link leads back to a folder that holds it (a loop)');
-          continue;
-        }
         if (st.isDirectory()) {
-          walk(abs, real, relPath, new Set(ancestors).add(real));
+          if (ancestors.has(real)) problem(abs, 'this symbolic link leads back to a folder that holds it (a loop)');
+          else walk(abs, real, relPath, new Set(ancestors).add(real));
           continue;
         }
       } else if (entry.isDirectory()) {
