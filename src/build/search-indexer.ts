@@ -6,7 +6,7 @@ import { currentRecord } from '../io/record.js';
 import { contentKey, namedAfter } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
 import { createEntryReader, entryOf, type PageEntry, type SearchInput } from './search-entry.js';
-import { htmlOf, listKey, pageKey, stateVersion, type SearchIndexer, type SearchIndexerOptions, type StateHead } from './search-state.js';
+import { htmlOf, listKey, pageKey, stateVersion, type SearchIndexerOptions, type StateHead } from './search-state.js';
 
 /*
  * The index writer: takes the pages one by one, keeps their postings (from
@@ -19,7 +19,9 @@ import { htmlOf, listKey, pageKey, stateVersion, type SearchIndexer, type Search
 /** Above this many changed pages, the index is merged from every page's entry instead of changed in place. */
 const MAX_CHANGED = 1000;
 
-export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchIndexer {
+export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
+
+export function createSearchIndexer(options: SearchIndexerOptions = {}) {
   const record = options.state === undefined ? undefined : currentRecord();
   const stateName = options.state === undefined ? '' : createHash('sha256').update(options.state).digest('hex').slice(0, 32);
   const part = `search ${stateName}`;
@@ -59,7 +61,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   const lastPlace = new Map(head?.keys.map((key, page) => [key, page]));
   let merged = !head;
   const changed = new Map<number, PageEntry>();
-  let made: ReturnType<SearchIndexer['made']> = 'merged';
+  let made: 'unchanged' | 'changed in place' | 'merged' = 'merged';
 
   /** A new term, on `page` alone. */
   const addTerm = (term: string, page: number, value: number) => {
@@ -293,11 +295,25 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   };
 
   return {
+    /** Adds a page; pages are numbered in the order they are added. */
     add,
+    /**
+     * How the last files listed were made: as the last build's (no page's entry changed), from
+     * the last build's postings with the changed pages put in place, or by merging every entry.
+     */
     made: () => made,
+    /** The index files (paths relative to the search-index/ folder), once every page is added. */
     files: () => build().map((f) => ({ path: f.path, content: f.content() })),
+    /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
     list,
-    async writeTo(dir, options = {}) {
+    /**
+     * Writes the index files into `dir`, but for those `keep` says the output already holds (path relative
+     * to search-index/; `key` is a hash of the bytes), telling `written` of each; returns how many it wrote.
+     */
+    async writeTo(
+      dir: string,
+      options: { keep?: (path: string, key: string) => boolean; written?: (path: string, key: string, size: number) => void } = {},
+    ) {
       const listed = list();
       const wanted = listed.filter(([path, key, size]) => {
         if (options.keep?.(path, key)) return false;

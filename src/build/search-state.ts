@@ -2,29 +2,7 @@ import { createHash } from 'node:crypto';
 import { codeVersion, readCache } from '../io/cache.js';
 import type { SearchInput } from './search-entry.js';
 
-/* What the index writer (search-indexer.ts) is, and what it keeps between builds: its options, its pages' entry keys and the head of its saved state. */
-
-export interface SearchIndexer {
-  /** Adds a page; pages are numbered in the order they are added. */
-  add(page: SearchInput): void;
-  /** The index files (paths relative to the search-index/ folder), once every page is added. */
-  files(): Array<{ path: string; content: Uint8Array }>;
-  /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
-  list(): Array<[path: string, key: string, size: number]>;
-  /**
-   * Writes the index files into `dir`, but for those `keep` says the output already holds (path relative
-   * to search-index/; `key` is a hash of the bytes), telling `written` of each; returns how many it wrote.
-   */
-  writeTo(
-    dir: string,
-    options?: { keep?: (path: string, key: string) => boolean; written?: (path: string, key: string, size: number) => void },
-  ): Promise<number>;
-  /**
-   * How the last files listed were made: as the last build's (no page's entry changed), from
-   * the last build's postings with the changed pages put in place, or by merging every entry.
-   */
-  made(): 'unchanged' | 'changed in place' | 'merged';
-}
+/* What the index writer (search-indexer.ts) keeps between builds: its options, its pages' entry keys and the head of its saved state. */
 
 let entryVersion: string | undefined;
 const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-state.ts', 'src/build/search-entry.ts', 'src/build/search-encoding.ts', 'src/content/search-sections.ts', 'templates/client/search-text.ts']));
