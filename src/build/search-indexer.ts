@@ -6,7 +6,7 @@ import { currentRecord } from '../io/record.js';
 import { contentKey, namedAfter } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
 import { createEntryReader, entryOf, type PageEntry, type SearchInput } from './search-entry.js';
-import { htmlOf, listKey, pageKey, stateVersion, type SearchIndexerOptions, type StateHead } from './search-state.js';
+import { htmlOf, listKey, pageKey, stateVersion, type StateHead } from './search-state.js';
 
 /*
  * The index writer: takes the pages one by one, keeps their postings (from
@@ -21,7 +21,12 @@ const MAX_CHANGED = 1000;
 
 export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
 
-export function createSearchIndexer(options: SearchIndexerOptions = {}) {
+/**
+ * `state` names the saved state of the index in the current record (one per language and version of
+ * the site, say): with it, the indexer starts from the last build's state under that name and saves
+ * its own. The files are the same bytes with or without.
+ */
+export function createSearchIndexer(options: { state?: string } = {}) {
   const record = options.state === undefined ? undefined : currentRecord();
   const stateName = options.state === undefined ? '' : createHash('sha256').update(options.state).digest('hex').slice(0, 32);
   const part = `search ${stateName}`;
@@ -225,19 +230,8 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}) {
     made = 'changed in place';
   };
 
-  /** Every term in sorted order (the state's came sorted; the ones added since are sorted in). */
-  const termsInOrder = (): string[] => {
-    if (sortedTerms === termNames.length) return termNames;
-    const added = termNames.slice(sortedTerms).sort();
-    const all: string[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < sortedTerms || j < added.length) {
-      if (j >= added.length || (i < sortedTerms && termNames[i]! < added[j]!)) all.push(termNames[i++]!);
-      else all.push(added[j++]!);
-    }
-    return all;
-  };
+  /** Every term in sorted order (the state's came sorted: a run that the engine's merge sort takes whole, sorting in the ones added since). */
+  const termsInOrder = () => (sortedTerms === termNames.length ? termNames : termNames.slice().sort());
 
   /** The document of a page, from this build or from its entry. */
   const documentOf = (page: number): Buffer => documents[page] ?? Buffer.from(entryAt(page).doc, 'base64');

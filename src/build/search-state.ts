@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { codeVersion, readCache } from '../io/cache.js';
 import type { SearchInput } from './search-entry.js';
 
-/* What the index writer (search-indexer.ts) keeps between builds: its options, its pages' entry keys and the head of its saved state. */
+/* What the index writer (search-indexer.ts) keeps between builds: its pages' entry keys and the head of its saved state. */
 
 let entryVersion: string | undefined;
 const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-state.ts', 'src/build/search-entry.ts', 'src/build/search-encoding.ts', 'src/content/search-sections.ts', 'templates/client/search-text.ts']));
@@ -55,14 +55,3 @@ export const listKey = (keys: readonly string[]) => {
   for (const key of keys) hash.update(key);
   return hash.digest('hex');
 };
-
-export interface SearchIndexerOptions {
-  /**
-   * Names the saved state of the index in the current record (one per language
-   * and version of the site, say): with it, the indexer starts from the last
-   * build's state under that name and saves its own. The files are the same
-   * bytes with or without.
-   */
-  state?: string;
-}
-

@@ -95,15 +95,9 @@ function checkedContents(bytes: Buffer): Buffer | undefined {
 }
 
 /** Contents with their header in front, for writeFile (which takes an iterable of strings). */
-function withHeader(contents: string | Uint8Array | readonly string[]): Array<string | Uint8Array> {
-  const parts = typeof contents === 'string' || contents instanceof Uint8Array ? [contents] : contents;
-  const hash = createHash('sha256');
-  let length = 0;
-  for (const part of parts) {
-    hash.update(part);
-    length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
-  }
-  return [`docs-cache-1 ${String(length).padStart(16, '0')} ${hash.digest('hex')}\n`, ...parts];
+function withHeader(contents: string | Uint8Array): Array<string | Uint8Array> {
+  const length = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
+  return [`docs-cache-1 ${String(length).padStart(16, '0')} ${createHash('sha256').update(contents).digest('hex')}\n`, contents];
 }
 
 /**
@@ -173,7 +167,7 @@ const pending = new Set<Promise<unknown>>();
 const folders = new Map<string, Promise<unknown>>();
 
 /** Stores a file in the cache (in `kind`/`folder`/) in the background; resolves to whether it was stored. */
-export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array | readonly string[], folder = ''): Promise<boolean> {
+export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array, folder = ''): Promise<boolean> {
   if (!layerEnabled(kind)) return Promise.resolve(false);
   const dir = join(cacheRootDir(), kind, folder);
   // Written under a temporary name and renamed, so a reader never sees half a file.
