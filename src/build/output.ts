@@ -79,8 +79,10 @@ export class OutputWriter {
     this.target = resolve(outDir);
     mkdirSync(dirname(this.target), { recursive: true });
     this.temp = mkdtempSync(join(dirname(this.target), tempFolderPrefix(this.target)));
-    // mkdtemp makes the folder 0700; the output is for a web server that may run as another user.
-    chmodSync(this.temp, 0o777 & ~currentUmask());
+    // mkdtemp makes the folder 0700; the output is for a web server that may run as another user. (process.umask()
+    // without an argument is deprecated, as it briefly changes the umask to read it, but it is the only way to read
+    // it, and no other thread of this process makes files at this instant.)
+    chmodSync(this.temp, 0o777 & ~process.umask());
     this.folders.set(this.temp, Promise.resolve());
     const record = currentRecord();
     this.record = record?.name === this.target ? record : new BuildRecord(this.target);
@@ -337,10 +339,4 @@ export class BuildInterrupted extends Error {
 export function namedAfter(e: unknown, file: string): unknown {
   if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = file;
   return e;
-}
-
-function currentUmask(): number {
-  // process.umask() without an argument is deprecated (it briefly changes the umask to read it), but
-  // it is the only way to read it, and no other thread of this process makes files at this instant.
-  return process.umask();
 }

@@ -56,8 +56,7 @@ export function pipelineVersion(): string {
       hash.update('missing');
     }
   }
-  version = hash.digest('hex');
-  return version;
+  return (version = hash.digest('hex'));
 }
 
 /**
