@@ -60,7 +60,7 @@ const { bundleBrowserScript, prebuiltScriptName } = await import('../src/build/a
 mkdirSync(join(lib, 'browser'));
 for (const [file, format] of BROWSER_SCRIPTS) {
   const entry = join(root, file);
-  writeFileSync(join(lib, 'browser', prebuiltScriptName(entry, format)), await bundleBrowserScript(entry, {}, format));
+  writeFileSync(join(lib, 'browser', prebuiltScriptName(entry, format)), await bundleBrowserScript(entry, format));
 }
 
 /** lib/THIRD-PARTY-NOTICES.txt for the packages whose files are among the bundle's inputs (paths relative to the root). */

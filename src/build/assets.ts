@@ -25,16 +25,16 @@ export function contentHash(contents: string | Buffer): string {
  * while none of them changed, the next build takes it from there instead of
  * starting esbuild.
  */
-export async function bundleBrowserScript(entry: string, define: Record<string, string> = {}, format: 'iife' | 'esm' = 'iife'): Promise<string> {
+export async function bundleBrowserScript(entry: string, format: 'iife' | 'esm' = 'iife'): Promise<string> {
   // Installed from the package, the tool's own browser scripts were bundled when it was packed.
-  if (PACKAGED && BUNDLE_DIR !== undefined && !Object.keys(define).length) {
+  if (PACKAGED && BUNDLE_DIR !== undefined) {
     try {
       return readFileSync(join(BUNDLE_DIR, 'browser', prebuiltScriptName(entry, format)), 'utf8');
     } catch {
       // Not one of the tool's scripts: bundled below.
     }
   }
-  const part = `assets ${JSON.stringify([entry, define, format])}`;
+  const part = `assets ${JSON.stringify([entry, format])}`;
   // Outside a build (the preview server's own script), in a record of its own.
   const record = currentRecord() ?? new BuildRecord(part);
   const cached = record.get<BundledScript>(part, toolVersion());
@@ -49,7 +49,6 @@ export async function bundleBrowserScript(entry: string, define: Record<string, 
     target: ['es2020'],
     write: false,
     legalComments: 'none',
-    define,
     logLevel: 'silent',
     metafile: true,
   });
@@ -85,10 +84,10 @@ function hashOfFile(path: string): string {
 /** The interaction script of the pages, and the search engine it loads when the search box is first used. */
 export type ClientAsset = Asset & { engine: Asset };
 
-export async function bundleClient(templatesDir: string, define: Record<string, string> = {}): Promise<ClientAsset> {
+export async function bundleClient(templatesDir: string): Promise<ClientAsset> {
   const [contents, engine] = await Promise.all([
-    bundleBrowserScript(join(templatesDir, 'client', 'main.ts'), define),
-    bundleBrowserScript(join(templatesDir, 'client', 'search-engine.ts'), define, 'esm'),
+    bundleBrowserScript(join(templatesDir, 'client', 'main.ts')),
+    bundleBrowserScript(join(templatesDir, 'client', 'search-engine.ts'), 'esm'),
   ]);
   return {
     url: `/assets/main.${contentHash(contents)}.js`,

@@ -20,8 +20,6 @@ const CASED_HTML_ATTRIBUTE =
   / (accessKey|autoCapitalize|autoComplete|autoCorrect|autoPlay|autoSave|cellPadding|cellSpacing|charSet|colSpan|contentEditable|controlsList|dateTime|encType|enterKeyHint|fetchPriority|formEncType|formMethod|formNoValidate|formTarget|hrefLang|inputMode|itemProp|itemRef|itemScope|itemType|maxLength|minLength|noModule|noValidate|playsInline|popoverTarget|popoverTargetAction|readOnly|referrerPolicy|rowSpan|spellCheck|srcDoc|srcLang|srcSet|useMap)=/g;
 const RAW_MARKER = /<!--docs-raw:(\d+)-->/g;
 
-const lowercase = (match: string) => match.toLowerCase();
-
 /** Hands raw HTML over to renderDocument and returns what to render in its place. */
 export type Raw = (html: string) => string;
 
@@ -32,7 +30,7 @@ export type Raw = (html: string) => string;
 export function renderDocument(render: (raw: Raw) => ReactElement): string {
   const raws: string[] = [];
   const raw: Raw = (html) => `<!--docs-raw:${raws.push(html) - 1}-->`;
-  const markup = renderToStaticMarkup(render(raw)).replace(CASED_HTML_ATTRIBUTE, lowercase);
+  const markup = renderToStaticMarkup(render(raw)).replace(CASED_HTML_ATTRIBUTE, (name) => name.toLowerCase());
   // (A function as the replacement: a body's "$&" or "$1" stays as written.)
   return '<!DOCTYPE html>' + markup.replace(RAW_MARKER, (_, i: string) => raws[Number(i)]!);
 }

@@ -40,12 +40,8 @@ interface Holder {
 
 /** Reads a lock: "docs-lock" JSON, or an older lock's bare process id; undefined for anything else (an empty or torn file). */
 function readHolder(file: string): Holder | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = readText(file);
+  if (text === undefined) return undefined;
   if (/^\d+\s*$/.test(text)) {
     const pid = Number.parseInt(text, 10);
     return pid > 0 ? { pid } : undefined;
@@ -60,11 +56,7 @@ function readHolder(file: string): Holder | undefined {
 
 /** The kernel's boot id, where the system has one (Linux). (Read each time: a small file, read a few times a build.) */
 function machineBoot(): string | undefined {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
+  return readText('/proc/sys/kernel/random/boot_id')?.trim() || undefined;
 }
 
 /**
@@ -72,23 +64,24 @@ function machineBoot(): string | undefined {
  * a hundredth of a second; undefined where it does not or the process is gone.
  */
 export function processStarted(pid: number): number | undefined {
-  try {
-    const bootTimeMs = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]) * 1000 || undefined;
-    if (bootTimeMs === undefined) return undefined;
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command name (which may hold spaces and parentheses); the start time is the 22nd field, in clock ticks.
-    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-    return Number.isFinite(ticks) ? bootTimeMs + ticks * 10 : undefined;
-  } catch {
-    return undefined;
-  }
+  const bootTimeMs = Number(/^btime (\d+)$/m.exec(readText('/proc/stat') ?? '')?.[1]) * 1000 || undefined;
+  const stat = readText(`/proc/${pid}/stat`);
+  if (bootTimeMs === undefined || stat === undefined) return undefined;
+  // The fields after the command name (which may hold spaces and parentheses); the start time is the 22nd field, in clock ticks.
+  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  return Number.isFinite(ticks) ? bootTimeMs + ticks * 10 : undefined;
 }
 
 /** The file name of the program a process runs, where the system tells (Linux: /proc). */
 function processProgram(pid: number): string | undefined {
+  const argv0 = readText(`/proc/${pid}/cmdline`)?.split('\0')[0];
+  return argv0 ? basename(argv0) : undefined;
+}
+
+/** A text file's contents, or undefined when it cannot be read (gone, or a system without /proc). */
+function readText(file: string): string | undefined {
   try {
-    const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
-    return argv0 ? basename(argv0) : undefined;
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
@@ -152,12 +145,6 @@ function takeLock(temp: string, file: string, contents: string, link: (existing:
   }
 }
 
-/** Gives a system error the path its message should name. */
-function withPath(e: unknown, path: string): unknown {
-  if (e && typeof e === 'object' && 'code' in e) Object.assign(e, { path });
-  return e;
-}
-
 /**
  * Takes the lock of an output folder: a file naming this process (id, machine, boot and start time),
  * written whole beside it and then linked into place, so that no build ever reads half a lock.
@@ -183,7 +170,8 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void,
         writeFileSync(temp, mine, { mode: 0o644, flag: 'wx' });
       } catch (e) {
         // (Named as the lock: the temporary name beside it means nothing to the reader.)
-        throw withPath(e, file);
+        if (e && typeof e === 'object' && 'code' in e) Object.assign(e, { path: file });
+        throw e;
       }
       taken = takeLock(temp, file, mine, link);
     } finally {

@@ -79,8 +79,10 @@ export class OutputWriter {
     this.target = resolve(outDir);
     mkdirSync(dirname(this.target), { recursive: true });
     this.temp = mkdtempSync(join(dirname(this.target), tempFolderPrefix(this.target)));
-    // mkdtemp makes the folder 0700; the output is for a web server that may run as another user.
-    chmodSync(this.temp, 0o777 & ~currentUmask());
+    // mkdtemp makes the folder 0700; the output is for a web server that may run as another user. (process.umask()
+    // without an argument is deprecated, as it briefly changes the umask to read it, but it is the only way to read
+    // it, and no other thread of this process makes files at this instant.)
+    chmodSync(this.temp, 0o777 & ~process.umask());
     this.folders.set(this.temp, Promise.resolve());
     const record = currentRecord();
     this.record = record?.name === this.target ? record : new BuildRecord(this.target);
@@ -140,30 +142,25 @@ export class OutputWriter {
   write(relPath: string, contents: Contents, key?: string): void {
     if (this.interrupted) throw new BuildInterrupted();
     if (this.keep(relPath, (key ??= contentKey(contents)))) return;
-    const entry = { key, size: 0 };
-    this.files.set(relPath, entry);
+    this.files.set(relPath, { key, size: typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length });
     const file = join(this.temp, relPath);
     const folder = dirname(file);
     let made = this.folders.get(folder);
     if (!made) this.folders.set(folder, (made = mkdir(folder, { recursive: true })));
     this.inFlight++;
-    const data = contents;
-    entry.size = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
     const length = contents.length;
     this.inFlightSize += length;
     this.slot()
       .then(() => made)
-      .then(() => writeFile(file, data))
+      .then(() => writeFile(file, contents))
       .finally(() => this.release())
       .then(
-      () => this.done(length),
-      (e: unknown) => {
-        // A disk-full error names no file: the message should.
-        if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = file;
-        this.failure ??= e;
-        this.done(length);
-      },
-    );
+        () => this.done(length),
+        (e: unknown) => {
+          this.failure ??= namedAfter(e, file);
+          this.done(length);
+        },
+      );
   }
 
   /** Waits for one of the MAX_OPEN files that may be open at once (thousands of small files would take every file handle). */
@@ -307,7 +304,6 @@ export class OutputWriter {
     }
   }
 
-  /** Removes the temporary folder at once, writes in flight or not (the process is about to end). */
   /**
    * Ctrl+C or a kill: the build stops at its next write or wait (BuildInterrupted), and its failure
    * path waits for the writes in flight before it removes the temporary folder (abort): removing it
@@ -339,8 +335,8 @@ export class BuildInterrupted extends Error {
   }
 }
 
-function currentUmask(): number {
-  // process.umask() without an argument is deprecated (it briefly changes the umask to read it), but
-  // it is the only way to read it, and no other thread of this process makes files at this instant.
-  return process.umask();
+/** A write's error with the file it was writing: a disk-full error names no file, and the message should. */
+export function namedAfter(e: unknown, file: string): unknown {
+  if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = file;
+  return e;
 }

@@ -10,7 +10,7 @@ import type { SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import { withBase } from '../site/links.js';
 import { hasContributors, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
-import { bundleClient, bundleCss, contentHash, type Asset, type ClientAsset } from './assets.js';
+import { contentHash, type Asset, type ClientAsset } from './assets.js';
 import { searchTerms, type SearchInput } from './search.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import type { OutputKeys } from './keys.js';
@@ -63,13 +63,6 @@ export function searchInputs(config: SiteConfig, base: string): (page: SourcePag
  */
 export function searchOrder(site: Site): SitePage[] {
   return [...site.pages].sort((a, b) => (a.sourcePath < b.sourcePath ? -1 : a.sourcePath > b.sourcePath ? 1 : 0));
-}
-
-
-/** The interaction script and the stylesheet, bundled from the templates folder. */
-export async function bundleAssets(templatesDir: string): Promise<{ js: ClientAsset; css: Asset }> {
-  const [js, css] = await Promise.all([bundleClient(templatesDir), bundleCss(templatesDir)]);
-  return { js, css };
 }
 
 /**
@@ -149,9 +142,6 @@ export function* siteFiles(
   const staticDir = join(root, 'static');
   for (const file of listStatic(staticDir)) yield [file, readFileSync(join(staticDir, file))];
 }
-
-
-/** Whether a page lists contributors (their avatars are images from GitHub). */
 
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 

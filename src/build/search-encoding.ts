@@ -110,9 +110,8 @@ export function encodeIndex({ terms, postingOf, lengths, titleShares, docKeys, d
     const rawKey = contentKey(raw);
     let gz: Buffer | undefined;
     const compressed = () => (gz ??= gzipSync(raw, { level: 9 }));
-    const known = gzipped.get(rawKey);
-    if (known) shards.push({ raw: rawKey, key: known.key, size: known.size, content: compressed });
-    else shards.push({ raw: rawKey, key: contentKey(compressed()), size: compressed().length, content: compressed });
+    const { key, size } = gzipped.get(rawKey) ?? { key: contentKey(compressed()), size: compressed().length };
+    shards.push({ raw: rawKey, key, size, content: compressed });
     bytes.length = 0;
     inShard = 0;
     previous = '';

@@ -3,12 +3,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { flushCacheWrites } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
-import { contentKey } from './output.js';
+import { contentKey, namedAfter } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
 import { createEntryReader, entryOf, type PageEntry, type SearchInput } from './search-entry.js';
-import { htmlOf, listKey, pageKey, stateVersion, type SearchIndexer, type SearchIndexerOptions, type StateHead } from './search-state.js';
-
-export type { IndexFileOptions, SearchIndexer, SearchIndexerOptions } from './search-state.js';
+import { htmlOf, listKey, pageKey, stateVersion, type StateHead } from './search-state.js';
 
 /*
  * The index writer: takes the pages one by one, keeps their postings (from
@@ -21,7 +19,14 @@ export type { IndexFileOptions, SearchIndexer, SearchIndexerOptions } from './se
 /** Above this many changed pages, the index is merged from every page's entry instead of changed in place. */
 const MAX_CHANGED = 1000;
 
-export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchIndexer {
+export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
+
+/**
+ * `state` names the saved state of the index in the current record (one per language and version of
+ * the site, say): with it, the indexer starts from the last build's state under that name and saves
+ * its own. The files are the same bytes with or without.
+ */
+export function createSearchIndexer(options: { state?: string } = {}) {
   const record = options.state === undefined ? undefined : currentRecord();
   const stateName = options.state === undefined ? '' : createHash('sha256').update(options.state).digest('hex').slice(0, 32);
   const part = `search ${stateName}`;
@@ -61,7 +66,7 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   const lastPlace = new Map(head?.keys.map((key, page) => [key, page]));
   let merged = !head;
   const changed = new Map<number, PageEntry>();
-  let made: ReturnType<SearchIndexer['made']> = 'merged';
+  let made: 'unchanged' | 'changed in place' | 'merged' = 'merged';
 
   /** A new term, on `page` alone. */
   const addTerm = (term: string, page: number, value: number) => {
@@ -193,11 +198,8 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     keys.forEach((key, page) => {
       if (!changed.has(page)) place[lastPlace.get(key)!] = page;
     });
-    if (!loadState(place)) {
-      resetPostings();
-      mergeAll();
-      return;
-    }
+    // (Nothing is posted before: every page waited or was put in `changed`.)
+    if (!loadState(place)) return mergeAll();
     for (const posting of postings.map((_, id) => postingToChange(id))) {
       const { pages, values } = posting;
       let moved = false;
@@ -228,24 +230,8 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
     made = 'changed in place';
   };
 
-  const resetPostings = () => {
-    termIds.clear();
-    termNames.length = postings.length = sortedTerms = ones = 0;
-  };
-
-  /** Every term in sorted order (the state's came sorted; the ones added since are sorted in). */
-  const termsInOrder = (): string[] => {
-    if (sortedTerms === termNames.length) return termNames;
-    const added = termNames.slice(sortedTerms).sort();
-    const all: string[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < sortedTerms || j < added.length) {
-      if (j >= added.length || (i < sortedTerms && termNames[i]! < added[j]!)) all.push(termNames[i++]!);
-      else all.push(added[j++]!);
-    }
-    return all;
-  };
+  /** Every term in sorted order (the state's came sorted: a run that the engine's merge sort takes whole, sorting in the ones added since). */
+  const termsInOrder = () => (sortedTerms === termNames.length ? termNames : termNames.slice().sort());
 
   /** The document of a page, from this build or from its entry. */
   const documentOf = (page: number): Buffer => documents[page] ?? Buffer.from(entryAt(page).doc, 'base64');
@@ -303,11 +289,25 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
   };
 
   return {
+    /** Adds a page; pages are numbered in the order they are added. */
     add,
+    /**
+     * How the last files listed were made: as the last build's (no page's entry changed), from
+     * the last build's postings with the changed pages put in place, or by merging every entry.
+     */
     made: () => made,
+    /** The index files (paths relative to the search-index/ folder), once every page is added. */
     files: () => build().map((f) => ({ path: f.path, content: f.content() })),
+    /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
     list,
-    async writeTo(dir, options = {}) {
+    /**
+     * Writes the index files into `dir`, but for those `keep` says the output already holds (path relative
+     * to search-index/; `key` is a hash of the bytes), telling `written` of each; returns how many it wrote.
+     */
+    async writeTo(
+      dir: string,
+      options: { keep?: (path: string, key: string) => boolean; written?: (path: string, key: string, size: number) => void } = {},
+    ) {
       const listed = list();
       const wanted = listed.filter(([path, key, size]) => {
         if (options.keep?.(path, key)) return false;
@@ -318,13 +318,10 @@ export function createSearchIndexer(options: SearchIndexerOptions = {}): SearchI
       const files = wanted.length ? build().filter((file) => paths.has(file.path)) : [];
       for (const folder of new Set(files.map((file) => dirname(file.path)))) await mkdir(join(dir, folder), { recursive: true });
       await Promise.all(
-        files.map((file) =>
-          writeFile(join(dir, file.path), file.content()).catch((e: unknown) => {
-            // A full disk names no file: the message should.
-            if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = join(dir, file.path);
-            throw e;
-          }),
-        ),
+        files.map((file) => {
+          const path = join(dir, file.path);
+          return writeFile(path, file.content()).catch((e: unknown) => Promise.reject(namedAfter(e, path)));
+        }),
       );
       await flushCacheWrites();
       return files.length;

@@ -2,33 +2,7 @@ import { createHash } from 'node:crypto';
 import { codeVersion, readCache } from '../io/cache.js';
 import type { SearchInput } from './search-entry.js';
 
-/* What the index writer (search-indexer.ts) is, and what it keeps between builds: its options, its pages' entry keys and the head of its saved state. */
-
-export interface SearchIndexer {
-  /** Adds a page; pages are numbered in the order they are added. */
-  add(page: SearchInput): void;
-  /** The index files (paths relative to the search-index/ folder), once every page is added. */
-  files(): Array<{ path: string; content: Uint8Array }>;
-  /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
-  list(): Array<[path: string, key: string, size: number]>;
-  /**
-   * Writes the index files into `dir`, but for those `options.keep` says the
-   * output already holds (`key` is a hash of the bytes); returns how many it wrote.
-   */
-  writeTo(dir: string, options?: IndexFileOptions): Promise<number>;
-  /**
-   * How the last files listed were made: as the last build's (no page's entry changed), from
-   * the last build's postings with the changed pages put in place, or by merging every entry.
-   */
-  made(): 'unchanged' | 'changed in place' | 'merged';
-}
-
-export interface IndexFileOptions {
-  /** Whether the output already holds the file (path relative to search-index/) with these bytes: then it is not written. */
-  keep?: (path: string, key: string) => boolean;
-  /** Told of each file written. */
-  written?: (path: string, key: string, size: number) => void;
-}
+/* What the index writer (search-indexer.ts) keeps between builds: its pages' entry keys and the head of its saved state. */
 
 let entryVersion: string | undefined;
 const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-state.ts', 'src/build/search-entry.ts', 'src/build/search-encoding.ts', 'src/content/search-sections.ts', 'templates/client/search-text.ts']));
@@ -81,14 +55,3 @@ export const listKey = (keys: readonly string[]) => {
   for (const key of keys) hash.update(key);
   return hash.digest('hex');
 };
-
-export interface SearchIndexerOptions {
-  /**
-   * Names the saved state of the index in the current record (one per language
-   * and version of the site, say): with it, the indexer starts from the last
-   * build's state under that name and saves its own. The files are the same
-   * bytes with or without.
-   */
-  state?: string;
-}
-

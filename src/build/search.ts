@@ -33,7 +33,7 @@ import { MAX_TERM } from '../../templates/client/search-text.js';
  */
 
 export type { SearchInput } from './search-entry.js';
-export { createSearchIndexer, type IndexFileOptions, type SearchIndexer, type SearchIndexerOptions } from './search-indexer.js';
+export { createSearchIndexer, type SearchIndexer } from './search-indexer.js';
 
 /**
  * The words of every title and heading, for correcting typos in queries

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import type { SiteConfig } from '../config/schema.js';
-import type { PageHooks, SourcePage } from '../content/load.js';
-import type { SearchBody } from '../content/search-sections.js';
+import type { PageHooks } from '../content/load.js';
 import { isCurrent } from '../site/tree-links.js';
 import type { Site, SitePage } from '../site/model.js';
 import { treeConfig, treeOfId, treeSpecs } from '../site/trees.js';
@@ -31,7 +30,7 @@ export function treeSearch(config: SiteConfig, base: string, make: (prefix: stri
   return {
     indexers,
     hooks: {
-      page(page: SourcePage, fromCache: boolean, body?: SearchBody) {
+      page(page, fromCache, body) {
         const tree = specs ? treeOfId(specs, page.id) : 0;
         const input = inputs[tree]!(page);
         if (!input) return;

@@ -56,8 +56,7 @@ export function pipelineVersion(): string {
       hash.update('missing');
     }
   }
-  version = hash.digest('hex');
-  return version;
+  return (version = hash.digest('hex'));
 }
 
 /**
@@ -69,7 +68,6 @@ export function layerEnabled(kind: string): boolean {
   return process.env.DOCS_CACHE !== '0' && !(process.env.DOCS_CACHE_OFF ?? '').split(',').includes(kind);
 }
 
-/** A path in the cache folder. */
 export function cachePath(...parts: string[]): string {
   return join(cacheRootDir(), ...parts);
 }
@@ -77,7 +75,6 @@ export function cachePath(...parts: string[]): string {
 export function cacheKey(file: string, lineOffset: number, body: string): string {
   return createHash('sha256').update(pipelineVersion()).update('\0').update(file).update('\0').update(String(lineOffset)).update('\0').update(body).digest('hex');
 }
-
 
 /*
  * Every file of the cache starts with a header line of fixed width that gives the length and the
@@ -97,15 +94,9 @@ function checkedContents(bytes: Buffer): Buffer | undefined {
 }
 
 /** Contents with their header in front, for writeFile (which takes an iterable of strings). */
-function withHeader(contents: string | Uint8Array | readonly string[]): Array<string | Uint8Array> {
-  const parts = typeof contents === 'string' || contents instanceof Uint8Array ? [contents] : contents;
-  const hash = createHash('sha256');
-  let length = 0;
-  for (const part of parts) {
-    hash.update(part);
-    length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
-  }
-  return [`docs-cache-1 ${String(length).padStart(16, '0')} ${hash.digest('hex')}\n`, ...parts];
+function withHeader(contents: string | Uint8Array): Array<string | Uint8Array> {
+  const length = typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length;
+  return [`docs-cache-1 ${String(length).padStart(16, '0')} ${createHash('sha256').update(contents).digest('hex')}\n`, contents];
 }
 
 /**
@@ -117,7 +108,7 @@ const intactPages = new Map<string, string>();
 
 /** Whether a page's cache file is whole and undamaged. */
 function pageIntact(key: string): boolean {
-  const path = pageFile(key);
+  const path = cachePath('pages', key.slice(0, 2), `${key}.page`);
   let stamp: string;
   try {
     const st = statSync(path);
@@ -150,8 +141,6 @@ export function readCache<T extends CachedPage>(key: string, withHtml = true): T
   }
 }
 
-const pageFile = (key: string) => join(cacheRootDir(), 'pages', key.slice(0, 2), `${key}.page`);
-
 /** Whether the cache holds a page's result (its body included), whole and undamaged. */
 export function cacheHas(key: string): boolean {
   return layerEnabled('pages') && pageIntact(key);
@@ -177,7 +166,7 @@ const pending = new Set<Promise<unknown>>();
 const folders = new Map<string, Promise<unknown>>();
 
 /** Stores a file in the cache (in `kind`/`folder`/) in the background; resolves to whether it was stored. */
-export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array | readonly string[], folder = ''): Promise<boolean> {
+export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array, folder = ''): Promise<boolean> {
   if (!layerEnabled(kind)) return Promise.resolve(false);
   const dir = join(cacheRootDir(), kind, folder);
   // Written under a temporary name and renamed, so a reader never sees half a file.
@@ -203,7 +192,6 @@ export function writeCachedFile(kind: string, name: string, contents: string | U
   return write;
 }
 
-/** Waits for the cache writes started so far. */
 export async function flushCacheWrites(): Promise<void> {
   await Promise.all([...pending]);
 }

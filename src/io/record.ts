@@ -22,7 +22,6 @@ type Parts = Record<string, { key: string; value: unknown }>;
  */
 let current: BuildRecord | undefined;
 
-/** The record of the build running, if any. */
 export const currentRecord = (): BuildRecord | undefined => current;
 
 const partOn = (part: string) => layerEnabled('record') && layerEnabled(part.split(' ')[0]!);

@@ -57,8 +57,8 @@ export function scanContent(rootDir: string, contentDir: string): ContentScan {
     return { files, problems };
   }
   const inside = (real: string) => real === realRoot || real.startsWith(realRoot + sep);
-  // Real paths of the folders on the way down: a link back to one of them is a loop.
-  const walk = (dir: string, rel: string, ancestors: Set<string>) => {
+  // Real paths of the folders on the way down (`realDir` the last): a link back to one of them is a loop.
+  const walk = (dir: string, realDir: string, rel: string, ancestors: Set<string>) => {
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -87,12 +87,9 @@ export function scanContent(rootDir: string, contentDir: string): ContentScan {
           problem(abs, `this symbolic link leads outside the site folder (to ${real}); docs publishes only files inside the site folder, so copy the file in instead`);
           continue;
         }
-        if (st.isDirectory() && ancestors.has(real)) {
-          problem(abs, 'this symbolic link leads back to a folder that holds it (a loop)');
-          continue;
-        }
         if (st.isDirectory()) {
-          walkInto(real, abs, relPath, ancestors);
+          if (ancestors.has(real)) problem(abs, 'this symbolic link leads back to a folder that holds it (a loop)');
+          else walk(abs, real, relPath, new Set(ancestors).add(real));
           continue;
         }
       } else if (entry.isDirectory()) {
@@ -100,7 +97,9 @@ export function scanContent(rootDir: string, contentDir: string): ContentScan {
           problem(abs, 'this is a folder whose name ends in .md; a page is a file (rename the folder)');
           continue;
         }
-        walkInto(abs, abs, relPath, ancestors);
+        // (A folder, not a link: its real path is its name in its parent's.)
+        const realChild = join(realDir, entry.name);
+        walk(abs, realChild, relPath, new Set(ancestors).add(realChild));
         continue;
       } else if (!entry.isFile()) {
         st = lstatSync(abs);
@@ -130,27 +129,9 @@ export function scanContent(rootDir: string, contentDir: string): ContentScan {
       files.push(relPath);
     }
   };
-  const walkInto = (realOrAbs: string, abs: string, rel: string, ancestors: Set<string>) => {
-    let real: string;
-    try {
-      real = realpathSync(realOrAbs);
-    } catch {
-      real = realOrAbs;
-    }
-    const next = new Set(ancestors);
-    next.add(real);
-    walk(abs, rel, next);
-  };
-  walk(contentDir, '', new Set([realContent]));
+  walk(contentDir, realContent, '', new Set([realContent]));
   files.sort();
   return { files, problems };
-}
-
-/** Like scanContent, for callers that want the files or every problem thrown at once. */
-export function listContentFilesChecked(rootDir: string, contentDir: string): string[] {
-  const { files, problems } = scanContent(rootDir, contentDir);
-  if (problems.length) throw new InputError(problems);
-  return files;
 }
 
 /**
@@ -199,10 +180,7 @@ export function decodeSourceText(bytes: Uint8Array, displayPath: string): string
 
 /** Line and column (1-based) just after `before`. */
 function positionIn(before: string): { line: number; column: number } {
-  const lastBreak = before.lastIndexOf('\n');
-  let line = 1;
-  for (let i = before.indexOf('\n'); i >= 0; i = before.indexOf('\n', i + 1)) line++;
-  return { line, column: before.length - lastBreak };
+  return { line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
 }
 
 /** Index of the first byte that is not part of a valid UTF-8 sequence. */

@@ -23,15 +23,11 @@ export function formatProblem(p: SourceProblem): string {
 export class InputError extends Error {
   readonly problems: SourceProblem[];
   constructor(problems: SourceProblem[]) {
-    const sorted = [...problems].sort(compareProblems);
+    const sorted = [...problems].sort((a, b) => (a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1));
     super(sorted.map(formatProblem).join('\n'));
     this.name = 'InputError';
     this.problems = sorted;
   }
-}
-
-function compareProblems(a: SourceProblem, b: SourceProblem): number {
-  return a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1;
 }
 
 /** Formats a zod-style path (`['sections', 2, 'pages', 4]`) as `sections[2].pages[4]`. */

@@ -10,10 +10,9 @@ export const SUBSTAGES = new Set(['markdown-pages', 'parsers']);
 
 export function timed<T>(stage: string, fn: () => T): T {
   const start = performance.now();
+  const add = () => (stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start);
   const result = fn();
-  if (result instanceof Promise) {
-    return result.finally(() => (stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start)) as T;
-  }
-  stageTimes[stage] = (stageTimes[stage] ?? 0) + performance.now() - start;
+  if (result instanceof Promise) return result.finally(add) as T;
+  add();
   return result;
 }

@@ -29,6 +29,5 @@ export function toolVersion(): string {
       // The next record of the installed packages.
     }
   }
-  tool = hash.digest('hex');
-  return tool;
+  return (tool = hash.digest('hex'));
 }
