@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { formatProblem, InputError, systemErrorMessage } from '../shared/errors.js';
 import { UsageError } from '../build/out-guard.js';
 import { TOOL_ROOT } from '../shared/paths.js';
 import { stageTimes, SUBSTAGES } from '../shared/stages.js';
 
-export const EXIT = { ok: 0, input: 1, usage: 2 } as const;
+const EXIT = { ok: 0, input: 1, usage: 2 } as const;
 
 const pkg = JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { version: string };
 
@@ -47,7 +47,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     });
 
   common(program.command('serve').description('Build, serve on localhost, rebuild and reload on save.'))
-    .addOption(new Option('-p, --port <port>', 'port to listen on').default('4000'))
+    .option('-p, --port <port>', 'port to listen on', '4000')
     .option('-H, --host <host>', 'interface to listen on (loopback unless told otherwise)', '127.0.0.1')
     .option('--open', 'open the site in the default browser')
     .action(async (opts: { config: string; root: string; port: string; host: string; open?: boolean }) => {

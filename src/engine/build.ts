@@ -54,7 +54,7 @@ export interface BuildResult {
 }
 
 
-export function normaliseBase(base = '/'): string {
+function normaliseBase(base = '/'): string {
   let b = base.trim() || '/';
   if (!b.startsWith('/')) b = '/' + b;
   if (!b.endsWith('/')) b += '/';

@@ -348,7 +348,7 @@ export class Engine {
 }
 
 /** esbuild's errors (a syntax error in a client script or stylesheet) as located problems. */
-export function esbuildProblems(e: unknown, root: string, templatesDir: string): SourceProblem[] {
+function esbuildProblems(e: unknown, root: string, templatesDir: string): SourceProblem[] {
   const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors;
   if (!Array.isArray(errors) || !errors.length) throw e;
   return errors.map((m) => ({

@@ -87,7 +87,7 @@ export class Preview {
   /** Counts builds (none started while 0); background work started for an older build is dropped. */
   private generation = 0;
   /** Resolves once the first build has read the config and listed the content folder. */
-  private readonly listed = new Promise<void>((r) => (this.onListed = r));
+  private readonly listed: Promise<void>;
   private onListed!: () => void;
   private firstPass?: FirstPass;
   /** Pages asked for during the first build and not answered yet; the build waits for `earlyDone` meanwhile. */
@@ -96,6 +96,7 @@ export class Preview {
   private resumeBuild?: () => void;
 
   constructor(private readonly options: PreviewOptions) {
+    this.listed = new Promise((r) => (this.onListed = r));
     this.record = new BuildRecord(`docs serve ${resolve(options.root)}`);
     this.engine = new Engine({
       root: options.root,
