@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { formatProblem, InputError, systemErrorMessage } from '../shared/errors.js';
 import { UsageError } from '../build/out-guard.js';
 import { TOOL_ROOT } from '../shared/paths.js';
-import { SUBSTAGES } from '../shared/stages.js';
+import { stageTimes, SUBSTAGES } from '../shared/stages.js';
 
-export const EXIT = { ok: 0, input: 1, usage: 2 } as const;
+const EXIT = { ok: 0, input: 1, usage: 2 } as const;
 
 const pkg = JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { version: string };
 
@@ -47,7 +47,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     });
 
   common(program.command('serve').description('Build, serve on localhost, rebuild and reload on save.'))
-    .addOption(new Option('-p, --port <port>', 'port to listen on').default('4000'))
+    .option('-p, --port <port>', 'port to listen on', '4000')
     .option('-H, --host <host>', 'interface to listen on (loopback unless told otherwise)', '127.0.0.1')
     .option('--open', 'open the site in the default browser')
     .action(async (opts: { config: string; root: string; port: string; host: string; open?: boolean }) => {
@@ -86,9 +86,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
   try {
     await program.parseAsync(argv);
   } catch (e) {
-    if (e instanceof CommanderError) {
-      return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     return reportUnexpected(e, io);
   }
   return code;
@@ -101,15 +99,10 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
  */
 export function reportUnexpected(e: unknown, io: Io): number {
   const system = systemErrorMessage(e);
-  if (system) {
-    io.err.write(`docs: ${system}\n`);
-    if (process.env.DOCS_DEBUG === '1') io.err.write(`${(e as Error).stack}\n`);
-    return EXIT.input;
-  }
   const message = e instanceof Error ? e.message : String(e);
-  io.err.write(`docs: unexpected error (a bug in docs, not in your files; please report it): ${message.split('\n')[0]}\n`);
+  io.err.write(system ? `docs: ${system}\n` : `docs: unexpected error (a bug in docs, not in your files; please report it): ${message.split('\n')[0]}\n`);
   if (process.env.DOCS_DEBUG === '1') io.err.write(`${e instanceof Error ? e.stack : ''}\n`);
-  else io.err.write('Run again with DOCS_DEBUG=1 to see where it happened.\n');
+  else if (!system) io.err.write('Run again with DOCS_DEBUG=1 to see where it happened.\n');
   return EXIT.input;
 }
 
@@ -136,10 +129,10 @@ async function runBuild(opts: { config: string; root: string; out: string; base:
   let lastPlain = 0;
   try {
     // Loaded here, not on start: `docs serve` leaves the building to its worker and starts quicker without it.
-    const { build, stageTimes } = await import('../engine/build.js');
-    const { root, config, out, base, only, strict } = opts;
+    const { build } = await import('../engine/build.js');
     const result = await build({
-      root, config, out, base, checkOnly, only, strict,
+      ...opts,
+      checkOnly,
       onWait: (pid) => io.err.write(`Waiting for another build (process ${pid}) into ${opts.out}/ to finish…\n`),
       onProgress: opts.quiet
         ? undefined

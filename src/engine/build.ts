@@ -10,12 +10,13 @@ import { resolveLinks, type LinkTargets } from '../site/links.js';
 import { pageFile, type Site, type SitePage } from '../site/model.js';
 import { createSearchIndexer, type SearchIndexer } from '../build/search.js';
 import { treeFiles, treeSearch } from '../build/trees.js';
-import { OutputWriter, type Contents } from '../build/output.js';
+import { OutputWriter } from '../build/output.js';
 import { lockOutput, type OutputLock } from '../build/output-lock.js';
 import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from '../build/out-guard.js';
 import { renderPage } from '../build/render.js';
 import { siteFiles, TEMPLATES_DIR } from '../build/parts.js';
-import { Engine, stageTimes, timed, type EngineOptions, type Rendering, type Update } from './engine.js';
+import { stageTimes, timed } from '../shared/stages.js';
+import { Engine, type EngineOptions, type Rendering, type Update } from './engine.js';
 
 type Indexers = Array<{ prefix: string; indexer: SearchIndexer }>;
 
@@ -46,7 +47,6 @@ export interface BuildOptions {
 export interface BuildResult {
   site: Site;
   pages: number;
-  files: number;
   outDir?: string;
   ms: number;
   /** What the build let pass but the writer should know (formatted like problems). */
@@ -54,7 +54,7 @@ export interface BuildResult {
 }
 
 
-export function normaliseBase(base = '/'): string {
+function normaliseBase(base = '/'): string {
   let b = base.trim() || '/';
   if (!b.startsWith('/')) b = '/' + b;
   if (!b.endsWith('/')) b += '/';
@@ -76,7 +76,7 @@ export function normaliseBase(base = '/'): string {
  * every problem found. `onConfig` may return hooks that get each page as soon as its Markdown is
  * rendered (see loadPages).
  */
-export async function loadSite(options: BuildOptions, onConfig?: EngineOptions['onConfig'], render = false): Promise<Extract<Update, { ok: true }> & { base: string; root: string }> {
+async function loadSite(options: BuildOptions, onConfig: EngineOptions['onConfig'], render: boolean): Promise<Extract<Update, { ok: true }> & { base: string; root: string }> {
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
@@ -104,7 +104,7 @@ export async function loadSite(options: BuildOptions, onConfig?: EngineOptions['
   }
   // (Every problem is outside the files --only names: the site is checked as far as they go.)
   const done = update.ok ? update : { ok: true as const, site: update.site!, warnings: update.warnings!, parsed: 0 };
-  return { ...done, base, root, warnings: only ? done.warnings.filter((p) => p.file.startsWith(only)) : done.warnings };
+  return { ...done, base, root, warnings: shownOf(done.warnings) };
 }
 
 /**
@@ -115,14 +115,14 @@ export async function loadSite(options: BuildOptions, onConfig?: EngineOptions['
 function onlyPrefix(root: string, only: string): string {
   const prefix = (isAbsolute(only) ? relative(root, only) + (/[/\\]$/.test(only) ? '/' : '') : only).split(sep).join('/').replace(/^(?:\.\/)+/, '');
   const at = join(root, prefix);
-  const folder = prefix === '' || /\/$/.test(prefix) ? at : dirname(at);
+  // A folder's path names what is in it; a file's, the names in its folder that start with its own.
+  const [folder, start] = prefix === '' || prefix.endsWith('/') ? [at, ''] : [dirname(at), basename(at)];
   let names: string[] = [];
   try {
     names = readdirSync(folder);
   } catch {
     // No such folder: nothing starts with the prefix.
   }
-  const start = prefix === '' || /\/$/.test(prefix) ? '' : basename(at);
   if (prefix.startsWith('../') || !names.some((name) => name.startsWith(start))) {
     throw new UsageError(`--only ${only}: nothing in the site folder starts with ${prefix || '.'}; give a path from the site folder, such as content/ or a page's file`);
   }
@@ -231,16 +231,16 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   };
   // (The site's components are compiled and loaded for check too, in memory, so that it reports their problems.)
   const { site, base, root, warnings, rendering } = await loadSite(options, searchFeed, !options.checkOnly);
-  if (options.checkOnly || !rendering) return { site, pages: site.pages.length, files: 0, ms: performance.now() - started, warnings };
+  if (options.checkOnly || !rendering) return { site, pages: site.pages.length, ms: performance.now() - started, warnings };
   // (Not a problem, even with --strict: the file is right for a host that serves the sub-path at its root.)
   if (base !== '/') warnings.push({ file: 'robots.txt', line: 0, column: 0, message: robotsUnderBase(site.config.site.url, base) });
 
   const out = new OutputWriter(outputFolder(options));
   inProgress.add(out);
   try {
-    const files = await writeSite(rendering, root, options.templates ?? TEMPLATES_DIR, out, options.onProgress, indexers);
+    await writeSite(rendering, root, options.templates ?? TEMPLATES_DIR, out, options.onProgress, indexers);
     await timed('commit', () => out.commit());
-    return { site, pages: site.pages.length, files, outDir: out.target, ms: performance.now() - started, warnings };
+    return { site, pages: site.pages.length, outDir: out.target, ms: performance.now() - started, warnings };
   } catch (e) {
     await out.abort();
     throw e;
@@ -249,30 +249,18 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
-/** Writes the site's files into `out`, keeping those the last output has as they would be made; returns how many. */
-async function writeSite(rendering: Rendering, root: string, templatesDir: string, out: OutputWriter, onProgress?: (done: number, total: number) => void, indexers: Indexers = []): Promise<number> {
-  let files = 0;
-  const write = (path: string, contents: Contents, key?: string) => {
-    out.write(path, contents, key);
-    files++;
-  };
+/** Writes the site's files into `out`, keeping those the last output has as they would be made. */
+async function writeSite(rendering: Rendering, root: string, templatesDir: string, out: OutputWriter, onProgress: BuildOptions['onProgress'], indexers: Indexers): Promise<void> {
   /** Whether the output holds the file as made from `key` (see OutputWriter.keep): then nothing needs to make it. */
-  const counted = (kept: boolean) => {
-    if (kept) files++;
-    return kept;
-  };
-  const keep = (path: string, key: string) => counted(out.keep(path, key));
+  const keep = (path: string, key: string) => out.keep(path, key);
   // Every page is in the index by now: its files are written while the pages render.
   const searchFiles = indexers.length
     ? Promise.all(
         indexers.map(({ prefix, indexer }) =>
           indexer.writeTo(join(out.temp, prefix, 'search-index'), {
             // The index's files live in a folder named by its version: unchanged ones move to the new folder.
-            keep: (path, key) => counted(out.keepMoved(join(prefix, 'search-index', path), key)),
-            written: (path, key, size) => {
-              out.writtenElsewhere(join(prefix, 'search-index', path), key, size);
-              files++;
-            },
+            keep: (path, key) => out.keepMoved(join(prefix, 'search-index', path), key),
+            written: (path, key, size) => out.writtenElsewhere(join(prefix, 'search-index', path), key, size),
           }),
         ),
       )
@@ -282,7 +270,7 @@ async function writeSite(rendering: Rendering, root: string, templatesDir: strin
   try {
     const { contexts, markdownOf } = rendering;
     const assetPaths = new Set<string>();
-    for (const [path, contents] of contexts.flatMap((c) => c.files)) if (!assetPaths.has(path) && assetPaths.add(path)) write(path, contents);
+    for (const [path, contents] of contexts.flatMap((c) => c.files)) if (!assetPaths.has(path) && assetPaths.add(path)) out.write(path, contents);
     const total = contexts.reduce((n, c) => n + c.ctx.site.pages.length, 0);
     let i = 0;
     for (const { ctx, keys } of contexts) {
@@ -291,7 +279,7 @@ async function writeSite(rendering: Rendering, root: string, templatesDir: strin
         const key = keys.page(page);
         if (!keep(path, key)) {
           const html = timed('render', () => renderPage(ctx, page));
-          timed('write', () => write(path, html, key));
+          timed('write', () => out.write(path, html, key));
         }
         onProgress?.(++i, total);
         // Lets the writes started so far go on while the next pages render, and waits when the disk falls behind.
@@ -303,13 +291,12 @@ async function writeSite(rendering: Rendering, root: string, templatesDir: strin
     const { ctx, keys } = contexts[0]!;
     for (const extras of [siteFiles(ctx, root, templatesDir, undefined, markdownOf, { keys, keep }), treeFiles(contexts.map((c) => c.ctx), markdownOf, contexts.map((c) => ({ keys: c.keys, keep })))]) {
       for (let next = timed('extras', () => extras.next()); !next.done; next = timed('extras', () => extras.next())) {
-        write(...next.value);
+        out.write(...next.value);
         await out.ready();
       }
     }
     // The index's files are written beside the pages'; the time the build still waits for them.
     await timed('search-wait', () => searchFiles);
-    return files;
   } catch (e) {
     // The indexer writes into the temporary output folder: it must be done before that folder goes.
     await searchFiles?.catch(() => undefined);
@@ -323,5 +310,3 @@ const robotsUnderBase = (url: string, base: string) =>
 
 const outputFolder = (options: BuildOptions) => resolve(options.root, options.out ?? 'dist');
 
-export { contentSecurityPolicy, SECURITY_HEADERS, TEMPLATES_DIR } from '../build/parts.js';
-export { stageTimes, timed } from './engine.js';

@@ -55,11 +55,6 @@ export function checkSite(
 }
 
 /**
- * What a link may name besides the pages: the generated files, each section's
- * printable document, the files of static/; and the pages that failed to
- * load (accepted unchecked).
- */
-/**
  * The link problems of the pages when the config is not valid, so that they come with the config's
  * at once: each link is checked against the pages, the files of static/ and the generated files. What
  * only the config can say is taken as it is written (redirect sources, read from the file whatever
@@ -82,12 +77,20 @@ export async function linksWithoutConfig(root: string, configPath: string, sourc
   return [...resolveLinks(site, '/', targets), ...checkUnbuiltLinks(site, targets, unbuilt)];
 }
 
+/**
+ * What a link may name besides the pages: the generated files, each section's
+ * printable document, the files of static/; and the pages that failed to
+ * load (accepted unchecked).
+ */
 export function linkTargets(site: Site, failed: Iterable<string>, statics: string[]): LinkTargets {
   const files = new Set([...GENERATED, ...statics]);
   for (const section of site.sections) if (section.pages.length && site.config.site.printable !== false) files.add(`${section.url}printable/`);
   for (const file of treeFiles(site)) files.add(file);
   return { files, unchecked: new Set([...failed].map(routeOf)) };
 }
+
+/** The names of the hashed files the build writes into assets/ (see assets.ts): a file of static/ by such a name could replace one. */
+const BUILT_ASSET = /^\/assets\/(?:main|search|style|terms)\.[0-9a-f]{10}\.(?:js|css|json)$/;
 
 /**
  * Files of static/ whose path the build writes itself: a page, a printable
@@ -97,10 +100,7 @@ export function linkTargets(site: Site, failed: Iterable<string>, statics: strin
  * _headers): each is a problem. (static/favicon.svg is the site's favicon,
  * written instead of the built-in one.)
  */
-/** The names of the hashed files the build writes into assets/ (see assets.ts): a file of static/ by such a name could replace one. */
-const BUILT_ASSET = /^\/assets\/(?:main|search|style|terms)\.[0-9a-f]{10}\.(?:js|css|json)$/;
-
-export function staticCollisions(site: Site, statics: string[]): SourceProblem[] {
+function staticCollisions(site: Site, statics: string[]): SourceProblem[] {
   const written = new Map<string, string>();
   for (const page of site.pages) written.set('/' + pageFile(page).split(sep).join('/'), `the page built from ${page.sourcePath}`);
   for (const section of site.sections) if (section.pages.length && site.config.site.printable !== false) written.set(`${section.url}printable/index.html`, `the printable document of ${section.url}`);

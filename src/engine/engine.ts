@@ -32,8 +32,6 @@ import { checkSite, linksWithoutConfig, siteWarnings, type LinkResolver } from '
  * the worker pool, the highlight thread); later ones parse the changed files one by one.
  */
 
-export { stageTimes, timed } from '../shared/stages.js';
-
 export interface EngineOptions {
   /** The site folder and its config file (absolute). */
   root: string;
@@ -338,7 +336,7 @@ export class Engine {
   }
 
   /** The site's own components, or undefined with their problems added. */
-  private components(site: Site, problems: SourceProblem[]): ReturnType<typeof loadComponents> | undefined {
+  components(site: Site, problems: SourceProblem[]): ReturnType<typeof loadComponents> | undefined {
     try {
       return loadComponents(this.options.root, site.config);
     } catch (e) {
@@ -350,7 +348,7 @@ export class Engine {
 }
 
 /** esbuild's errors (a syntax error in a client script or stylesheet) as located problems. */
-export function esbuildProblems(e: unknown, root: string, templatesDir: string): SourceProblem[] {
+function esbuildProblems(e: unknown, root: string, templatesDir: string): SourceProblem[] {
   const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors;
   if (!Array.isArray(errors) || !errors.length) throw e;
   return errors.map((m) => ({

@@ -84,9 +84,8 @@ export class Preview {
   private search: FileList = [];
   private output = new Map<string, string | Uint8Array>();
   private current?: Current;
-  /** Counts builds; background work started for an older build is dropped. */
+  /** Counts builds (none started while 0); background work started for an older build is dropped. */
   private generation = 0;
-  private started = false;
   /** Resolves once the first build has read the config and listed the content folder. */
   private readonly listed: Promise<void>;
   private onListed!: () => void;
@@ -135,32 +134,12 @@ export class Preview {
       await this.listed;
       // (The first pass reads frontmatter and places of problems synchronously: with every page and the config from the cache, nothing loaded the parsers yet.)
       await loadParsers();
-      return await this.renderEarly(path);
+      if (this.current) return undefined;
+      this.firstPass ??= new FirstPass(this.engine, (ctx, page) => this.options.renderer.page(ctx, page));
+      return await this.firstPass.files(path);
     } finally {
       if (--this.earlyActive === 0) this.resumeBuild?.();
     }
-  }
-
-  private renderEarly(path: string): Promise<FileList | undefined> {
-    const { engine } = this;
-    const config = engine.validConfig;
-    if (this.current || !config) return Promise.resolve(undefined);
-    this.firstPass ??= new FirstPass({
-      root: this.options.root,
-      contentDir: engine.contentDir,
-      templatesDir: this.options.templatesDir,
-      config,
-      files: engine.listing,
-      parse: async (file) => {
-        await engine.parseFile(file);
-        return engine.sources.get(file)?.page;
-      },
-      parsed: (file) => (engine.sources.has(file) ? (engine.sources.get(file)!.page ?? null) : undefined),
-      script: engine.script.bind(engine),
-      updated: engine.dates.bind(engine),
-      renderPage: (ctx, page) => this.options.renderer.page(ctx, page),
-    });
-    return this.firstPass.files(path);
   }
 
   /** Applies a change; returns the output files that changed, or every problem found. The record of the last build is written after each good one. */
@@ -179,9 +158,7 @@ export class Preview {
       stages[stage] = Math.round((now - last) * 10) / 10;
       last = now;
     };
-    this.generation++;
-    const first = !this.started;
-    this.started = true;
+    const first = ++this.generation === 1;
     if (change.known) {
       // A new worker: the server holds files of the previous one; compare against nothing, remove what is gone.
       for (const path of change.known) if (!this.output.has(path)) this.output.set(path, UNKNOWN);
@@ -204,12 +181,7 @@ export class Preview {
     );
     this.pages = pages;
     lap('render');
-    const set: FileList = [];
-    for (const [path, contents] of output) {
-      if (contents === UNKNOWN) continue; // the previous worker's search index, kept until the new one is written
-      const old = this.output.get(path);
-      if (old === undefined || !sameContents(old, contents)) set.push([path, contents]);
-    }
+    const set = this.changed(output);
     const remove = [...this.output.keys()].filter((path) => !output.has(path));
     const searchDirty = (this.current?.searchDirty ?? false) || first || rendered > 0 || remove.some((p) => p.endsWith('.html'));
     this.output = output;
@@ -251,12 +223,8 @@ export class Preview {
       const files = await searchIndexFiles(current.site);
       if (generation !== this.generation) return false;
       current.searchDirty = false;
-      const set: FileList = [];
+      const set = this.changed(files);
       const next = new Map(files);
-      for (const [path, contents] of files) {
-        const old = this.output.get(path);
-        if (old === undefined || !sameContents(old, contents)) set.push([path, contents]);
-      }
       const remove = this.search.map(([path]) => path).filter((path) => !next.has(path));
       this.search = files;
       // The index sits between the pages and the site files in the build's write order;
@@ -266,6 +234,11 @@ export class Preview {
       if (set.length || remove.length) post(set, remove);
     }
     return true;
+  }
+
+  /** The files whose contents the output lacks or has otherwise (the previous worker's search index, UNKNOWN, stays until the new one is written). */
+  private changed(files: Iterable<[string, string | Uint8Array]>): FileList {
+    return [...files].filter(([path, contents]) => contents !== UNKNOWN && !sameContents(this.output.get(path) ?? UNKNOWN, contents));
   }
 
   /** Every output file, as `docs build` would write it (for tests and checks). */
@@ -279,7 +252,7 @@ export class Preview {
    * debounce of the build. The build then finds them parsed (same text hash).
    */
   async prefetch(files: string[]): Promise<void> {
-    if (!this.started) return;
+    if (!this.generation) return;
     for (const file of files) await this.engine.parseFile(file);
   }
 

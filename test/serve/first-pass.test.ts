@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TEMPLATES_DIR } from '../../src/engine/build.js';
+import { TEMPLATES_DIR } from '../../src/build/parts.js';
 import { loadPage } from '../../src/content/load.js';
 import { headingLines, outlinePages } from '../../src/content/outline.js';
 import { scanContent } from '../../src/io/sources.js';
