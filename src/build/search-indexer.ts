@@ -5,7 +5,7 @@ import { flushCacheWrites } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
 import { contentKey, namedAfter } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
-import { createEntryReader, entryOf, type PageEntry, type SearchInput } from './search-entry.js';
+import { createEntryReader, type PageEntry, type SearchInput } from './search-entry.js';
 import { htmlOf, listKey, pageKey, stateVersion, type StateHead } from './search-state.js';
 
 /*
@@ -95,8 +95,8 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     postings[id] = posting;
     return posting;
   };
-  /** A page's entry, from its body as read where it was rendered, or else from its body HTML. */
-  const entryAt = (page: number, input = inputs[page]!): PageEntry => (input.body ? entryOf(input, input.body) : read(input, htmlOf(input)));
+  /** A page's entry, as made where the page was rendered, or else from its body HTML. */
+  const entryAt = (page: number, input = inputs[page]!): PageEntry => input.entry ?? read(input, htmlOf(input));
 
   /** Takes a page's length, share and document from its entry. */
   const describe = (page: number, entry: PageEntry) => {
@@ -157,7 +157,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     keys.push(key);
     const known = !merged && lastPlace.has(key);
     // A page the state has keeps its body when it came with one (rendered again: the render cache lost it), for a merge.
-    inputs.push(known || (input.html === undefined && !input.body) ? input : { ...input, html: undefined, body: undefined });
+    inputs.push(known || (input.html === undefined && !input.entry) ? input : { ...input, html: undefined, entry: undefined });
     if (known) return;
     // (With the body as given, when the page was just rendered.)
     const entry = entryAt(page, input);

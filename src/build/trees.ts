@@ -9,7 +9,7 @@ import type { Contents } from './output.js';
 import type { OutputKeys } from './keys.js';
 import { llmsFullTxt, llmsTxt } from './llms.js';
 import { renderPrintable } from './render.js';
-import { searchInputs } from './parts.js';
+import { searchInputs, searchPlaces } from './parts.js';
 import type { SearchIndexer } from './search.js';
 
 /*
@@ -26,20 +26,23 @@ export const treeViews = (site: Site): Site[] => site.trees?.map((tree) => tree.
 export function treeSearch(config: SiteConfig, base: string, make: (prefix: string) => SearchIndexer): { hooks: PageHooks; indexers: Array<{ prefix: string; indexer: SearchIndexer }> } {
   const specs = treeSpecs(config);
   const indexers = (specs?.map((spec) => spec.prefix) ?? ['']).map((prefix) => ({ prefix, indexer: make(prefix) }));
-  const inputs = specs ? specs.map((spec) => searchInputs(treeConfig(config, spec), base)) : [searchInputs(config, base)];
+  const configs = specs ? specs.map((spec) => treeConfig(config, spec)) : [config];
+  const inputs = configs.map((c) => searchInputs(c, base));
+  const places = configs.map((c) => searchPlaces(c, base));
+  const treeOf = (id: string) => (specs ? treeOfId(specs, id) : 0);
   return {
     indexers,
     hooks: {
-      page(page, fromCache, body) {
-        const tree = specs ? treeOfId(specs, page.id) : 0;
+      page(page, fromCache, entry) {
+        const tree = treeOf(page.id);
         const input = inputs[tree]!(page);
         if (!input) return;
         // A page from the render cache goes without its body: the indexer reads it from there if it needs it.
         if (fromCache) delete input.html;
-        input.body = body;
+        input.entry = entry;
         indexers[tree]!.indexer.add(input);
       },
-      searchBodies: true,
+      searchPlace: (id) => places[treeOf(id)]!(id),
     },
   };
 }

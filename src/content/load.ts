@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { timed } from '../shared/stages.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
-import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PoolOptions, type RenderOptions } from './pool.js';
+import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PageTask, type PoolOptions, type RenderOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
 import { registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass } from './highlight.js';
@@ -13,7 +13,7 @@ import { highlightThreadFor, PAGES_IN_FLIGHT } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
 import { loadParsers, withParsers } from '../config/parsers.js';
 import { codeBlocksIn } from './plugins/code-blocks.js';
-import { createBodyReader, type SearchBody } from './search-sections.js';
+import { createBodyReader, entryOf, type PageEntry, type SearchBody, type SearchPlace } from './search-sections.js';
 
 /** What the render cache keeps of a page (see readCache): its render without the tree, and the frontmatter it was made with. */
 export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems' | 'codeBlocks'> & {
@@ -40,11 +40,14 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' |
 export { duplicatePage, listContentFiles, pageIdOf, PageProblems, type UnbuiltPage } from './pages.js';
 import { duplicatePage, FrontmatterProblems, listContentFiles, pageIdOf, PageProblems, withBodyProblems, type UnbuiltPage } from './pages.js';
 
-/** A page read and split, before (or instead of) rendering its Markdown. */
+/**
+ * A page read and split, before (or instead of) rendering its Markdown. Its frontmatter is read
+ * where the page renders (see frontmatterOf), unless the page's render or last build had it.
+ */
 interface Prepared {
   relPath: string;
   sourcePath: string;
-  split: SplitSource;
+  split: Omit<SplitSource, 'frontmatter'> & { frontmatter?: Frontmatter };
   /** The frontmatter as written. */
   yaml: string;
   key: string;
@@ -52,10 +55,11 @@ interface Prepared {
 
 /**
  * Reads and splits a page, and with `lookup` takes its render from the cache.
- * The frontmatter is parsed only when it differs from the one the cached
- * render was made with, or (a page whose body changed) from the one the
- * page had at the last build: YAML parsing is most of the time of a cached
- * page, and needs the parsers loaded (see src/config/parsers.ts).
+ * The frontmatter of a cached render is parsed only when it differs from the
+ * one the render was made with: YAML parsing is most of the time of a cached
+ * page, and needs the parsers loaded (see src/config/parsers.ts). A page to
+ * render has its frontmatter read as it renders (on a worker thread, say),
+ * unless it is the one the page had at the last build.
  */
 function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
@@ -65,25 +69,18 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
   let packed = lookup && !withHtml ? lastBuild?.metas.get(key) : undefined;
   if (packed && !cacheHas(key)) packed = undefined;
   let cached = packed ? { ...packed, html: '' } : lookup ? readCache<CachedMarkdown>(key, withHtml) : undefined;
-  let fm: Pick<SplitSource, 'frontmatter' | 'locateField'>;
   const same = cached?.fm?.yaml === raw.yaml;
   // The frontmatter as read before: with the cached render, or (a page whose body changed) at the last build.
   const last = lastBuild?.metas.get(lastBuild.keys.get(sourcePath) ?? '')?.fm;
   const known = same ? cached!.fm : last?.yaml === raw.yaml ? last : undefined;
-  if (known) fm = { frontmatter: known.frontmatter, locateField: lazyLocateField(raw.yaml, sourcePath) };
-  else {
-    try {
-      fm = readFrontmatter(raw.yaml, sourcePath);
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      throw new FrontmatterProblems(e.problems, { relPath, sourcePath, body: raw.body, bodyLineOffset: raw.bodyLineOffset });
-    }
-  }
+  const page = { relPath, sourcePath, body: raw.body, bodyLineOffset: raw.bodyLineOffset };
+  const fm = { frontmatter: known || !cached ? known?.frontmatter : frontmatterOf(raw.yaml, page), locateField: lazyLocateField(raw.yaml, sourcePath) };
   if (cached && !same) {
     // The same body under new frontmatter: the cached render is kept with the frontmatter it now has.
+    const fresh = { yaml: raw.yaml, frontmatter: fm.frontmatter! };
     const whole = withHtml ? cached : readCache<CachedMarkdown>(key);
-    if (whole) writeCache<CachedMarkdown>(key, { ...whole, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } });
-    cached = { ...cached, fm: { yaml: raw.yaml, frontmatter: fm.frontmatter } };
+    if (whole) writeCache<CachedMarkdown>(key, { ...whole, fm: fresh });
+    cached = { ...cached, fm: fresh };
   }
   return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached, packed: !!packed && same };
 }
@@ -94,31 +91,39 @@ let readBody: ((html: string) => SearchBody) | undefined;
 /**
  * Renders a prepared page's Markdown and stores the result in the cache (`cached`: whether that worked); throws InputError on problems.
  * With `reuseCode`, the tokens of code blocks the page had at its last render (`lastKey`, or the last build's) are reused.
+ * With `place` (where the search index shows the page), the page's search entry is made too.
  */
-async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, { reuseCode, searchBodies }: RenderOptions, lastKey?: string) {
-  // (All of it is what the worker pool shares out: the Markdown, what the body gives the search index, the cache's file.)
+async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, { reuseCode }: RenderOptions, place?: SearchPlace | null, lastKey?: string) {
+  // (All of it is what the worker pool shares out: the frontmatter, the Markdown, the page's search entry, the cache's file.)
   return timed('markdown-pages', async () => {
-    const previous = reuseCode ? codeOfLastRender(prepared.sourcePath, lastKey) : undefined;
+    const { relPath, sourcePath, split } = prepared;
+    const frontmatter = split.frontmatter ?? (await loadParsers(), frontmatterOf(prepared.yaml, { relPath, sourcePath, body: split.body, bodyLineOffset: split.bodyLineOffset }));
+    const previous = reuseCode ? codeOfLastRender(sourcePath, lastKey) : undefined;
     if (previous) registerTokenClasses(previous.classes);
-    const fresh = await renderMarkdown(prepared.split.body, {
-      file: prepared.sourcePath,
-      lineOffset: prepared.split.bodyLineOffset,
-      highlighter,
-      codeBlocks: new Map(previous?.blocks),
-    });
-    if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(prepared.relPath)!, sourcePath: prepared.sourcePath, bodyLineOffset: prepared.split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
+    const fresh = await renderMarkdown(split.body, { file: sourcePath, lineOffset: split.bodyLineOffset, highlighter, codeBlocks: new Map(previous?.blocks) });
+    if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset: split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
     const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
-    const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter: prepared.split.frontmatter } };
-    const search = searchBodies ? (readBody ??= createBodyReader())(rest.html) : undefined;
+    const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter } };
+    const search = place ? entryOf({ ...place, title: frontmatter.title }, (readBody ??= createBodyReader())(rest.html)) : undefined;
     return { rendered: result, cached: writeCache(prepared.key, result), search };
   });
 }
 
+/** Reads a page's frontmatter; throws FrontmatterProblems (see withBodyProblems), or ParsersNotLoaded. */
+function frontmatterOf(yaml: string, page: FrontmatterProblems['page']): Frontmatter {
+  try {
+    return readFrontmatter(yaml, page.sourcePath).frontmatter;
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    throw new FrontmatterProblems(e.problems, page);
+  }
+}
+
 /**
  * A page rendered, whether it is in the render cache (a worker thread has waited for the write) and
- * what its body gives the search index (when asked for); or its problems.
+ * its search entry (when asked for); or its problems.
  */
-export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean>; search?: SearchBody } | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage };
+export type WorkerResult = { ok: true; rendered: CachedMarkdown; cached: boolean | Promise<boolean>; search?: PageEntry } | { ok: false; problems: SourceProblem[]; unbuilt?: UnbuiltPage };
 
 /*
  * What the last build's loadPages had, a part of its record (src/io/record.ts): each page's
@@ -153,7 +158,8 @@ function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
     ids: new Set(ids),
     id: pageIdOf(prepared.relPath)!,
     sourcePath: prepared.sourcePath,
-    frontmatter: prepared.split.frontmatter,
+    // (Read where the page rendered, unless known before: see prepare.)
+    frontmatter: prepared.split.frontmatter ?? rendered.fm!.frontmatter,
     bodyLineOffset: prepared.split.bodyLineOffset,
     sourceKey: prepared.key,
     locateField: prepared.split.locateField,
@@ -171,10 +177,12 @@ export async function loadPage(
   highlighter: HighlighterSource,
   lastKey?: string,
 ): Promise<{ page: SourcePage; markdown: string }> {
-  const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true)).catch(async (e: unknown) => {
+  try {
+    const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
+    return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, { reuseCode: true }, undefined, lastKey)).rendered), markdown: prepared.split.body };
+  } catch (e) {
     throw await withBodyProblems(e);
-  });
-  return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, { reuseCode: true, searchBodies: false }, lastKey)).rendered), markdown: prepared.split.body };
+  }
 }
 
 /**
@@ -183,16 +191,17 @@ export async function loadPage(
  * block: workers render only when megabytes of Markdown changed, where pages edited one at a time
  * (whose tokens are read back from their last render) are the few.
  */
-export async function renderForWorker(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, options: RenderOptions): Promise<WorkerResult> {
+export async function renderForWorker(rootDir: string, contentDir: string, { file, place }: PageTask, highlighter: HighlighterSource, options: RenderOptions): Promise<WorkerResult> {
   await loadParsers();
-  return renderPrepared(() => prepare(rootDir, contentDir, relPath, false).prepared, highlighter, options);
+  return renderPrepared(() => prepare(rootDir, contentDir, file, false).prepared, highlighter, options, place);
 }
 
 /** Renders a page once `prepared` has read it; problems of the page come back as a result, not thrown. */
-async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, options: RenderOptions): Promise<WorkerResult> {
+async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, options: RenderOptions, place?: SearchPlace | null): Promise<WorkerResult> {
   try {
-    return { ok: true, ...(await renderFresh(prepared(), highlighter, options)) };
-  } catch (e) {
+    return { ok: true, ...(await renderFresh(prepared(), highlighter, options, place)) };
+  } catch (caught) {
+    const e = await withBodyProblems(caught);
     if (e instanceof InputError) return { ok: false, problems: e.problems, unbuilt: e instanceof PageProblems ? e.unbuilt : undefined };
     throw e;
   }
@@ -201,11 +210,11 @@ async function renderPrepared(prepared: () => Prepared, highlighter: Highlighter
 export interface PageHooks {
   /**
    * A page loaded; `fromCache`: its render came from the render cache (which holds its body HTML);
-   * `search`: what its body gives the search index, read as it was rendered (with `searchBodies`).
+   * `search`: its search entry, made as it was rendered (see searchPlace).
    */
-  page(page: SourcePage, fromCache: boolean, search?: SearchBody): void;
-  /** Whether rendering a page reads its body for the search index too (where it renders: on a worker thread, say). */
-  searchBodies?: boolean;
+  page(page: SourcePage, fromCache: boolean, search?: PageEntry): void;
+  /** Where the search index shows a page, by its id (null: nowhere): a page rendered then gets its search entry where it renders (on a worker thread, say). */
+  searchPlace?: (id: string) => SearchPlace | null;
   pause?: () => Promise<void>; // awaited between two pages read or rendered here: lets other work go first
 }
 
@@ -266,7 +275,7 @@ export async function loadPages(
   const seen = new Map<string, string>();
   // Pass 1: read every file, check its frontmatter, and take what the cache has.
   /** `cached`: whether the render is in the cache (a page may let its HTML go only then). */
-  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; search?: SearchBody; fromCache?: boolean; packed?: boolean; failed?: true; done?: true; page?: SourcePage };
+  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; search?: PageEntry; fromCache?: boolean; packed?: boolean; failed?: true; done?: true; page?: SourcePage };
   const slots: Slot[] = [];
   const markdown = new Map<string, string>();
   let kept = 0;
@@ -342,7 +351,7 @@ export async function loadPages(
       while (taken < misses.length) {
         const miss = misses[taken++]!;
         // Read and split in pass 1 already: rendered from that.
-        settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, render));
+        settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, render, placeOf(miss)));
         await (hooks?.pause ?? nextTurn)(); // lets the cache writes of the page (and the work hooks.page started) go on
       }
     };
@@ -355,13 +364,15 @@ export async function loadPages(
   // Pass 2: render the rest, on this thread or with worker threads when there is enough Markdown to pay for them.
   const misses = slots.filter((slot) => !slot.rendered && !slot.done);
   // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
-  const render: RenderOptions = { reuseCode: misses.length < slots.length, searchBodies: !!hooks?.searchBodies };
+  const render: RenderOptions = { reuseCode: misses.length < slots.length };
+  const placeOf = (slot: Slot) => hooks?.searchPlace?.(pageIdOf(slot.prepared.relPath)!);
   if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
+    const tasks = misses.map((m): PageTask => ({ file: m.prepared.relPath, place: placeOf(m) }));
     await renderInWorkers(
       rootDir,
       contentDir,
-      misses.map((m) => m.prepared.relPath),
-      (i) => renderPrepared(() => misses[i]!.prepared, highlighter, render),
+      tasks,
+      (i) => renderPrepared(() => misses[i]!.prepared, highlighter, render, tasks[i]!.place),
       (i, result) => settle(misses[i]!, result),
       render,
       pool,

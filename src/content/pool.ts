@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../shared/paths.js';
+import type { SearchPlace } from './search-sections.js';
 
 /*
  * Markdown rendering across threads. Parsing and highlighting are pure CPU
@@ -29,10 +30,15 @@ export interface PoolOptions {
   heapMb?: number;
 }
 
-/** How a page is rendered: whether the tokens of its last render's code blocks are reused, and whether its body is read for the search index. */
+/** How a page is rendered: whether the tokens of its last render's code blocks are reused. */
 export interface RenderOptions {
   reuseCode: boolean;
-  searchBodies: boolean;
+}
+
+/** A page to render (its file, relative to the content folder), and where the search index shows it (then its search entry is made too). */
+export interface PageTask {
+  file: string;
+  place?: SearchPlace | null;
 }
 
 export const PARALLEL_MIN_BYTES = 4_000_000;
@@ -46,7 +52,7 @@ export function workerCount(): number {
 }
 
 /**
- * Renders the pages in `files` (relative to contentDir) across the main
+ * Renders the pages `tasks` across the main
  * thread (with `renderHere`) and worker threads, handing each result to
  * `onResult` with its index as it comes (results are not kept here: the
  * caller decides what of them it keeps). `options`: see PoolOptions.
@@ -54,7 +60,7 @@ export function workerCount(): number {
 export async function renderInWorkers<Result>(
   rootDir: string,
   contentDir: string,
-  files: string[],
+  tasks: PageTask[],
   renderHere: (index: number) => Promise<Result>,
   onResult: (index: number, result: Result) => void,
   render: RenderOptions,
@@ -67,10 +73,10 @@ export async function renderInWorkers<Result>(
   const BATCH = 8;
   const take = () => {
     const batch: number[] = [];
-    while (batch.length < BATCH && next < files.length) batch.push(next++);
+    while (batch.length < BATCH && next < tasks.length) batch.push(next++);
     return batch;
   };
-  const workers = Array.from({ length: Math.min(threads, files.length) }, () => {
+  const workers = Array.from({ length: Math.min(threads, tasks.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
     const worker = new Worker(workerEntry('content'), {
       workerData: { rootDir, contentDir, render },
@@ -88,7 +94,7 @@ export async function renderInWorkers<Result>(
         const deliver = () => message.results?.forEach((result, j) => onResult(done[j]!, result));
         batch = take();
         if (batch.length) {
-          worker.postMessage(batch.map((i) => files[i]));
+          worker.postMessage(batch.map((i) => tasks[i]));
           try {
             deliver();
           } catch (e) {
@@ -110,14 +116,14 @@ export async function renderInWorkers<Result>(
         // A page too large for the thread's heap: its batch, and the thread's share of the rest, go to the main thread.
         void (async () => {
           for (const i of batch) await renderOneHere(i);
-          while (next < files.length) await renderOneHere(next++);
+          while (next < tasks.length) await renderOneHere(next++);
         })().then(resolve, reject);
       });
     });
   });
   const here = async () => {
     if (!mainThread) return;
-    while (next < files.length) {
+    while (next < tasks.length) {
       await renderOneHere(next++);
       // Lets the workers' messages in, so that none of them waits for its next batch.
       await nextTurn();

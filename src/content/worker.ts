@@ -3,16 +3,16 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { flushCacheWrites } from '../io/cache.js';
 import { loadHighlighter } from './highlight.js';
 import { renderForWorker, type WorkerResult } from './load.js';
-import type { RenderOptions } from './pool.js';
+import type { PageTask, RenderOptions } from './pool.js';
 
 const { rootDir, contentDir, render } = workerData as { rootDir: string; contentDir: string; render: RenderOptions };
 const port = parentPort!;
 
-port.on('message', async (files: string[]) => {
+port.on('message', async (tasks: PageTask[]) => {
   try {
     const results = [];
-    for (const file of files) {
-      results.push(await renderForWorker(rootDir, contentDir, file, loadHighlighter, render));
+    for (const task of tasks) {
+      results.push(await renderForWorker(rootDir, contentDir, task, loadHighlighter, render));
       await nextTurn(); // lets the cache writes of the page go on
     }
     // The pool ends this thread once the pages are done: the cache must be written by then (and

@@ -239,7 +239,7 @@ export class Engine {
         this.sources.set(file, { hash: hashes.get(file) ?? '', page, problems: [] });
         feed?.page(page, fromCache, search);
       },
-      searchBodies: feed?.searchBodies,
+      searchPlace: feed?.searchPlace,
       pause,
     };
     // Loaded on first use: when every page comes from the render cache, never.

@@ -391,6 +391,37 @@ describe('docs build', () => {
     expect(snapshotDir(join(dir, 'four'))).toEqual(snapshotDir(join(dir, 'one')));
   });
 
+  it('reports a page\'s frontmatter and body problems together, whichever thread renders it', async () => {
+    const dir = site();
+    // Bad frontmatter (read where the page renders) and a broken link in the same page's body.
+    editFile(join(dir, 'content/guides/first.md'), /^title: .*$/m, 'title: First guide\nkeywords: [a]');
+    appendFileSync(join(dir, 'content/guides/first.md'), '\nSee [the third guide](/guides/third/).\n');
+    const saved = { cache: process.env.DOCS_CACHE, workers: process.env.DOCS_WORKERS };
+    const problemsOf = async (options: object) => {
+      const { build } = await import('../../src/engine/build.js');
+      const error = await build({ root: dir, out: 'never', ...options }).then(() => undefined, (e: unknown) => e);
+      return (error as { problems?: Array<{ file: string; line: number; column: number; message: string }> }).problems;
+    };
+    try {
+      process.env.DOCS_CACHE = '0';
+      process.env.DOCS_WORKERS = '0';
+      const alone = await problemsOf({});
+      expect(alone?.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`)).toEqual([
+        'content/guides/first.md:3:1 unknown key "keywords"',
+        expect.stringMatching(/^content\/guides\/first\.md:\d+:5 links to "\/guides\/third\/", which is not a page of this site/),
+      ]);
+      process.env.DOCS_WORKERS = '2';
+      expect(await problemsOf({ pool: { minBytes: 1, mainThread: false } })).toEqual(alone);
+      expect(await problemsOf({ pool: { minBytes: 1 } })).toEqual(alone);
+    } finally {
+      for (const [key, value] of [['DOCS_CACHE', saved.cache], ['DOCS_WORKERS', saved.workers]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+  });
+
   it('refuses a page over 1 MB with one problem at its file, and builds one just under it', async () => {
     const dir = site();
     const page = join(dir, 'content/guides/long.md');

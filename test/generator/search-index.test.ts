@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createSearchIndexer, type SearchInput } from '../../src/build/search.js';
 import { createEntryReader } from '../../src/build/search-entry.js';
-import { createBodyReader, sectionsOf } from '../../src/content/search-sections.js';
+import { createBodyReader, entryOf, sectionsOf } from '../../src/content/search-sections.js';
 import { flushCacheWrites } from '../../src/io/cache.js';
 import { BuildRecord } from '../../src/io/record.js';
 import { editFile, fixtureSite, runDocs, withCacheDir } from '../helpers/site.js';
@@ -126,15 +126,16 @@ describe('search index', () => {
     }
   });
 
-  it('makes the same files from bodies read where the pages were rendered (a worker thread) as from their HTML', () => {
+  it('makes the same files from entries made where the pages were rendered (a worker thread) as from their HTML', () => {
     const readBody = createBodyReader();
-    // The HTML given beside a body is not read: the body is what the index takes.
-    const withBodies = PAGES.map((p) => ({ ...p, html: '<p>Never read.</p>', body: readBody(p.html!) }));
+    // The HTML given beside an entry is not read: the entry is what the index takes.
+    const withEntries = PAGES.map((p) => ({ ...p, html: '<p>Never read.</p>', entry: entryOf(p, readBody(p.html!)) }));
     // Titles whose words the body has too (Optimization), and titles of words of their own (Loader API).
-    expect(withBodies[1]!.body.terms).toContain('optimization');
-    expect(withBodies[3]!.body.terms).not.toContain('api');
+    expect(withEntries[1]!.entry.terms).toContain('optimization');
+    expect(withEntries[3]!.entry.terms).toContain('api');
+    expect(readBody(PAGES[3]!.html!).terms).not.toContain('api');
     const fromHtml = indexOf(PAGES);
-    expect(indexOf(withBodies)).toEqual(fromHtml);
+    expect(indexOf(withEntries)).toEqual(fromHtml);
     expect(fromHtml.size).toBeGreaterThan(2);
   });
 
