@@ -7,8 +7,9 @@
 //   warm  - the same build again, with caches and the previous output
 //   edit  - after changing one page
 //   cold, one thread - a cold build with DOCS_WORKERS=0, and its one-thread share: the part of it
-//          that runs on one thread whatever the number of cores, that is all but the pages' Markdown
-//          (the markdown-pages stage of DOCS_PROFILE, which the worker pool shares out)
+//          that runs on one thread whatever the number of cores, that is all but the stages of
+//          DOCS_PROFILE that the worker pool shares out (POOL_STAGES of src/shared/stages.ts: the
+//          pages' Markdown, markdown-pages, and their documents, documents)
 // It reports the median wall time of the runs, pages per second, peak RSS, output
 // size and the slowest stages (from DOCS_PROFILE), and does the same for this
 // repository's own site. Beside the cold build it shows how long remark-parse alone
@@ -89,7 +90,7 @@ function measure(label, siteRoot, pageCount, editFile) {
       'output MB': Number((size / 1024 / 1024).toFixed(1)),
       'remark-parse alone s': kind === 'cold' ? Number((floorMs / 1000).toFixed(2)) : '',
       'slowest stages': slowest,
-      'one-thread share': kind === 'cold, one thread' ? `${Math.round(100 * median(results.map((x) => 1 - (x.stages['markdown-pages'] ?? 0) / x.ms)))} %` : '',
+      'one-thread share': kind === 'cold, one thread' ? `${Math.round(100 * median(results.map((x) => 1 - ((x.stages['markdown-pages'] ?? 0) + (x.stages.documents ?? 0)) / x.ms)))} %` : '',
     });
   }
   rmSync(out, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 /** The bundle's entries: the command and the scripts its worker threads start from. */
 const ENTRIES = {
   cli: 'src/cli/cli.ts',
-  'content-worker': 'src/content/worker.ts',
+  'pool-worker': 'src/engine/worker.ts',
   'highlight-worker': 'src/content/highlight-worker.ts',
   // The render worker of `docs serve`, while the templates are the ones bundled here.
   'serve-worker': 'src/serve/worker.ts',

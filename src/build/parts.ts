@@ -97,16 +97,27 @@ export function renderContext(
   const head = headScript(site.config);
   const theme = { ...resolveTheme(site.config), logoRatio: own.logoRatio };
   const csp = contentSecurityPolicy(site.config, head, false, hasContributors(site));
-  const ctx: RenderContext = {
-    site,
+  const data: ContextData = {
     base,
     assets: { css: css.url, js: js.url, headScript: head, csp, searchTerms: terms, searchEngine: js.engine.url, components: own.key || undefined },
     lastUpdated: updated,
-    nav: createNavCache(site, (url) => withBase(base, url), theme.ui),
     theme,
-    components: own.components,
   };
-  return { ctx, files };
+  return { ctx: contextOf(site, data, own.components), files };
+}
+
+/** What a render context holds besides the site, its navigation lists and the site's components: plain data, which a worker thread can be sent. */
+export type ContextData = Omit<RenderContext, 'site' | 'nav' | 'components'>;
+
+/** A render context from its data, for the site (or a view of it) and with the site's own components. */
+export function contextOf(site: Site, data: ContextData, components: Components): RenderContext {
+  return { site, ...data, nav: createNavCache(site, (url) => withBase(data.base, url), data.theme.ui), components };
+}
+
+/** The printable sections of a site (or a view of it): each section's index and the path of its file. */
+export function printables(site: Site): Array<[index: number, path: string]> {
+  if (site.config.site.printable === false) return [];
+  return site.sections.flatMap((section, i) => (section.pages.length ? [[i, join(section.url, 'printable', 'index.html')] as [number, string]] : []));
 }
 
 /**
@@ -123,11 +134,9 @@ export function* siteFiles(
   kept?: { keys: OutputKeys; keep: (path: string, key: string) => boolean },
 ): Generator<[path: string, contents: Contents, key?: string]> {
   const { site, base } = ctx;
-  for (const section of site.sections) {
-    if (!section.pages.length || site.config.site.printable === false) continue;
-    const path = join(section.url, 'printable', 'index.html');
-    const key = kept?.keys.printable(section);
-    if (!key || !kept!.keep(path, key)) yield [path, printable(section), key];
+  for (const [i, path] of printables(site)) {
+    const key = kept?.keys.printable(site.sections[i]!);
+    if (!key || !kept!.keep(path, key)) yield [path, printable(site.sections[i]!), key];
   }
   if (!site.byId.has('404')) yield ['404.html', renderNotFound(ctx)];
   if (site.blog?.feedUrl) yield [site.blog.feedUrl.slice(1), atomFeed(site, site.blog, base)];

@@ -9,7 +9,7 @@ import type { Contents } from './output.js';
 import type { OutputKeys } from './keys.js';
 import { llmsFullTxt, llmsTxt } from './llms.js';
 import { renderPrintable } from './render.js';
-import { searchInputs, searchPlaces } from './parts.js';
+import { printables, searchInputs, searchPlaces } from './parts.js';
 import type { SearchIndexer } from './search.js';
 
 /*
@@ -61,13 +61,9 @@ export function* treeFiles(
     const { site, base } = ctx;
     const tree = site.trees![i]!;
     const { keys, keep } = kept[i]!;
-    if (site.config.site.printable !== false) {
-      for (const section of site.sections) {
-        if (!section.pages.length) continue;
-        const path = join(section.url, 'printable', 'index.html');
-        const key = keys.printable(section);
-        if (!keep(path, key)) yield [path, renderPrintable(ctx, site, section), key];
-      }
+    for (const [j, path] of printables(site)) {
+      const key = keys.printable(site.sections[j]!);
+      if (!keep(path, key)) yield [path, renderPrintable(ctx, site, site.sections[j]!), key];
     }
     if (!isCurrent(tree)) continue;
     yield [`${tree.prefix}llms.txt`, llmsTxt(site, base, tree.prefix)];

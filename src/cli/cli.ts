@@ -4,7 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { formatProblem, InputError, systemErrorMessage } from '../shared/errors.js';
 import { UsageError } from '../build/out-guard.js';
 import { TOOL_ROOT } from '../shared/paths.js';
-import { stageTimes, SUBSTAGES } from '../shared/stages.js';
+import { POOL_STAGES, stageTimes, SUBSTAGES } from '../shared/stages.js';
 
 const EXIT = { ok: 0, input: 1, usage: 2 } as const;
 
@@ -109,8 +109,7 @@ export function reportUnexpected(e: unknown, io: Io): number {
 /**
  * With DOCS_PROFILE set, one line of the build's stage times (ms) and peak memory, for scripts; with
  * DOCS_PROFILE=table, also a table of each stage's share of the wall time, and of the part that runs
- * on one thread whatever the number of cores: all but the pages' Markdown (markdown-pages, which the
- * worker pool shares out; measured alone with DOCS_WORKERS=0, where the pages render one at a time).
+ * on one thread whatever the number of cores: all but the stages the worker pool shares out (POOL_STAGES).
  */
 function profile(io: Io, stageTimes: Record<string, number>): void {
   if (!process.env.DOCS_PROFILE) return;
@@ -121,7 +120,7 @@ function profile(io: Io, stageTimes: Record<string, number>): void {
   const row = (name: string, ms: number) => `  ${name.padEnd(15)} ${String(Math.round(ms)).padStart(7)} ms ${((100 * ms) / wall).toFixed(1).padStart(5)} %\n`;
   const timedMs = Object.entries(stageTimes).reduce((sum, [stage, ms]) => (SUBSTAGES.has(stage) ? sum : sum + ms), 0);
   const rows = Object.entries(stageTimes).sort((a, b) => b[1] - a[1]).map(([stage, ms]) => row(SUBSTAGES.has(stage) ? ` ${stage}` : stage, ms));
-  io.err.write([...rows, row('(untimed)', Math.max(0, wall - timedMs)), row('wall', wall), row('one thread', wall - (stageTimes['markdown-pages'] ?? 0))].join(''));
+  io.err.write([...rows, row('(untimed)', Math.max(0, wall - timedMs)), row('wall', wall), row('one thread', POOL_STAGES.reduce((rest, stage) => rest - (stageTimes[stage] ?? 0), wall))].join(''));
 }
 
 async function runBuild(opts: { config: string; root: string; out: string; base: string; quiet?: boolean; only?: string; strict?: boolean }, io: Io, checkOnly: boolean): Promise<number> {

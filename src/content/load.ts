@@ -369,12 +369,10 @@ export async function loadPages(
   if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
     const tasks = misses.map((m): PageTask => ({ file: m.prepared.relPath, place: placeOf(m) }));
     await renderInWorkers(
-      rootDir,
-      contentDir,
+      { kind: 'markdown', rootDir, contentDir, render },
       tasks,
       (i) => renderPrepared(() => misses[i]!.prepared, highlighter, render, tasks[i]!.place),
-      (i, result) => settle(misses[i]!, result),
-      render,
+      (i, result: WorkerResult) => settle(misses[i]!, result),
       pool,
     );
   } else await renderHere(misses);

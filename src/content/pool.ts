@@ -24,6 +24,8 @@ import type { SearchPlace } from './search-sections.js';
 export interface PoolOptions {
   /** Markdown to render (bytes) from which worker threads are started; 4 MB by default. */
   minBytes?: number;
+  /** Documents to render (pages in their chrome, printable sections) from which worker threads are started: see POOL_MIN_DOCUMENTS. */
+  minDocuments?: number;
   /** Whether the main thread renders too (otherwise only what a thread could not); true by default. */
   mainThread?: boolean;
   /** Old-generation heap of a worker thread (MB): the highlighter and its grammars, plus one batch of pages; 384 by default. */
@@ -34,6 +36,12 @@ export interface PoolOptions {
 export interface RenderOptions {
   reuseCode: boolean;
 }
+
+/**
+ * What a worker thread of the pool does: render Markdown pages (loadPages), or pages' documents
+ * around their bodies (src/build/render-tasks.ts), from what it is given here.
+ */
+export type PoolWork = { kind: 'markdown'; rootDir: string; contentDir: string; render: RenderOptions } | { kind: 'documents'; data: unknown };
 
 /** A page to render (its file, relative to the content folder), and where the search index shows it (then its search entry is made too). */
 export interface PageTask {
@@ -52,18 +60,16 @@ export function workerCount(): number {
 }
 
 /**
- * Renders the pages `tasks` across the main
- * thread (with `renderHere`) and worker threads, handing each result to
- * `onResult` with its index as it comes (results are not kept here: the
- * caller decides what of them it keeps). `options`: see PoolOptions.
+ * Does `tasks` across the main thread (with `renderHere`) and worker threads
+ * (src/engine/worker.ts, which `work` tells what kind of work it does),
+ * handing each result to `onResult` with its index as it comes (results are
+ * not kept here: the caller decides what of them it keeps). `options`: see PoolOptions.
  */
-export async function renderInWorkers<Result>(
-  rootDir: string,
-  contentDir: string,
-  tasks: PageTask[],
-  renderHere: (index: number) => Promise<Result>,
+export async function renderInWorkers<Task, Result>(
+  work: PoolWork,
+  tasks: Task[],
+  renderHere: (index: number) => Result | Promise<Result>,
   onResult: (index: number, result: Result) => void,
-  render: RenderOptions,
   { mainThread = true, heapMb = WORKER_HEAP_MB }: PoolOptions = {},
 ): Promise<void> {
   const threads = workerCount();
@@ -78,8 +84,8 @@ export async function renderInWorkers<Result>(
   };
   const workers = Array.from({ length: Math.min(threads, tasks.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
-    const worker = new Worker(workerEntry('content'), {
-      workerData: { rootDir, contentDir, render },
+    const worker = new Worker(workerEntry('pool'), {
+      workerData: work,
       resourceLimits: { maxOldGenerationSizeMb: heapMb },
     });
     return new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { readdirSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SiteConfig } from '../config/schema.js';
-import type { PoolOptions } from '../content/pool.js';
+import { renderInWorkers, workerCount, type PoolOptions } from '../content/pool.js';
 import { BuildRecord, currentRecord } from '../io/record.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { resolveLinks, type LinkTargets } from '../site/links.js';
@@ -13,12 +13,21 @@ import { treeFiles, treeSearch } from '../build/trees.js';
 import { OutputWriter } from '../build/output.js';
 import { lockOutput, type OutputLock } from '../build/output-lock.js';
 import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from '../build/out-guard.js';
-import { renderPage } from '../build/render.js';
-import { siteFiles, TEMPLATES_DIR } from '../build/parts.js';
+import { documentsData, POOL_MIN_DOCUMENTS, renderDocumentTask, type DocumentTask } from '../build/render-tasks.js';
+import { printables, siteFiles, TEMPLATES_DIR } from '../build/parts.js';
 import { stageTimes, timed } from '../shared/stages.js';
 import { Engine, type EngineOptions, type Rendering, type Update } from './engine.js';
 
 type Indexers = Array<{ prefix: string; indexer: SearchIndexer }>;
+
+interface WriteOptions {
+  root: string;
+  templatesDir: string;
+  out: OutputWriter;
+  onProgress: BuildOptions['onProgress'];
+  indexers: Indexers;
+  pool: PoolOptions;
+}
 
 export interface BuildOptions {
   /** Site root: holds content/, templates/ and static/ unless told otherwise. */
@@ -238,7 +247,7 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   const out = new OutputWriter(outputFolder(options));
   inProgress.add(out);
   try {
-    await writeSite(rendering, root, options.templates ?? TEMPLATES_DIR, out, options.onProgress, indexers);
+    await writeSite(rendering, site.config, { root, templatesDir: options.templates ?? TEMPLATES_DIR, out, onProgress: options.onProgress, indexers, pool: options.pool ?? {} });
     await timed('commit', () => out.commit());
     return { site, pages: site.pages.length, outDir: out.target, ms: performance.now() - started, warnings };
   } catch (e) {
@@ -250,7 +259,7 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
 }
 
 /** Writes the site's files into `out`, keeping those the last output has as they would be made. */
-async function writeSite(rendering: Rendering, root: string, templatesDir: string, out: OutputWriter, onProgress: BuildOptions['onProgress'], indexers: Indexers): Promise<void> {
+async function writeSite(rendering: Rendering, config: SiteConfig, { root, templatesDir, out, onProgress, indexers, pool }: WriteOptions): Promise<void> {
   /** Whether the output holds the file as made from `key` (see OutputWriter.keep): then nothing needs to make it. */
   const keep = (path: string, key: string) => out.keep(path, key);
   // Every page is in the index by now: its files are written while the pages render.
@@ -271,25 +280,45 @@ async function writeSite(rendering: Rendering, root: string, templatesDir: strin
     const { contexts, markdownOf } = rendering;
     const assetPaths = new Set<string>();
     for (const [path, contents] of contexts.flatMap((c) => c.files)) if (!assetPaths.has(path) && assetPaths.add(path)) out.write(path, contents);
+    // The documents: every page, then every printable section, but those the output keeps.
     const total = contexts.reduce((n, c) => n + c.ctx.site.pages.length, 0);
-    let i = 0;
-    for (const { ctx, keys } of contexts) {
-      for (const page of ctx.site.pages) {
+    let done = 0;
+    const documents: Array<{ task: DocumentTask; path: string; key: string }> = [];
+    contexts.forEach(({ ctx, keys }, c) => {
+      ctx.site.pages.forEach((page, i) => {
         const path = pageFile(page);
         const key = keys.page(page);
-        if (!keep(path, key)) {
-          const html = timed('render', () => renderPage(ctx, page));
-          timed('write', () => out.write(path, html, key));
-        }
-        onProgress?.(++i, total);
-        // Lets the writes started so far go on while the next pages render, and waits when the disk falls behind.
+        if (!keep(path, key)) documents.push({ task: ['page', c, i], path, key });
+        else onProgress?.(++done, total);
+      });
+      for (const [i, path] of printables(ctx.site)) {
+        const key = keys.printable(ctx.site.sections[i]!);
+        if (!keep(path, key)) documents.push({ task: ['printable', c, i], path, key });
+      }
+    });
+    const ctxs = contexts.map((c) => c.ctx);
+    const written = new Set<string>();
+    const take = (i: number, html: string) => {
+      const { task, path, key } = documents[i]!;
+      timed('write', () => out.write(path, html, key));
+      written.add(path);
+      if (task[0] === 'page') onProgress?.(++done, total);
+    };
+    // (Waits when the disk falls behind.)
+    const renderHere = async (i: number) => (await timed('disk-wait', () => out.ready()), timed('documents', () => renderDocumentTask(ctxs, documents[i]!.task)));
+    if (documents.length >= (pool.minDocuments ?? POOL_MIN_DOCUMENTS) && workerCount() > 0) {
+      await renderInWorkers({ kind: 'documents', data: documentsData(root, config, ctxs) }, documents.map((d) => d.task), renderHere, take, pool);
+    } else {
+      for (let i = 0; i < documents.length; i++) {
+        take(i, await renderHere(i));
+        // Lets the writes started so far go on while the next documents render.
         if (i % 4 === 0) await nextTurn();
-        await timed('disk-wait', () => out.ready());
       }
     }
     // One file at a time: a printable section of a large site is tens of megabytes.
+    const made = (path: string, key: string) => written.has(path) || keep(path, key);
     const { ctx, keys } = contexts[0]!;
-    for (const extras of [siteFiles(ctx, root, templatesDir, undefined, markdownOf, { keys, keep }), treeFiles(contexts.map((c) => c.ctx), markdownOf, contexts.map((c) => ({ keys: c.keys, keep })))]) {
+    for (const extras of [siteFiles(ctx, root, templatesDir, undefined, markdownOf, { keys, keep: made }), treeFiles(ctxs, markdownOf, contexts.map((c) => ({ keys: c.keys, keep: made })))]) {
       for (let next = timed('extras', () => extras.next()); !next.done; next = timed('extras', () => extras.next())) {
         out.write(...next.value);
         await out.ready();

@@ -1,4 +1,4 @@
-// Entry of a Markdown worker thread: loads the TypeScript pipeline and renders the pages it is sent.
+// Entry of a thread of the worker pool, running from the sources: loads the TypeScript code and does the work it is sent.
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 

@@ -1,0 +1,63 @@
+import { deserialize, serialize } from 'node:v8';
+import type { RenderContext } from '../../templates/types.js';
+import type { SiteConfig } from '../config/schema.js';
+import type { Site, SitePage } from '../site/model.js';
+import { loadComponents } from '../theme/components.js';
+import { contextOf, type ContextData } from './parts.js';
+import { renderPage, renderPrintable } from './render.js';
+
+/*
+ * The documents of a build (each page in its chrome, each printable section) as tasks that any
+ * thread of the worker pool can do: the main thread with its render contexts, a worker thread with
+ * the same contexts made again from what it is sent (the site model as bytes, and each context's
+ * data; it loads the site's own components itself).
+ */
+
+/** Documents to render from which a build starts worker threads for them (measured: see docs/benchmarks.md). */
+export const POOL_MIN_DOCUMENTS = 200;
+
+/** A document to render: a page or a printable section (by its index in the site's list) of the render context `context`. */
+export type DocumentTask = [kind: 'page' | 'printable', context: number, index: number];
+
+/** What a worker thread is sent to make the render contexts again. */
+export interface DocumentsData {
+  root: string;
+  /** The site's config, whose components the worker loads. */
+  config: SiteConfig;
+  /** The contexts' sites (views of one site), serialised together (they share their pages). */
+  sites: Uint8Array;
+  contexts: ContextData[];
+}
+
+export function renderDocumentTask(contexts: RenderContext[], [kind, context, index]: DocumentTask): string {
+  const ctx = contexts[context]!;
+  return kind === 'page' ? renderPage(ctx, ctx.site.pages[index]!) : renderPrintable(ctx, ctx.site, ctx.site.sections[index]!);
+}
+
+/** What a worker thread needs to render the documents of `contexts` (made by renderContext). */
+export function documentsData(root: string, config: SiteConfig, contexts: RenderContext[]): DocumentsData {
+  // A page's locateField (where its frontmatter's fields are, for problems) is the one function of the
+  // site model, and rendering never calls it: it is left out of the bytes.
+  const pages = new Set<SitePage>();
+  for (const { site } of contexts) for (const list of [site.pages, site.byUrl.values(), site.byId.values()]) for (const page of list) pages.add(page);
+  const located = [...pages].map((page) => [page, page.locateField] as const);
+  for (const [page] of located) delete (page as Partial<SitePage>).locateField;
+  try {
+    return {
+      root,
+      config,
+      sites: serialize(contexts.map((c) => c.site)),
+      contexts: contexts.map(({ site: _site, nav: _nav, components: _components, ...data }) => data),
+    };
+  } finally {
+    for (const [page, locateField] of located) page.locateField = locateField;
+  }
+}
+
+/** A worker thread's renderer of documents, from what documentsData made. */
+export function documentRenderer(data: DocumentsData): (task: DocumentTask) => string {
+  const sites = deserialize(data.sites) as Site[];
+  const { components } = loadComponents(data.root, data.config);
+  const contexts = sites.map((site, i) => contextOf(site, data.contexts[i]!, components));
+  return (task) => renderDocumentTask(contexts, task);
+}

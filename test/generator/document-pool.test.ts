@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { build } from '../../src/engine/build.js';
+import { stageTimes } from '../../src/shared/stages.js';
+import { ROOT } from '../helpers/content.js';
+import { snapshotDir } from '../helpers/site.js';
+
+/*
+ * The documents of a build (pages in their chrome, printable sections) rendered by worker threads
+ * of the pool, which make the render contexts again from the site model they are sent: the same
+ * bytes as the build's own thread makes alone, for a site with its own components and theme and
+ * for one in several languages and versions.
+ */
+
+const scratch = mkdtempSync(join(tmpdir(), 'docs-documents-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Builds `fixture` into a folder of its own with DOCS_WORKERS and the cache off; returns the folder. */
+async function buildWith(fixture: string, name: string, workers: string, pool = {}): Promise<string> {
+  const saved = { cache: process.env.DOCS_CACHE, workers: process.env.DOCS_WORKERS };
+  const out = join(scratch, `${fixture}-${name}`);
+  try {
+    process.env.DOCS_CACHE = '0';
+    process.env.DOCS_WORKERS = workers;
+    await build({ root: join(ROOT, 'test/fixtures', fixture), out, pool });
+  } finally {
+    for (const [key, value] of [['DOCS_CACHE', saved.cache], ['DOCS_WORKERS', saved.workers]] as const) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+  return out;
+}
+
+describe('documents rendered on worker threads', () => {
+  for (const fixture of ['themed', 'trees', 'site']) {
+    it(`writes the same bytes as one thread alone: test/fixtures/${fixture}`, async () => {
+      const rendered = () => stageTimes.documents ?? 0;
+      let before = rendered();
+      const alone = snapshotDir(await buildWith(fixture, 'alone', '0'));
+      expect(rendered()).toBeGreaterThan(before);
+      expect([...alone.keys()].some((path) => path.endsWith('printable/index.html'))).toBe(true);
+      // Workers alone render every document (this thread renders none), then workers and this thread together.
+      before = rendered();
+      const workers = snapshotDir(await buildWith(fixture, 'workers', '2', { minDocuments: 1, mainThread: false }));
+      expect(rendered()).toBe(before);
+      expect(workers).toEqual(alone);
+      expect(snapshotDir(await buildWith(fixture, 'shared', '2', { minDocuments: 1 }))).toEqual(alone);
+    }, 120_000);
+  }
+
+  it('renders on the main thread what a worker whose heap is too small could not', async () => {
+    const alone = snapshotDir(await buildWith('site', 'alone-heap', '0'));
+    expect(snapshotDir(await buildWith('site', 'small-heap', '1', { minDocuments: 1, mainThread: false, heapMb: 4 }))).toEqual(alone);
+  }, 120_000);
+});
