@@ -82,12 +82,14 @@ export async function renderInWorkers<Task, Result>(
     while (batch.length < BATCH && next < tasks.length) batch.push(next++);
     return batch;
   };
+  const started: Worker[] = [];
   const workers = Array.from({ length: Math.min(threads, tasks.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
     const worker = new Worker(workerEntry('pool'), {
       workerData: work,
       resourceLimits: { maxOldGenerationSizeMb: heapMb },
     });
+    started.push(worker);
     return new Promise<void>((resolve, reject) => {
       let batch: number[] = [];
       worker.on('message', (message: { ready?: true; results?: Result[]; error?: string }) => {
@@ -135,5 +137,12 @@ export async function renderInWorkers<Task, Result>(
       await nextTurn();
     }
   };
-  await Promise.all([here(), ...workers]);
+  try {
+    await Promise.all([here(), ...workers]);
+  } catch (e) {
+    // Nothing more is taken, and no thread goes on with work whose results nobody takes.
+    next = tasks.length;
+    await Promise.all(started.map((worker) => worker.terminate()));
+    throw e;
+  }
 }
