@@ -178,8 +178,13 @@ export class OutputWriter {
     else this.open--;
   }
 
-  /** Adds a file that another writer (a worker thread) puts at join(temp, relPath) before `commit`. */
-  writtenElsewhere(relPath: string, key: string, size: number): void {
+  /**
+   * Adds a file that another writer (a worker thread) puts at join(temp, relPath) before `commit`;
+   * `failure`: the error that writer met instead (thrown by commit, as a failed write of its own).
+   */
+  writtenElsewhere(relPath: string, key: string, size: number, failure?: unknown): void {
+    if (this.interrupted) throw new BuildInterrupted();
+    if (failure) this.failure ??= namedAfter(failure, join(this.temp, relPath));
     this.files.set(relPath, { key, size });
   }
 

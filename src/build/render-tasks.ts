@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { RenderContext } from '../../templates/types.js';
 import type { SiteConfig } from '../config/schema.js';
@@ -19,9 +21,11 @@ export const POOL_MIN_DOCUMENTS = 200;
 /** A document to render: a page or a printable section (by its index in the site's list) of the render context `context`. */
 export type DocumentTask = [kind: 'page' | 'printable', context: number, index: number];
 
-/** What a worker thread is sent to make the render contexts again. */
+/** What a worker thread is sent to make the render contexts again, and where it writes the documents. */
 export interface DocumentsData {
   root: string;
+  /** The output's temporary folder (OutputWriter.temp). */
+  temp: string;
   /** The site's config, whose components the worker loads. */
   config: SiteConfig;
   /** The contexts' sites (views of one site), serialised together (they share their pages). */
@@ -35,7 +39,7 @@ export function renderDocumentTask(contexts: RenderContext[], [kind, context, in
 }
 
 /** What a worker thread needs to render the documents of `contexts` (made by renderContext). */
-export function documentsData(root: string, config: SiteConfig, contexts: RenderContext[]): DocumentsData {
+export function documentsData(root: string, temp: string, config: SiteConfig, contexts: RenderContext[]): DocumentsData {
   // A page's locateField (where its frontmatter's fields are, for problems) is the one function of the
   // site model, and rendering never calls it: it is left out of the bytes.
   const pages = new Set<SitePage>();
@@ -45,6 +49,7 @@ export function documentsData(root: string, config: SiteConfig, contexts: Render
   try {
     return {
       root,
+      temp,
       config,
       sites: serialize(contexts.map((c) => c.site)),
       contexts: contexts.map(({ site: _site, nav: _nav, components: _components, ...data }) => data),
@@ -54,10 +59,34 @@ export function documentsData(root: string, config: SiteConfig, contexts: Render
   }
 }
 
-/** A worker thread's renderer of documents, from what documentsData made. */
-export function documentRenderer(data: DocumentsData): (task: DocumentTask) => string {
+/** A document to render, and its file (relative to the output folder). */
+export interface DocumentJob {
+  task: DocumentTask;
+  path: string;
+}
+
+/** What a worker thread answers for a document: the size of the file it wrote, or what it met writing it (an error of the system). */
+export type DocumentWritten = { size: number; failure?: { message: string; code?: string; syscall?: string } };
+
+/**
+ * A worker thread's writer of documents into the output's temporary folder, from what
+ * documentsData made: it renders and writes each (the build notes the file: OutputWriter.writtenElsewhere).
+ */
+export function documentWriter(data: DocumentsData): (job: DocumentJob) => DocumentWritten {
   const sites = deserialize(data.sites) as Site[];
   const { components } = loadComponents(data.root, data.config);
   const contexts = sites.map((site, i) => contextOf(site, data.contexts[i]!, components));
-  return (task) => renderDocumentTask(contexts, task);
+  return ({ task, path }) => {
+    const html = renderDocumentTask(contexts, task);
+    const file = join(data.temp, path);
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, html);
+      return { size: Buffer.byteLength(html) };
+    } catch (e) {
+      // (As plain data: a posted Error would lose its code.)
+      const { message, code, syscall } = e as NodeJS.ErrnoException;
+      return { size: 0, failure: { message, code, syscall } };
+    }
+  };
 }

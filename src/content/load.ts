@@ -355,7 +355,9 @@ export async function loadPages(
         const miss = misses[taken++]!;
         // Read and split in pass 1 already: rendered from that.
         settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, render, placeOf(miss)));
-        await (hooks?.pause ?? nextTurn)(); // lets the cache writes of the page (and the work hooks.page started) go on
+        // Lets the page's cache write go on (and, in the preview, a request in). That turn is still the
+        // page's render, as on a worker thread, which answers once its pages' cache files are written.
+        await (hooks?.pause ?? (() => timed('markdown-pages', nextTurn)))();
       }
     };
     try {

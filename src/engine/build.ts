@@ -13,7 +13,7 @@ import { treeFiles, treeSearch } from '../build/trees.js';
 import { OutputWriter } from '../build/output.js';
 import { lockOutput, type OutputLock } from '../build/output-lock.js';
 import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from '../build/out-guard.js';
-import { documentsData, POOL_MIN_DOCUMENTS, renderDocumentTask, type DocumentTask } from '../build/render-tasks.js';
+import { documentsData, POOL_MIN_DOCUMENTS, renderDocumentTask, type DocumentJob, type DocumentTask, type DocumentWritten } from '../build/render-tasks.js';
 import { printables, siteFiles, TEMPLATES_DIR } from '../build/parts.js';
 import { stageTimes, timed } from '../shared/stages.js';
 import { Engine, type EngineOptions, type Rendering, type Update } from './engine.js';
@@ -298,16 +298,20 @@ async function writeSite(rendering: Rendering, config: SiteConfig, { root, templ
     });
     const ctxs = contexts.map((c) => c.ctx);
     const written = new Set<string>();
-    const take = (i: number, html: string) => {
+    /** A document made: its HTML (rendered on this thread), or the file a worker thread wrote. */
+    const take = (i: number, made: string | DocumentWritten) => {
       const { task, path, key } = documents[i]!;
-      timed('write', () => out.write(path, html, key));
+      // (Written here, as a worker thread writes its own: the time is the document's.)
+      if (typeof made === 'string') timed('documents', () => out.write(path, made, key));
+      else out.writtenElsewhere(path, key, made.size, made.failure && Object.assign(new Error(made.failure.message), made.failure));
       written.add(path);
       if (task[0] === 'page') onProgress?.(++done, total);
     };
     // (Waits when the disk falls behind.)
     const renderHere = async (i: number) => (await timed('disk-wait', () => out.ready()), timed('documents', () => renderDocumentTask(ctxs, documents[i]!.task)));
     if (documents.length >= (pool.minDocuments ?? POOL_MIN_DOCUMENTS) && workerCount() > 0) {
-      await renderInWorkers({ kind: 'documents', data: documentsData(root, config, ctxs) }, documents.map((d) => d.task), renderHere, take, pool);
+      const data = documentsData(root, out.temp, config, ctxs);
+      await renderInWorkers({ kind: 'documents', data }, documents.map(({ task, path }): DocumentJob => ({ task, path })), renderHere, take, pool);
     } else {
       for (let i = 0; i < documents.length; i++) {
         take(i, await renderHere(i));

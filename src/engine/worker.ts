@@ -6,7 +6,8 @@ import type { PageTask, PoolWork } from '../content/pool.js';
  * A thread of the worker pool (src/content/pool.ts). It does the one kind of work its workerData
  * names, on the batches of tasks it is sent, and answers each batch with its results:
  * - markdown: pages' Markdown rendered (pass 2 of loadPages, src/content/load.ts);
- * - documents: pages in their chrome and printable sections (src/build/render-tasks.ts).
+ * - documents: pages in their chrome and printable sections, written into the output's temporary
+ *   folder (src/build/render-tasks.ts).
  * Each kind loads only its own code.
  */
 
@@ -16,9 +17,9 @@ const port = parentPort!;
 /** Does a batch of tasks; the results are posted as they are returned. */
 async function worker(): Promise<(tasks: never[]) => Promise<unknown[]>> {
   if (work.kind === 'documents') {
-    const { documentRenderer } = await import('../build/render-tasks.js');
-    const render = documentRenderer(work.data as Parameters<typeof documentRenderer>[0]);
-    return async (tasks) => tasks.map(render);
+    const { documentWriter } = await import('../build/render-tasks.js');
+    const write = documentWriter(work.data as Parameters<typeof documentWriter>[0]);
+    return async (jobs) => jobs.map(write);
   }
   const [{ flushCacheWrites }, { loadHighlighter }, { renderForWorker }] = await Promise.all([import('../io/cache.js'), import('../content/highlight.js'), import('../content/load.js')]);
   const { rootDir, contentDir, render } = work;

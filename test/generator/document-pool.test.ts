@@ -1,8 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { OutputWriter } from '../../src/build/output.js';
+import { TEMPLATES_DIR } from '../../src/build/parts.js';
+import { documentsData, documentWriter } from '../../src/build/render-tasks.js';
 import { build } from '../../src/engine/build.js';
+import { Engine } from '../../src/engine/engine.js';
+import { systemErrorMessage } from '../../src/shared/errors.js';
 import { stageTimes } from '../../src/shared/stages.js';
 import { ROOT } from '../helpers/content.js';
 import { snapshotDir } from '../helpers/site.js';
@@ -55,4 +60,25 @@ describe('documents rendered on worker threads', () => {
     const alone = snapshotDir(await buildWith('site', 'alone-heap', '0'));
     expect(snapshotDir(await buildWith('site', 'small-heap', '1', { minDocuments: 1, mainThread: false, heapMb: 4 }))).toEqual(alone);
   }, 120_000);
+
+  it('reports a document a worker thread could not write as the build\'s own failed write, naming the file', async () => {
+    const root = join(ROOT, 'test/fixtures/site');
+    const engine = new Engine({ root, configPath: join(root, 'site.config.yaml'), templatesDir: TEMPLATES_DIR, base: '/', render: true, keepHtml: true });
+    const update = await engine.update({ full: true });
+    if (!update.ok || !update.rendering) throw new Error('the fixture site did not load');
+    const contexts = update.rendering.contexts.map((c) => c.ctx);
+    // Where the folder of the output should be, a file: no document can be written under it.
+    const blocked = join(scratch, 'blocked');
+    writeFileSync(blocked, '');
+    const write = documentWriter(structuredClone(documentsData(root, blocked, update.site.config, contexts)));
+    const answer = write({ task: ['page', 0, 0], path: 'guides/index.html' });
+    expect(answer).toMatchObject({ size: 0, failure: { code: 'ENOTDIR', syscall: 'mkdir' } });
+    // The page's locateField was left out of what the worker got, not out of the site.
+    expect(typeof contexts[0]!.site.pages[0]!.locateField).toBe('function');
+    const out = new OutputWriter(join(scratch, 'never'));
+    out.writtenElsewhere('guides/index.html', 'key', 0, Object.assign(new Error(answer.failure!.message), answer.failure));
+    const failure = await out.commit().then(() => undefined, (e: unknown) => e);
+    expect(systemErrorMessage(failure)).toMatch(/guides\/index\.html: .*\(ENOTDIR, while trying to mkdir\)$/);
+    await out.abort();
+  });
 });
