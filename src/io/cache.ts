@@ -41,13 +41,12 @@ export function pipelineVersion(): string {
   if (PACKAGED) return (version = toolVersion());
   const content = readdirSync(join(TOOL_ROOT, 'src', 'content'), { recursive: true }) as string[];
   const packages = PIPELINE_PACKAGES.map((pkg) => join('node_modules', pkg, 'package.json'));
-  version = codeVersion([
+  return (version = codeVersion([
     ...content.filter((file) => file.endsWith('.ts')).sort().map((file) => join('src', 'content', file)),
     // The frontmatter as read is kept with each page's render.
     join('src', 'config', 'frontmatter-schema.ts'),
     ...packages.filter((file) => existsSync(join(TOOL_ROOT, file))),
-  ]);
-  return version;
+  ]));
 }
 
 /**

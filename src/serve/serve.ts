@@ -8,7 +8,7 @@ import { parseHeadersFile, type HeaderRule } from './http.js';
 import { listen } from './listen.js';
 import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileList, type WorkerData } from './protocol.js';
 import { Responder, type EarlyFiles } from './respond.js';
-import { watchSite, type SiteWatcher } from './watch.js';
+import { watchSite } from './watch.js';
 import { RenderWorker, templateProblems } from './worker-host.js';
 import type { Io, ServeOptions } from './options.js';
 
@@ -48,7 +48,6 @@ export async function startPreview(options: ServeOptions, io: Io): Promise<Previ
 export class PreviewServer {
   readonly events = new EventEmitter<PreviewEvents>();
   url = '';
-  port = 0;
 
   /** The site's and the templates' files (absolute), as the watcher and every render worker get them. */
   private readonly paths: WorkerData;
@@ -56,7 +55,7 @@ export class PreviewServer {
   private readonly hub: EventHub;
   private readonly http: Server;
   private readonly responder: Responder;
-  private watcher?: SiteWatcher;
+  private watcher?: ReturnType<typeof watchSite>;
   private worker?: RenderWorker;
   private reloadScript?: Entry;
   private rules: HeaderRule[] = [];
@@ -67,7 +66,6 @@ export class PreviewServer {
   private pendingFiles: string[] = [];
   /** When the first save of the pending change was seen (for DOCS_PROFILE). */
   private pendingSince = 0;
-  private profile: Record<string, number> = {};
   private timer?: NodeJS.Timeout;
   private running = false;
   private closed = false;
@@ -76,7 +74,6 @@ export class PreviewServer {
   private warned = new Set<string>();
   /** A template was edited since the server started (a new worker then compiles the templates from their files). */
   private templatesEdited = false;
-  private settledId = -1;
   private settleWaiters: Array<() => void> = [];
   /** The worker of the first build, and the files it rendered on demand meanwhile (see src/engine/first-pass.ts). */
   private firstWorker?: RenderWorker;
@@ -131,7 +128,7 @@ export class PreviewServer {
     // the server itself never loads the pipeline (its worker does).
     const { bundleBrowserScript } = await import('../build/assets.js');
     this.reloadScript = new Entry(RELOAD_SCRIPT_URL, await bundleBrowserScript(join(TOOL_ROOT, 'src', 'serve', 'client', 'reload.ts')));
-    ({ port: this.port, url: this.url } = await listen(this.http, this.options.host, this.options.port, this.io.out));
+    this.url = await listen(this.http, this.options.host, this.options.port, this.io.out);
     this.io.out.write(`Serving ${this.url} ${this.firstBuild ? '(pages are rendered on request while the site builds)' : '(the site is built)'}.\n`);
     await Promise.all([building, this.watcher.ready]);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -187,11 +184,9 @@ export class PreviewServer {
   }
 
   private async requestEarly(path: string): Promise<void> {
-    const worker = this.firstWorker;
-    if (!worker) return;
     // (A worker that does not start is reported by the build.)
-    if (!(await worker.ready.then(() => true, () => false))) return;
-    const files = await worker.early(path);
+    if (!(await this.firstWorker?.ready.then(() => true, () => false))) return;
+    const files = await this.firstWorker!.early(path);
     if (!files || !this.firstBuild) return;
     const changed = this.earlyStore.apply(files, []);
     if (!this.store.size) this.updateRules(this.earlyStore, changed);
@@ -225,8 +220,8 @@ export class PreviewServer {
         const sent = performance.now();
         const result = await this.worker.build(change);
         // Waiting (debounce, a build before this one) and the round trip to the worker, beside the build's own stages.
-        this.profile = { wait: sent - this.pendingSince, worker: performance.now() - sent - (result.ok ? result.stats.ms : 0) };
-        this.apply(result, files, change);
+        const profile = { wait: sent - this.pendingSince, worker: performance.now() - sent - (result.ok ? result.stats.ms : 0) };
+        this.apply(result, files, change, profile);
       }
     } catch (e) {
       if (!this.closed) this.apply({ ok: false, unexpected: e instanceof Error ? (e.stack ?? e.message) : String(e) }, files);
@@ -259,11 +254,7 @@ export class PreviewServer {
     }
     this.security = next.headers;
     next.on('update', (set, remove) => this.applyUpdate(set, remove));
-    next.on('settled', (id) => {
-      if (next !== this.worker) return;
-      this.settledId = id;
-      this.checkSettled();
-    });
+    next.on('settled', () => this.checkSettled());
     next.on('error', (error) => this.io.err.write(`Unexpected error while updating the preview (it carries on):\n${error}\n`));
     next.on('crash', (error) => {
       if (next !== this.worker || this.closed) return;
@@ -275,10 +266,8 @@ export class PreviewServer {
       await next.terminate();
       throw e;
     });
-    this.profile = {};
     const old = this.worker;
     this.worker = next;
-    this.settledId = -1;
     if (this.closed) {
       await next.terminate();
       return;
@@ -291,7 +280,7 @@ export class PreviewServer {
     this.apply(result, files, change);
   }
 
-  private apply(result: BuildResult, files: string[], change: Change = {}): void {
+  private apply(result: BuildResult, files: string[], change: Change = {}, profile: Record<string, number> = {}): void {
     if (this.closed) return;
     const label = this.label(files);
     const applyStarted = performance.now();
@@ -312,8 +301,8 @@ export class PreviewServer {
       for (const warning of stats.warnings) if (!this.warned.has(warning)) this.io.err.write(`${warning}\n`);
       this.warned = new Set(stats.warnings);
       if (process.env.DOCS_PROFILE) {
-        const profile = { ...this.profile, ...stats.stages, apply: performance.now() - applyStarted };
-        this.io.out.write(`DOCS_PROFILE ${JSON.stringify(Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n`);
+        const all = { ...profile, ...stats.stages, apply: performance.now() - applyStarted };
+        this.io.out.write(`DOCS_PROFILE ${JSON.stringify(Object.fromEntries(Object.entries(all).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n`);
       }
       // Static files (images) and the favicon are not part of any page's HTML: reload every page for them.
       this.hub.changed(!!change.files && changed.length > 0);
@@ -358,7 +347,7 @@ export class PreviewServer {
   }
 
   private isSettled(): boolean {
-    return !this.running && !this.timer && isEmptyChange(this.pending) && (!this.worker || this.settledId === this.worker.lastId);
+    return !this.running && !this.timer && isEmptyChange(this.pending) && (!this.worker || this.worker.settled);
   }
 
   private checkSettled(): void {

@@ -8,8 +8,8 @@ import type { BuildResult, Change, FileList, FromWorker, ToWorker, WorkerData } 
 export interface RenderWorkerEvents {
   /** Files brought up to date in the background. */
   update: [set: FileList, remove: string[]];
-  /** The worker has no background work left after build `id`. */
-  settled: [id: number];
+  /** The worker has no background work left after its last build. */
+  settled: [];
   /** An unexpected exception in background work. */
   error: [error: string];
   /** The worker stopped without being asked to. */
@@ -24,6 +24,8 @@ export interface RenderWorkerEvents {
 export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
   private readonly worker: Worker;
   private nextId = 1;
+  /** The last build after which the worker had no background work left. */
+  private settledId = 0;
   private nextEarly = 1;
   private readonly waiting = new Map<number, { resolve: (r: BuildResult) => void; reject: (e: Error) => void }>();
   private readonly earlyWaiting = new Map<number, (files: FileList | undefined) => void>();
@@ -68,7 +70,8 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
             this.emit('update', message.set, message.remove);
             break;
           case 'settled':
-            this.emit('settled', message.id);
+            this.settledId = message.id;
+            this.emit('settled');
             break;
           case 'error':
             this.emit('error', message.error);
@@ -89,9 +92,9 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
     this.ready.catch(() => undefined);
   }
 
-  /** The id the last build was given (to match `settled` events). */
-  get lastId(): number {
-    return this.nextId - 1;
+  /** Whether the worker has no background work left after the last build it was given. */
+  get settled(): boolean {
+    return this.settledId === this.nextId - 1;
   }
 
   build(change: Change): Promise<BuildResult> {
