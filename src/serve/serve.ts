@@ -75,12 +75,20 @@ export class PreviewServer {
   /** A template was edited since the server started (a new worker then compiles the templates from their files). */
   private templatesEdited = false;
   private settleWaiters: Array<() => void> = [];
-  /** The worker of the first build, and the files it rendered on demand meanwhile (see src/engine/first-pass.ts). */
+  /** The worker of the first build, which renders pages on demand meanwhile (see src/engine/first-pass.ts). */
   private firstWorker?: RenderWorker;
-  private readonly earlyStore = new FileStore();
   private readonly earlyRequests = new Map<string, Promise<void>>();
-  private readonly firstDone: Promise<void>;
+  /** (Declared before `early`, whose promise sets it.) */
   private finishFirst!: () => void;
+  /** While the first build runs: the pages rendered on demand (and what they need), how to ask for one more, and its end. */
+  private readonly early: EarlyFiles = {
+    store: new FileStore(),
+    done: new Promise((r) => (this.finishFirst = r)),
+    request: (path) => {
+      if (!this.earlyRequests.has(path)) this.earlyRequests.set(path, this.requestEarly(path));
+      return this.earlyRequests.get(path)!;
+    },
+  };
   /** The search index has been written at least once (until then its files are answered "not yet"). */
   private searchReady = false;
 
@@ -95,7 +103,6 @@ export class PreviewServer {
       templatesDir: resolve(options.templates ?? join(TOOL_ROOT, 'templates')),
       tsconfig: resolve(options.tsconfig ?? join(TOOL_ROOT, 'tsconfig.json')),
     };
-    this.firstDone = new Promise((r) => (this.finishFirst = r));
     this.responder = new Responder({
       store: this.store,
       hub: () => this.hub,
@@ -103,7 +110,7 @@ export class PreviewServer {
       rules: () => this.rules,
       security: () => this.security,
       reloadScript: () => this.reloadScript,
-      early: () => this.earlyFiles(),
+      early: () => (this.firstBuild && !this.closed ? this.early : undefined),
       searchPending: (prefix) => !this.searchReady && !this.store.has(`${prefix}search-index/index.json`),
       err: io.err,
     });
@@ -170,26 +177,13 @@ export class PreviewServer {
     this.finishFirst();
   }
 
-  /** While the first build runs: the pages rendered on demand (and what they need), and how to ask for one more. */
-  private earlyFiles(): EarlyFiles | undefined {
-    if (!this.firstBuild || this.closed) return undefined;
-    return {
-      store: this.earlyStore,
-      done: this.firstDone,
-      request: (path) => {
-        if (!this.earlyRequests.has(path)) this.earlyRequests.set(path, this.requestEarly(path));
-        return this.earlyRequests.get(path)!;
-      },
-    };
-  }
-
   private async requestEarly(path: string): Promise<void> {
     // (A worker that does not start is reported by the build.)
     if (!(await this.firstWorker?.ready.then(() => true, () => false))) return;
     const files = await this.firstWorker!.early(path);
     if (!files || !this.firstBuild) return;
-    const changed = this.earlyStore.apply(files, []);
-    if (!this.store.size) this.updateRules(this.earlyStore, changed);
+    const changed = this.early.store.apply(files, []);
+    if (!this.store.size) this.updateRules(this.early.store, changed);
   }
 
   private schedule(change: Change, file?: string): void {
@@ -268,10 +262,7 @@ export class PreviewServer {
     });
     const old = this.worker;
     this.worker = next;
-    if (this.closed) {
-      await next.terminate();
-      return;
-    }
+    if (this.closed) return next.terminate();
     await old?.terminate();
     if (this.templateState) {
       this.templateState = undefined;
@@ -320,7 +311,7 @@ export class PreviewServer {
     if (this.firstBuild) {
       // Pages shown before the build was done: reloaded where the built page differs (changed() above compared them).
       this.firstBuild = false;
-      this.earlyStore.apply([], this.earlyStore.paths());
+      this.early.store.apply([], this.early.store.paths());
       this.finishFirst();
     }
     this.events.emit('build', result);
