@@ -62,10 +62,7 @@ export class EventHub {
       Connection: 'keep-alive',
     });
     // HEAD asks for the headers alone: a stream that never ends would leave the request waiting.
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
+    if (req.method === 'HEAD') return void res.end();
     res.socket?.setNoDelay(true);
     res.write('retry: 1000\n\n');
     const path = url.searchParams.get('path') || '/';

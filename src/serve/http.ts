@@ -117,8 +117,7 @@ export function sendEntry(req: IncomingMessage, res: ServerResponse, entry: Entr
   if (entry.compressible) all.Vary = 'Accept-Encoding';
   if (status === 200 && notModified(req, entry)) {
     delete all['Content-Type'];
-    res.writeHead(304, all).end();
-    return;
+    return void res.writeHead(304, all).end();
   }
   const encoding = entry.compressible ? negotiateEncoding(req.headers['accept-encoding']) : null;
   const body = encoding ? entry.encoded(encoding) : entry.body;

@@ -29,7 +29,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
   private nextEarly = 1;
   private readonly waiting = new Map<number, { resolve: (r: BuildResult) => void; reject: (e: Error) => void }>();
   private readonly earlyWaiting = new Map<number, (files: FileList | undefined) => void>();
-  private stopping = false;
+  /** Stopped, by terminate() or by itself (told once). */
   private exited = false;
   /** Resolves once the templates are imported; rejects with the import error (a template that does not compile). */
   readonly ready: Promise<void>;
@@ -79,14 +79,13 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
         }
       });
       const fail = (error: string) => {
+        if (this.exited) return;
         this.stopWaiting(error);
         if (!started) reject(new Error(error));
-        else if (!this.stopping) this.emit('crash', error);
+        else this.emit('crash', error);
       };
       this.worker.on('error', (e) => fail(e.stack ?? String(e)));
-      this.worker.on('exit', (code) => {
-        if (!this.exited) fail(`the render worker stopped (exit code ${code})`);
-      });
+      this.worker.on('exit', (code) => fail(`the render worker stopped (exit code ${code})`));
     });
     // A rejected `ready` is always handled by whoever awaits it; avoid an unhandled rejection meanwhile.
     this.ready.catch(() => undefined);
@@ -122,8 +121,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
   }
 
   async terminate(): Promise<void> {
-    if (this.stopping) return;
-    this.stopping = true;
+    if (this.exited) return;
     this.stopWaiting('the render worker was stopped');
     await this.worker.terminate();
   }
