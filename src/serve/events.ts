@@ -40,15 +40,12 @@ const HEARTBEAT_MS = 20_000;
 export class EventHub {
   private readonly clients = new Set<Client>();
   private state: BuildState = { ok: true };
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly heartbeat = setInterval(() => {
+    for (const client of this.clients) this.write(client, ': ping\n\n');
+  }, HEARTBEAT_MS).unref();
 
   /** `hashOf` says which document a path serves now (its content hash, or a marker for redirects and misses). */
-  constructor(private readonly hashOf: (path: string) => string) {
-    this.heartbeat = setInterval(() => {
-      for (const client of this.clients) this.write(client, ': ping\n\n');
-    }, HEARTBEAT_MS);
-    this.heartbeat.unref();
-  }
+  constructor(private readonly hashOf: (path: string) => string) {}
 
   get size(): number {
     return this.clients.size;

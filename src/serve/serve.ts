@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { join, relative, resolve } from 'node:path';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { type BuildState, EventHub, overlayNote, problemsLine } from './events.js';
@@ -52,8 +52,8 @@ export class PreviewServer {
   /** The site's and the templates' files (absolute), as the watcher and every render worker get them. */
   private readonly paths: WorkerData;
   private readonly store = new FileStore();
-  private readonly hub: EventHub;
-  private readonly http: Server;
+  private readonly hub = new EventHub((path) => this.responder.hashOf(path));
+  private readonly http = createServer((req, res) => this.responder.handle(req, res));
   private readonly responder: Responder;
   private watcher?: ReturnType<typeof watchSite>;
   private worker?: RenderWorker;
@@ -114,8 +114,6 @@ export class PreviewServer {
       searchPending: (prefix) => !this.searchReady && !this.store.has(`${prefix}search-index/index.json`),
       err: io.err,
     });
-    this.hub = new EventHub((path) => this.responder.hashOf(path));
-    this.http = createServer((req, res) => this.responder.handle(req, res));
     this.http.keepAliveTimeout = 30_000;
   }
 
@@ -234,7 +232,7 @@ export class PreviewServer {
     const next = new RenderWorker(this.paths, bundled && !change.templates);
     if (this.firstBuild) this.firstWorker ??= next;
     try {
-      await next.ready;
+      this.security = await next.ready;
     } catch (e) {
       // A template that does not compile: keep the last good worker and say where the error is.
       const detail = (e as Error).message;
@@ -246,7 +244,6 @@ export class PreviewServer {
       else if (!this.worker) throw new Error('the render worker could not start', { cause: e });
       return;
     }
-    this.security = next.headers;
     next.on('update', (set, remove) => this.applyUpdate(set, remove));
     next.on('settled', () => this.checkSettled());
     next.on('error', (error) => this.io.err.write(`Unexpected error while updating the preview (it carries on):\n${error}\n`));

@@ -31,10 +31,8 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
   private readonly earlyWaiting = new Map<number, (files: FileList | undefined) => void>();
   /** Stopped, by terminate() or by itself (told once). */
   private exited = false;
-  /** Resolves once the templates are imported; rejects with the import error (a template that does not compile). */
-  readonly ready: Promise<void>;
-  /** The security headers of `docs build` (known once ready). */
-  headers: Record<string, string> = {};
+  /** Once the templates are imported, the security headers of `docs build`; rejects with the import error (a template that does not compile). */
+  readonly ready: Promise<Record<string, string>>;
 
   /**
    * With `bundled`, the worker runs from the command's bundle (a tenth of the start-up time of
@@ -46,13 +44,12 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
     const entry = (bundled && bundledWorkerEntry('serve')) || pathToFileURL(join(TOOL_ROOT, 'src', 'serve', 'worker-boot.mjs'));
     this.worker = new Worker(entry, { workerData: data, execArgv: [] });
     let started = false;
-    this.ready = new Promise<void>((resolve, reject) => {
+    this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (message: FromWorker) => {
         switch (message.type) {
           case 'ready':
             started = true;
-            this.headers = message.headers;
-            resolve();
+            resolve(message.headers);
             break;
           case 'fatal':
             reject(new Error(message.error));
