@@ -270,7 +270,7 @@ export class PreviewServer {
 
   private apply(result: BuildResult, files: string[], change: Change = {}, profile: Record<string, number> = {}): void {
     if (this.closed) return;
-    const label = this.label(files);
+    const label = files.length ? ` (${this.display(files[0]!)}${files.length > 1 ? ` and ${files.length - 1} more` : ''})` : '';
     const applyStarted = performance.now();
     if (result.ok) {
       const changed = this.store.apply(result.set, result.remove);
@@ -341,12 +341,6 @@ export class PreviewServer {
   private checkSettled(): void {
     if (!this.isSettled()) return;
     for (const waiter of this.settleWaiters.splice(0)) waiter();
-  }
-
-  private label(files: string[]): string {
-    if (!files.length) return '';
-    const first = this.display(files[0]!);
-    return ` (${first}${files.length > 1 ? ` and ${files.length - 1} more` : ''})`;
   }
 
   private display(path: string): string {
