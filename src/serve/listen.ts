@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopback } from './respond.js';
@@ -16,13 +17,8 @@ export async function listen(http: Server, host: string, port: number, out: { wr
   for (let attempt = 0; ; attempt++) {
     const candidate = port === 0 ? 0 : port + attempt;
     try {
-      await new Promise<void>((resolvePromise, reject) => {
-        http.once('error', reject);
-        http.listen(candidate, host, () => {
-          http.off('error', reject);
-          resolvePromise();
-        });
-      });
+      // (once() rejects with an error emitted first.)
+      await once(http.listen(candidate, host), 'listening');
       break;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
