@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
@@ -21,11 +21,6 @@ function installedModules(): string {
   return basename(parent) === 'node_modules' ? parent : join(TOOL_ROOT, 'node_modules');
 }
 
-/** What the render cache keeps of a page: its body HTML, and what else the page's render made (stored as JSON). */
-export interface CachedPage {
-  html: string;
-}
-
 /** A hash of some of the tool's own files (paths relative to its folder): a cache key part that changes with their code. */
 export function codeVersion(files: readonly string[]): string {
   // Installed from the package, the sources are in its bundle: the tool's version covers them.
@@ -35,28 +30,23 @@ export function codeVersion(files: readonly string[]): string {
   return hash.digest('hex');
 }
 
+/** The Markdown pipeline's packages (their installed versions, from the lockfile-installed tree, are part of its version). */
+const PIPELINE_PACKAGES = ['shiki', 'unified', 'remark-parse', 'remark-gfm', 'remark-directive', 'remark-rehype', 'rehype-raw', 'hast-util-sanitize', 'rehype-slug', 'github-slugger', 'hast-util-to-html', 'micromark-util-edit-map'];
+
 let version: string | undefined;
 /** Changes whenever the Markdown pipeline's code or the highlighter changes. */
 export function pipelineVersion(): string {
   if (version) return version;
   // Installed from the package, the pipeline and its packages are in the bundle the tool's version covers.
   if (PACKAGED) return (version = toolVersion());
-  const hash = createHash('sha256');
-  const dir = join(TOOL_ROOT, 'src', 'content');
-  for (const file of (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort()) {
-    hash.update(file).update(readFileSync(join(dir, file)));
-  }
-  // The frontmatter as read is kept with each page's render.
-  hash.update(readFileSync(join(TOOL_ROOT, 'src', 'config', 'frontmatter-schema.ts')));
-  // The installed versions of the pipeline's packages (read from the lockfile-installed tree).
-  for (const pkg of ['shiki', 'unified', 'remark-parse', 'remark-gfm', 'remark-directive', 'remark-rehype', 'rehype-raw', 'hast-util-sanitize', 'rehype-slug', 'github-slugger', 'hast-util-to-html', 'micromark-util-edit-map']) {
-    try {
-      hash.update(pkg).update(readFileSync(join(TOOL_ROOT, 'node_modules', pkg, 'package.json')));
-    } catch {
-      hash.update('missing');
-    }
-  }
-  return (version = hash.digest('hex'));
+  const content = readdirSync(join(TOOL_ROOT, 'src', 'content'), { recursive: true }) as string[];
+  const packages = PIPELINE_PACKAGES.map((pkg) => join('node_modules', pkg, 'package.json'));
+  return (version = codeVersion([
+    ...content.filter((file) => file.endsWith('.ts')).sort().map((file) => join('src', 'content', file)),
+    // The frontmatter as read is kept with each page's render.
+    join('src', 'config', 'frontmatter-schema.ts'),
+    ...packages.filter((file) => existsSync(join(TOOL_ROOT, file))),
+  ]));
 }
 
 /**
@@ -117,8 +107,9 @@ function noteIntact(key: string, stamp: string): void {
   intactPages.set(key, stamp);
 }
 
-/** Whether a page's cache file is whole and undamaged. */
-function pageIntact(key: string): boolean {
+/** Whether the cache holds a page's result (its body included), whole and undamaged. */
+export function cacheHas(key: string): boolean {
+  if (!layerEnabled('pages')) return false;
   let stamp: string;
   try {
     stamp = stampOf(cachePath('pages', key.slice(0, 2), `${key}.page`));
@@ -171,7 +162,7 @@ export function noteWritten(key: string): void {
  * the body) and then the body HTML; with `withHtml: false` (what a build needs
  * to know of a page it does not render) the body is left as bytes: `html` is ''.
  */
-export function readCache<T extends CachedPage>(key: string, withHtml = true): T | undefined {
+export function readCache<T extends { html: string }>(key: string, withHtml = true): T | undefined {
   const bytes = readCachedFile('pages', `${key}.page`, key.slice(0, 2));
   const end = bytes ? bytes.indexOf(10) : -1;
   if (end < 0) return undefined;
@@ -184,13 +175,8 @@ export function readCache<T extends CachedPage>(key: string, withHtml = true): T
   }
 }
 
-/** Whether the cache holds a page's result (its body included), whole and undamaged. */
-export function cacheHas(key: string): boolean {
-  return layerEnabled('pages') && pageIntact(key);
-}
-
 /** Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored. */
-export function writeCache<T extends CachedPage>(key: string, value: T): Promise<boolean> {
+export function writeCache<T extends { html: string }>(key: string, value: T): Promise<boolean> {
   // JSON.stringify escapes line breaks inside strings: the first one ends the meta line.
   const written = writeCachedFile('pages', `${key}.page`, `${JSON.stringify({ ...value, html: undefined })}\n${value.html}`, key.slice(0, 2));
   return written.then((ok) => {

@@ -13,14 +13,10 @@ import { InputError, type SourceProblem } from '../shared/errors.js';
  * that nothing from elsewhere on the computer is published by accident.
  */
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 /** A page path part: what the config accepts ("guides/tree-shaking"), so that every page has a plain URL. */
 const PAGE_NAME = /^[a-z0-9][a-z0-9._-]*$/;
-
-export interface ContentScan {
-  /** Markdown files, relative to the content folder with `/`, sorted. */
-  files: string[];
-  problems: SourceProblem[];
-}
 
 function kindOf(st: Stats): string {
   if (st.isFIFO()) return 'a named pipe (FIFO)';
@@ -30,12 +26,12 @@ function kindOf(st: Stats): string {
 }
 
 /**
- * Lists the Markdown files of the content folder with every problem of the
- * folder's shape: a missing folder, links outside the site or dangling or in
- * a loop, a `.md` that is a folder or a pipe or a device, a file name that is
- * not a valid page path.
+ * Lists the Markdown files of the content folder (relative to it, with `/`,
+ * sorted) with every problem of the folder's shape: a missing folder, links
+ * outside the site or dangling or in a loop, a `.md` that is a folder or a
+ * pipe or a device, a file name that is not a valid page path.
  */
-export function scanContent(rootDir: string, contentDir: string): ContentScan {
+export function scanContent(rootDir: string, contentDir: string): { files: string[]; problems: SourceProblem[] } {
   const display = (abs: string) => relative(rootDir, abs).split(sep).join('/');
   const problems: SourceProblem[] = [];
   const files: string[] = [];
@@ -48,12 +44,9 @@ export function scanContent(rootDir: string, contentDir: string): ContentScan {
     if (!statSync(realContent).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    problems.push({
-      file: display(contentDir) + '/',
-      line: 0,
-      column: 0,
-      message: code === 'ENOENT' ? `there is no content folder (looked for ${contentDir}); make it and put the pages there` : `cannot read the content folder ${contentDir} (${code ?? (e as Error).message})`,
-    });
+    const message =
+      code === 'ENOENT' ? `there is no content folder (looked for ${contentDir}); make it and put the pages there` : `cannot read the content folder ${contentDir} (${code ?? (e as Error).message})`;
+    problems.push({ file: display(contentDir) + '/', line: 0, column: 0, message });
     return { files, problems };
   }
   const inside = (real: string) => real === realRoot || real.startsWith(realRoot + sep);
@@ -137,44 +130,31 @@ export function scanContent(rootDir: string, contentDir: string): ContentScan {
 /**
  * Reads a writer's text file: UTF-8 only (a byte that is not UTF-8 is a
  * problem at its line and column, never a silent U+FFFD), no NUL character,
- * a leading byte order mark dropped. Throws InputError.
+ * a leading byte order mark dropped. Throws InputError (at the first bad byte or NUL).
  */
 export function readSourceText(absPath: string, displayPath: string): string {
+  const problem = (message: string, { line, column } = { line: 0, column: 0 }) => new InputError([{ file: displayPath, line, column, message }]);
   let st: Stats;
   try {
     st = statSync(absPath);
   } catch (e) {
-    throw new InputError([{ file: displayPath, line: 0, column: 0, message: `cannot read this file (${(e as NodeJS.ErrnoException).code})` }]);
+    throw problem(`cannot read this file (${(e as NodeJS.ErrnoException).code})`);
   }
   // A pipe or a device would block the read, or never end.
-  if (!st.isFile()) throw new InputError([{ file: displayPath, line: 0, column: 0, message: `this is ${st.isDirectory() ? 'a folder' : kindOf(st)}, not a text file` }]);
-  return decodeSourceText(readFileSync(absPath), displayPath);
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-/** Decodes UTF-8 (see readSourceText); throws InputError with the position of the first bad byte or NUL. */
-export function decodeSourceText(bytes: Uint8Array, displayPath: string): string {
+  if (!st.isFile()) throw problem(`this is ${st.isDirectory() ? 'a folder' : kindOf(st)}, not a text file`);
+  const bytes = readFileSync(absPath);
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
     const bad = firstInvalidByte(bytes);
-    const { line, column } = positionIn(new TextDecoder('utf-8').decode(bytes.subarray(0, bad)));
-    throw new InputError([
-      {
-        file: displayPath,
-        line,
-        column,
-        message: `byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} is not UTF-8 text; save the file as UTF-8 (it looks like ${bytes[bad]! >= 0x80 ? 'Latin-1 or Windows-1252' : 'another encoding'})`,
-      },
-    ]);
+    const byte = bytes[bad]!;
+    const where = positionIn(new TextDecoder('utf-8').decode(bytes.subarray(0, bad)));
+    const looks = byte >= 0x80 ? 'Latin-1 or Windows-1252' : 'another encoding';
+    throw problem(`byte 0x${byte.toString(16).padStart(2, '0')} is not UTF-8 text; save the file as UTF-8 (it looks like ${looks})`, where);
   }
   const nul = text.indexOf('\0');
-  if (nul >= 0) {
-    const { line, column } = positionIn(text.slice(0, nul));
-    throw new InputError([{ file: displayPath, line, column, message: 'a NUL character (byte 0) is not text; remove it' }]);
-  }
+  if (nul >= 0) throw problem('a NUL character (byte 0) is not text; remove it', positionIn(text.slice(0, nul)));
   return text;
 }
 

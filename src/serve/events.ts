@@ -40,15 +40,12 @@ const HEARTBEAT_MS = 20_000;
 export class EventHub {
   private readonly clients = new Set<Client>();
   private state: BuildState = { ok: true };
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly heartbeat = setInterval(() => {
+    for (const client of this.clients) this.write(client, ': ping\n\n');
+  }, HEARTBEAT_MS).unref();
 
   /** `hashOf` says which document a path serves now (its content hash, or a marker for redirects and misses). */
-  constructor(private readonly hashOf: (path: string) => string) {
-    this.heartbeat = setInterval(() => {
-      for (const client of this.clients) this.write(client, ': ping\n\n');
-    }, HEARTBEAT_MS);
-    this.heartbeat.unref();
-  }
+  constructor(private readonly hashOf: (path: string) => string) {}
 
   get size(): number {
     return this.clients.size;
@@ -62,10 +59,7 @@ export class EventHub {
       Connection: 'keep-alive',
     });
     // HEAD asks for the headers alone: a stream that never ends would leave the request waiting.
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
+    if (req.method === 'HEAD') return void res.end();
     res.socket?.setNoDelay(true);
     res.write('retry: 1000\n\n');
     const path = url.searchParams.get('path') || '/';

@@ -46,11 +46,6 @@ const TYPES: Record<string, string> = {
 /** Files without an extension that the build writes (host configuration) are plain text. */
 const NO_EXTENSION = 'text/plain; charset=utf-8';
 
-function contentType(path: string): string {
-  const ext = posix.extname(path).toLowerCase();
-  return ext ? (TYPES[ext] ?? 'application/octet-stream') : NO_EXTENSION;
-}
-
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json|wasm)|image\/svg\+xml)/;
 /** Below this size compression saves nothing worth the work. */
 const MIN_COMPRESS = 1024;
@@ -67,18 +62,15 @@ function injectReload(html: string): string {
  */
 export class Entry {
   readonly type: string;
-  /** When these bytes were first served. */
-  readonly modified: Date;
-  private readonly raw: string | Uint8Array;
   private served?: Buffer;
   private digest?: string;
-  gzip?: Buffer;
-  br?: Buffer;
+  private gzip?: Buffer;
+  private br?: Buffer;
 
-  constructor(path: string, contents: string | Uint8Array, modified = new Date()) {
-    this.type = contentType(path);
-    this.raw = contents;
-    this.modified = modified;
+  /** `modified` is when these bytes were first served. */
+  constructor(path: string, private readonly raw: string | Uint8Array, readonly modified = new Date()) {
+    const ext = posix.extname(path).toLowerCase();
+    this.type = ext ? (TYPES[ext] ?? 'application/octet-stream') : NO_EXTENSION;
   }
 
   /** The bytes `docs build` writes. */
@@ -88,14 +80,12 @@ export class Entry {
 
   /** The bytes served (HTML documents get the reload script). */
   get body(): Buffer {
-    this.served ??= this.type.startsWith('text/html') ? Buffer.from(injectReload(this.source.toString('utf8'))) : this.source;
-    return this.served;
+    return (this.served ??= this.type.startsWith('text/html') ? Buffer.from(injectReload(this.source.toString('utf8'))) : this.source);
   }
 
   /** Content hash of the served bytes (base64url), quoted in the ETag header. */
   get hash(): string {
-    this.digest ??= createHash('sha1').update(this.body).digest('base64url').slice(0, 22);
-    return this.digest;
+    return (this.digest ??= createHash('sha1').update(this.body).digest('base64url').slice(0, 22));
   }
 
   get etag(): string {
@@ -105,21 +95,16 @@ export class Entry {
   get compressible(): boolean {
     return COMPRESSIBLE.test(this.type) && this.body.length >= MIN_COMPRESS;
   }
+
+  /** The compressed body (made once per encoding). */
+  encoded(encoding: Encoding): Buffer {
+    if (encoding === 'gzip') return (this.gzip ??= gzipSync(this.body, { level: 6 }));
+    const params = { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: this.body.length };
+    return (this.br ??= brotliCompressSync(this.body, { params }));
+  }
 }
 
 export type Encoding = 'br' | 'gzip';
-
-/** The compressed body (made once per entry and encoding). */
-export function encoded(entry: Entry, encoding: Encoding): Buffer {
-  if (encoding === 'br') {
-    entry.br ??= brotliCompressSync(entry.body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length },
-    });
-    return entry.br;
-  }
-  entry.gzip ??= gzipSync(entry.body, { level: 6 });
-  return entry.gzip;
-}
 
 export class FileStore {
   private readonly entries = new Map<string, Entry>();

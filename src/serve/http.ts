@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { encoded, type Encoding, type Entry, type FileStore } from './files.js';
+import type { Encoding, Entry, FileStore } from './files.js';
 
 /*
  * The request handler: a small static file server over the in-memory site.
@@ -27,17 +27,13 @@ export function parseTarget(raw: string | undefined): Target {
     return { ok: false };
   }
   if (path.includes('\0') || path.includes('\\')) return { ok: false };
-  const segments = path.split('/');
-  for (let i = 1; i < segments.length; i++) {
-    const segment = segments[i];
-    if (segment === '.' || segment === '..') return { ok: false };
-    if (segment === '' && i !== segments.length - 1) return { ok: false };
-  }
+  // No dot segment, and no empty segment but the last ("/guides//alpha/").
+  if (/\/\.\.?(?:\/|$)/.test(path) || path.includes('//')) return { ok: false };
   return { ok: true, path, rawPath, query };
 }
 
 export type Resolved =
-  | { kind: 'file'; path: string; entry: Entry }
+  | { kind: 'file'; entry: Entry }
   | { kind: 'redirect'; location: string }
   | { kind: 'missing'; entry?: Entry };
 
@@ -45,7 +41,7 @@ export type Resolved =
 export function resolveFile(store: FileStore, target: { path: string; rawPath: string; query: string }): Resolved {
   const key = target.path.endsWith('/') ? `${target.path}index.html` : target.path;
   const entry = store.get(key);
-  if (entry) return { kind: 'file', path: key, entry };
+  if (entry) return { kind: 'file', entry };
   if (!target.path.endsWith('/') && store.has(`${target.path}/index.html`)) {
     return { kind: 'redirect', location: `${target.rawPath}/${target.query}` };
   }
@@ -121,11 +117,10 @@ export function sendEntry(req: IncomingMessage, res: ServerResponse, entry: Entr
   if (entry.compressible) all.Vary = 'Accept-Encoding';
   if (status === 200 && notModified(req, entry)) {
     delete all['Content-Type'];
-    res.writeHead(304, all).end();
-    return;
+    return void res.writeHead(304, all).end();
   }
   const encoding = entry.compressible ? negotiateEncoding(req.headers['accept-encoding']) : null;
-  const body = encoding ? encoded(entry, encoding) : entry.body;
+  const body = encoding ? entry.encoded(encoding) : entry.body;
   if (encoding) all['Content-Encoding'] = encoding;
   all['Content-Length'] = body.length;
   // (Node's server answers a HEAD request with the headers alone, whatever end() is given.)

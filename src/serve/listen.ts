@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopback } from './respond.js';
@@ -9,20 +10,15 @@ const PORT_ATTEMPTS = 20;
 
 /**
  * Starts `http` listening on `host` and `port`, or on the next free port
- * after it (not with port 0: the system picks one); returns the port and the
- * address to print. Notes what a user should know on `out`.
+ * after it (not with port 0: the system picks one); returns the address to
+ * print. Notes what a user should know on `out`.
  */
-export async function listen(http: Server, host: string, port: number, out: { write(s: string): unknown }): Promise<{ port: number; url: string }> {
+export async function listen(http: Server, host: string, port: number, out: { write(s: string): unknown }): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     const candidate = port === 0 ? 0 : port + attempt;
     try {
-      await new Promise<void>((resolvePromise, reject) => {
-        http.once('error', reject);
-        http.listen(candidate, host, () => {
-          http.off('error', reject);
-          resolvePromise();
-        });
-      });
+      // (once() rejects with an error emitted first.)
+      await once(http.listen(candidate, host), 'listening');
       break;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -39,11 +35,10 @@ export async function listen(http: Server, host: string, port: number, out: { wr
   const bound = (http.address() as AddressInfo).port;
   if (port !== 0 && bound !== port) out.write(`Port ${port} was in use, so the preview uses port ${bound} instead.\n`);
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  const url = `http://${shown}:${bound}/`;
   if (!isLoopback(host)) {
     out.write(
       `Listening on ${host === '0.0.0.0' || host === '::' ? 'every network interface' : `"${host}"`} (--host): other computers on the network can open the preview, and it answers any host name.\n`,
     );
   }
-  return { port: bound, url };
+  return `http://${shown}:${bound}/`;
 }

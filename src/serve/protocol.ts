@@ -1,4 +1,4 @@
-import type { BuildResult, FileList, PreviewChange as Change } from '../engine/preview.js';
+import type { BuildResult, FileList, PreviewChange as Change, PreviewOptions } from '../engine/preview.js';
 
 /*
  * Messages between the preview server (main thread) and the render worker.
@@ -43,10 +43,5 @@ export type FromWorker =
   /** An unexpected exception in background work; the worker carries on. */
   | { type: 'error'; error: string };
 
-export interface WorkerData {
-  root: string;
-  configPath: string;
-  templatesDir: string;
-  /** The TypeScript config tsx compiles the templates with. */
-  tsconfig: string;
-}
+/** What the worker's build is given but the renderer it makes, and the TypeScript config tsx compiles the templates with. */
+export type WorkerData = Omit<PreviewOptions, 'renderer'> & { tsconfig: string };

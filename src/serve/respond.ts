@@ -64,26 +64,20 @@ export class Responder {
       const raw = req.url ?? '';
       if (!hostAllowed(req.headers.host, this.served.host)) {
         // A page on another site could otherwise read the preview through a DNS name that points at this computer.
-        sendText(res, 403, 'Forbidden: the preview answers only to localhost names on a loopback address.', this.headersFor('/'));
-        return;
+        return sendText(res, 403, 'Forbidden: the preview answers only to localhost names on a loopback address.', this.headersFor('/'));
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendText(res, 405, 'Method not allowed: the preview answers GET and HEAD.', { ...this.headersFor('/'), Allow: 'GET, HEAD' });
-        return;
+        return sendText(res, 405, 'Method not allowed: the preview answers GET and HEAD.', { ...this.headersFor('/'), Allow: 'GET, HEAD' });
       }
       if (raw.startsWith('/__docs/')) return this.internal(req, res, raw);
       const target = parseTarget(raw);
-      if (!target.ok) {
-        sendText(res, 400, 'Bad request: this path is not allowed.', this.headersFor('/'));
-        return;
-      }
+      if (!target.ok) return sendText(res, 400, 'Bad request: this path is not allowed.', this.headersFor('/'));
       const headers = this.headersFor(target.path);
       // (Each language and version has its own index, under its prefix.)
       const index = /^(\/(?:[^/]+\/)*)search-index\/(?:[^/]+\/)*[^/]+\.(?:json|bin)$/.exec(target.path);
       if (index && this.served.searchPending?.(index[1]!)) {
         // The search box says the index is being made, and asks again.
-        sendText(res, 503, 'The search index is being built.', { ...headers, 'Retry-After': '1' });
-        return;
+        return sendText(res, 503, 'The search index is being built.', { ...headers, 'Retry-After': '1' });
       }
       if (!this.served.store.size) {
         const early = this.served.early?.();
@@ -169,5 +163,5 @@ export function hostAllowed(hostHeader: string | undefined, boundHost: string): 
   if (!isLoopback(boundHost)) return true;
   if (!hostHeader) return false;
   const name = hostHeader.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return name === 'localhost' || name.endsWith('.localhost') || name === '127.0.0.1' || name === '::1';
+  return isLoopback(name) || name.endsWith('.localhost');
 }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { join, relative, resolve } from 'node:path';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { type BuildState, EventHub, overlayNote, problemsLine } from './events.js';
@@ -8,7 +8,7 @@ import { parseHeadersFile, type HeaderRule } from './http.js';
 import { listen } from './listen.js';
 import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileList, type WorkerData } from './protocol.js';
 import { Responder, type EarlyFiles } from './respond.js';
-import { watchSite, type SiteWatcher } from './watch.js';
+import { watchSite } from './watch.js';
 import { RenderWorker, templateProblems } from './worker-host.js';
 import type { Io, ServeOptions } from './options.js';
 
@@ -48,15 +48,14 @@ export async function startPreview(options: ServeOptions, io: Io): Promise<Previ
 export class PreviewServer {
   readonly events = new EventEmitter<PreviewEvents>();
   url = '';
-  port = 0;
 
   /** The site's and the templates' files (absolute), as the watcher and every render worker get them. */
   private readonly paths: WorkerData;
   private readonly store = new FileStore();
-  private readonly hub: EventHub;
-  private readonly http: Server;
+  private readonly hub = new EventHub((path) => this.responder.hashOf(path));
+  private readonly http = createServer((req, res) => this.responder.handle(req, res));
   private readonly responder: Responder;
-  private watcher?: SiteWatcher;
+  private watcher?: ReturnType<typeof watchSite>;
   private worker?: RenderWorker;
   private reloadScript?: Entry;
   private rules: HeaderRule[] = [];
@@ -67,7 +66,6 @@ export class PreviewServer {
   private pendingFiles: string[] = [];
   /** When the first save of the pending change was seen (for DOCS_PROFILE). */
   private pendingSince = 0;
-  private profile: Record<string, number> = {};
   private timer?: NodeJS.Timeout;
   private running = false;
   private closed = false;
@@ -76,14 +74,21 @@ export class PreviewServer {
   private warned = new Set<string>();
   /** A template was edited since the server started (a new worker then compiles the templates from their files). */
   private templatesEdited = false;
-  private settledId = -1;
   private settleWaiters: Array<() => void> = [];
-  /** The worker of the first build, and the files it rendered on demand meanwhile (see src/engine/first-pass.ts). */
+  /** The worker of the first build, which renders pages on demand meanwhile (see src/engine/first-pass.ts). */
   private firstWorker?: RenderWorker;
-  private readonly earlyStore = new FileStore();
   private readonly earlyRequests = new Map<string, Promise<void>>();
-  private readonly firstDone: Promise<void>;
+  /** (Declared before `early`, whose promise sets it.) */
   private finishFirst!: () => void;
+  /** While the first build runs: the pages rendered on demand (and what they need), how to ask for one more, and its end. */
+  private readonly early: EarlyFiles = {
+    store: new FileStore(),
+    done: new Promise((r) => (this.finishFirst = r)),
+    request: (path) => {
+      if (!this.earlyRequests.has(path)) this.earlyRequests.set(path, this.requestEarly(path));
+      return this.earlyRequests.get(path)!;
+    },
+  };
   /** The search index has been written at least once (until then its files are answered "not yet"). */
   private searchReady = false;
 
@@ -98,7 +103,6 @@ export class PreviewServer {
       templatesDir: resolve(options.templates ?? join(TOOL_ROOT, 'templates')),
       tsconfig: resolve(options.tsconfig ?? join(TOOL_ROOT, 'tsconfig.json')),
     };
-    this.firstDone = new Promise((r) => (this.finishFirst = r));
     this.responder = new Responder({
       store: this.store,
       hub: () => this.hub,
@@ -106,12 +110,10 @@ export class PreviewServer {
       rules: () => this.rules,
       security: () => this.security,
       reloadScript: () => this.reloadScript,
-      early: () => this.earlyFiles(),
+      early: () => (this.firstBuild && !this.closed ? this.early : undefined),
       searchPending: (prefix) => !this.searchReady && !this.store.has(`${prefix}search-index/index.json`),
       err: io.err,
     });
-    this.hub = new EventHub((path) => this.responder.hashOf(path));
-    this.http = createServer((req, res) => this.responder.handle(req, res));
     this.http.keepAliveTimeout = 30_000;
   }
 
@@ -131,7 +133,7 @@ export class PreviewServer {
     // the server itself never loads the pipeline (its worker does).
     const { bundleBrowserScript } = await import('../build/assets.js');
     this.reloadScript = new Entry(RELOAD_SCRIPT_URL, await bundleBrowserScript(join(TOOL_ROOT, 'src', 'serve', 'client', 'reload.ts')));
-    ({ port: this.port, url: this.url } = await listen(this.http, this.options.host, this.options.port, this.io.out));
+    this.url = await listen(this.http, this.options.host, this.options.port, this.io.out);
     this.io.out.write(`Serving ${this.url} ${this.firstBuild ? '(pages are rendered on request while the site builds)' : '(the site is built)'}.\n`);
     await Promise.all([building, this.watcher.ready]);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -173,28 +175,13 @@ export class PreviewServer {
     this.finishFirst();
   }
 
-  /** While the first build runs: the pages rendered on demand (and what they need), and how to ask for one more. */
-  private earlyFiles(): EarlyFiles | undefined {
-    if (!this.firstBuild || this.closed) return undefined;
-    return {
-      store: this.earlyStore,
-      done: this.firstDone,
-      request: (path) => {
-        if (!this.earlyRequests.has(path)) this.earlyRequests.set(path, this.requestEarly(path));
-        return this.earlyRequests.get(path)!;
-      },
-    };
-  }
-
   private async requestEarly(path: string): Promise<void> {
-    const worker = this.firstWorker;
-    if (!worker) return;
     // (A worker that does not start is reported by the build.)
-    if (!(await worker.ready.then(() => true, () => false))) return;
-    const files = await worker.early(path);
+    if (!(await this.firstWorker?.ready.then(() => true, () => false))) return;
+    const files = await this.firstWorker!.early(path);
     if (!files || !this.firstBuild) return;
-    const changed = this.earlyStore.apply(files, []);
-    if (!this.store.size) this.updateRules(this.earlyStore, changed);
+    const changed = this.early.store.apply(files, []);
+    if (!this.store.size) this.updateRules(this.early.store, changed);
   }
 
   private schedule(change: Change, file?: string): void {
@@ -225,8 +212,8 @@ export class PreviewServer {
         const sent = performance.now();
         const result = await this.worker.build(change);
         // Waiting (debounce, a build before this one) and the round trip to the worker, beside the build's own stages.
-        this.profile = { wait: sent - this.pendingSince, worker: performance.now() - sent - (result.ok ? result.stats.ms : 0) };
-        this.apply(result, files, change);
+        const profile = { wait: sent - this.pendingSince, worker: performance.now() - sent - (result.ok ? result.stats.ms : 0) };
+        this.apply(result, files, change, profile);
       }
     } catch (e) {
       if (!this.closed) this.apply({ ok: false, unexpected: e instanceof Error ? (e.stack ?? e.message) : String(e) }, files);
@@ -245,7 +232,7 @@ export class PreviewServer {
     const next = new RenderWorker(this.paths, bundled && !change.templates);
     if (this.firstBuild) this.firstWorker ??= next;
     try {
-      await next.ready;
+      this.security = await next.ready;
     } catch (e) {
       // A template that does not compile: keep the last good worker and say where the error is.
       const detail = (e as Error).message;
@@ -257,13 +244,8 @@ export class PreviewServer {
       else if (!this.worker) throw new Error('the render worker could not start', { cause: e });
       return;
     }
-    this.security = next.headers;
     next.on('update', (set, remove) => this.applyUpdate(set, remove));
-    next.on('settled', (id) => {
-      if (next !== this.worker) return;
-      this.settledId = id;
-      this.checkSettled();
-    });
+    next.on('settled', () => this.checkSettled());
     next.on('error', (error) => this.io.err.write(`Unexpected error while updating the preview (it carries on):\n${error}\n`));
     next.on('crash', (error) => {
       if (next !== this.worker || this.closed) return;
@@ -275,14 +257,9 @@ export class PreviewServer {
       await next.terminate();
       throw e;
     });
-    this.profile = {};
     const old = this.worker;
     this.worker = next;
-    this.settledId = -1;
-    if (this.closed) {
-      await next.terminate();
-      return;
-    }
+    if (this.closed) return next.terminate();
     await old?.terminate();
     if (this.templateState) {
       this.templateState = undefined;
@@ -291,9 +268,9 @@ export class PreviewServer {
     this.apply(result, files, change);
   }
 
-  private apply(result: BuildResult, files: string[], change: Change = {}): void {
+  private apply(result: BuildResult, files: string[], change: Change = {}, profile: Record<string, number> = {}): void {
     if (this.closed) return;
-    const label = this.label(files);
+    const label = files.length ? ` (${this.display(files[0]!)}${files.length > 1 ? ` and ${files.length - 1} more` : ''})` : '';
     const applyStarted = performance.now();
     if (result.ok) {
       const changed = this.store.apply(result.set, result.remove);
@@ -312,8 +289,8 @@ export class PreviewServer {
       for (const warning of stats.warnings) if (!this.warned.has(warning)) this.io.err.write(`${warning}\n`);
       this.warned = new Set(stats.warnings);
       if (process.env.DOCS_PROFILE) {
-        const profile = { ...this.profile, ...stats.stages, apply: performance.now() - applyStarted };
-        this.io.out.write(`DOCS_PROFILE ${JSON.stringify(Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n`);
+        const all = { ...profile, ...stats.stages, apply: performance.now() - applyStarted };
+        this.io.out.write(`DOCS_PROFILE ${JSON.stringify(Object.fromEntries(Object.entries(all).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n`);
       }
       // Static files (images) and the favicon are not part of any page's HTML: reload every page for them.
       this.hub.changed(!!change.files && changed.length > 0);
@@ -331,7 +308,7 @@ export class PreviewServer {
     if (this.firstBuild) {
       // Pages shown before the build was done: reloaded where the built page differs (changed() above compared them).
       this.firstBuild = false;
-      this.earlyStore.apply([], this.earlyStore.paths());
+      this.early.store.apply([], this.early.store.paths());
       this.finishFirst();
     }
     this.events.emit('build', result);
@@ -358,18 +335,12 @@ export class PreviewServer {
   }
 
   private isSettled(): boolean {
-    return !this.running && !this.timer && isEmptyChange(this.pending) && (!this.worker || this.settledId === this.worker.lastId);
+    return !this.running && !this.timer && isEmptyChange(this.pending) && (!this.worker || this.worker.settled);
   }
 
   private checkSettled(): void {
     if (!this.isSettled()) return;
     for (const waiter of this.settleWaiters.splice(0)) waiter();
-  }
-
-  private label(files: string[]): string {
-    if (!files.length) return '';
-    const first = this.display(files[0]!);
-    return ` (${first}${files.length > 1 ? ` and ${files.length - 1} more` : ''})`;
   }
 
   private display(path: string): string {

@@ -44,11 +44,6 @@ export function classify(paths: WatchPaths, event: string, file: string): Change
   return null;
 }
 
-export interface SiteWatcher {
-  ready: Promise<void>;
-  close(): Promise<void>;
-}
-
 /**
  * Whether `path` is a symbolic link the watcher must not follow: one that
  * leads out of the site (the build does not read there: a link to /usr
@@ -70,7 +65,7 @@ function linkNotFollowed(siteRoot: string, path: string): boolean {
   }
 }
 
-export function watchSite(paths: WatchPaths, onChange: (change: Change, file: string) => void, onError: (e: unknown) => void): SiteWatcher {
+export function watchSite(paths: WatchPaths, onChange: (change: Change, file: string) => void, onError: (e: unknown) => void) {
   const root = resolve(paths.root);
   const config = resolve(paths.configPath);
   const realRoot = realpathSync(root);

@@ -8,8 +8,8 @@ import type { BuildResult, Change, FileList, FromWorker, ToWorker, WorkerData } 
 export interface RenderWorkerEvents {
   /** Files brought up to date in the background. */
   update: [set: FileList, remove: string[]];
-  /** The worker has no background work left after build `id`. */
-  settled: [id: number];
+  /** The worker has no background work left after its last build. */
+  settled: [];
   /** An unexpected exception in background work. */
   error: [error: string];
   /** The worker stopped without being asked to. */
@@ -24,15 +24,15 @@ export interface RenderWorkerEvents {
 export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
   private readonly worker: Worker;
   private nextId = 1;
+  /** The last build after which the worker had no background work left. */
+  private settledId = 0;
   private nextEarly = 1;
   private readonly waiting = new Map<number, { resolve: (r: BuildResult) => void; reject: (e: Error) => void }>();
   private readonly earlyWaiting = new Map<number, (files: FileList | undefined) => void>();
-  private stopping = false;
+  /** Stopped, by terminate() or by itself (told once). */
   private exited = false;
-  /** Resolves once the templates are imported; rejects with the import error (a template that does not compile). */
-  readonly ready: Promise<void>;
-  /** The security headers of `docs build` (known once ready). */
-  headers: Record<string, string> = {};
+  /** Once the templates are imported, the security headers of `docs build`; rejects with the import error (a template that does not compile). */
+  readonly ready: Promise<Record<string, string>>;
 
   /**
    * With `bundled`, the worker runs from the command's bundle (a tenth of the start-up time of
@@ -44,13 +44,12 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
     const entry = (bundled && bundledWorkerEntry('serve')) || pathToFileURL(join(TOOL_ROOT, 'src', 'serve', 'worker-boot.mjs'));
     this.worker = new Worker(entry, { workerData: data, execArgv: [] });
     let started = false;
-    this.ready = new Promise<void>((resolve, reject) => {
+    this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (message: FromWorker) => {
         switch (message.type) {
           case 'ready':
             started = true;
-            this.headers = message.headers;
-            resolve();
+            resolve(message.headers);
             break;
           case 'fatal':
             reject(new Error(message.error));
@@ -68,7 +67,8 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
             this.emit('update', message.set, message.remove);
             break;
           case 'settled':
-            this.emit('settled', message.id);
+            this.settledId = message.id;
+            this.emit('settled');
             break;
           case 'error':
             this.emit('error', message.error);
@@ -76,22 +76,21 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
         }
       });
       const fail = (error: string) => {
+        if (this.exited) return;
         this.stopWaiting(error);
         if (!started) reject(new Error(error));
-        else if (!this.stopping) this.emit('crash', error);
+        else this.emit('crash', error);
       };
       this.worker.on('error', (e) => fail(e.stack ?? String(e)));
-      this.worker.on('exit', (code) => {
-        if (!this.exited) fail(`the render worker stopped (exit code ${code})`);
-      });
+      this.worker.on('exit', (code) => fail(`the render worker stopped (exit code ${code})`));
     });
     // A rejected `ready` is always handled by whoever awaits it; avoid an unhandled rejection meanwhile.
     this.ready.catch(() => undefined);
   }
 
-  /** The id the last build was given (to match `settled` events). */
-  get lastId(): number {
-    return this.nextId - 1;
+  /** Whether the worker has no background work left after the last build it was given. */
+  get settled(): boolean {
+    return this.settledId === this.nextId - 1;
   }
 
   build(change: Change): Promise<BuildResult> {
@@ -119,8 +118,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
   }
 
   async terminate(): Promise<void> {
-    if (this.stopping) return;
-    this.stopping = true;
+    if (this.exited) return;
     this.stopWaiting('the render worker was stopped');
     await this.worker.terminate();
   }

@@ -79,9 +79,7 @@ function showOverlay(state: FailedState): void {
 
   const overlay = element('div', {
     position: 'fixed',
-    top: '0',
-    left: '0',
-    right: '0',
+    inset: '0 0 auto',
     zIndex: '2147483647',
     maxHeight: '70vh',
     overflow: 'auto',
