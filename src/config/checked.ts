@@ -1,6 +1,6 @@
 import { formatPath, InputError, type SourceProblem } from '../shared/errors.js';
-import { zodProblems } from './validate.js';
-import { locate, yamlValue, parseLocatedYaml, type LocatedYaml } from './yaml-positions.js';
+import { parseValid } from './validate.js';
+import { locate, type LocatedYaml } from './yaml-positions.js';
 import { SiteConfigSchema, type SiteConfig } from './schema.js';
 
 /* The config's parsing and checks (loaded with the parsers: see src/config/parsers.ts). */
@@ -19,13 +19,8 @@ export function configProblemAt(file: string, located: () => LocatedYaml): Loade
 
 /** Parses and validates a config's text; throws InputError listing every problem. */
 export function parseChecked(source: string, file: string): LoadedConfig {
-  const { located, problems } = parseLocatedYaml(source, file);
-  if (problems.length) throw new InputError(problems);
-  const data: unknown = yamlValue(located);
-  const result = SiteConfigSchema.safeParse(data ?? {});
-  if (!result.success) throw new InputError(zodProblems(result.error.issues, located));
+  const { data: config, located } = parseValid(SiteConfigSchema, source, file);
   const problemAt = configProblemAt(file, () => located);
-  const config = result.data;
   const problemsBetween = crossProblems(config, problemAt);
   if (problemsBetween.length) throw new InputError(problemsBetween);
   return { config, problemAt };

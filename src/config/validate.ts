@@ -1,12 +1,25 @@
 import type { z } from 'zod';
-import { formatPath, type SourceProblem } from '../shared/errors.js';
-import { yamlValue, locate, type LocatedYaml } from './yaml-positions.js';
+import { formatPath, InputError, type SourceProblem } from '../shared/errors.js';
+import { yamlValue, locate, parseLocatedYaml, type LocatedYaml } from './yaml-positions.js';
 
 /* Turns zod issues into problems located in the YAML source, in words a writer understands. */
 
 type Issue = z.core.$ZodIssue;
 
-export function zodProblems(issues: readonly Issue[], located: LocatedYaml): SourceProblem[] {
+/**
+ * YAML text read and checked by `schema` (the config, or a page's frontmatter below its first line); throws
+ * InputError listing the YAML's problems, else the schema's (their paths under `under`, when given).
+ */
+export function parseValid<T>(schema: z.ZodType<T>, source: string, file: string, lineOffset = 0, under?: string): { data: T; located: LocatedYaml } {
+  const { located, problems } = parseLocatedYaml(source, file, lineOffset);
+  if (problems.length) throw new InputError(problems);
+  const result = schema.safeParse(yamlValue(located) ?? {});
+  if (result.success) return { data: result.data, located };
+  const found = zodProblems(result.error.issues, located);
+  throw new InputError(under ? found.map((p) => ({ ...p, path: p.path === '(root)' ? under : `${under}.${p.path}` })) : found);
+}
+
+function zodProblems(issues: readonly Issue[], located: LocatedYaml): SourceProblem[] {
   const problems: SourceProblem[] = [];
   for (const issue of issues) {
     // A union where the value has the type of one alternative only (a mapping, of a string-or-mapping key): that alternative's problems, in place.
