@@ -172,18 +172,12 @@ export function cssUrls(root: string, file: string, css: string, base = '/'): { 
 }
 
 /** Extra sources of each CSP directive: the configured ones, the badge's image host, contributors' avatars. */
-export function cspSources(config: SiteConfig, hasContributors: boolean): Record<'img' | 'media' | 'frame' | 'connect' | 'font', string[]> {
+export function cspSources(config: SiteConfig, hasContributors: boolean): SiteConfig['csp'] {
   const img: string[] = [];
   if (config.badge) img.push('https://img.shields.io');
   if (hasContributors) img.push('https://github.com', 'https://avatars.githubusercontent.com');
-  const unique = (list: string[]) => [...new Set(list)];
-  return {
-    img: unique([...img, ...config.csp.img]),
-    media: unique(config.csp.media),
-    frame: unique(config.csp.frame),
-    connect: unique(config.csp.connect),
-    font: unique(config.csp.font),
-  };
+  const sources = Object.entries({ ...config.csp, img: [...img, ...config.csp.img] });
+  return Object.fromEntries(sources.map(([directive, list]) => [directive, [...new Set(list)]])) as SiteConfig['csp'];
 }
 
 /** Whether `path` is a file (false when it cannot be read). */
