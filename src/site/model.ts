@@ -179,6 +179,8 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], faile
 
   // Redirect targets must be real pages (and anchors of them); sources must not shadow one, nor name the same page as
   // another (/a and /a/), nor a file the build writes, nor be a pattern to a static host.
+  const byUrl = new Map(pages.map((p) => [p.url, p]));
+  const failedUrls = new Set([...failed].map(routeOf));
   const redirectPages = new Map<string, string>();
   const printables = new Set(sections.filter((s) => s.pages.length && config.site.printable !== false).map((s) => `${s.url}printable/`));
   for (const [from, to] of Object.entries(config.redirects)) {
@@ -196,27 +198,24 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], faile
     if (other !== undefined) problems.push(loaded.problemAt(['redirects', from], `"${from}" and "${other}" are the same address to a static host; keep one of the two redirects`));
     else redirectPages.set(page, from);
     const target = to.replace(/[#?].*$/, '');
-    const targetPage = pages.find((p) => p.url === target);
-    if (!targetPage && ![...failed].some((id) => routeOf(id) === target)) problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}" is not a page`));
+    const targetPage = byUrl.get(target);
+    if (!targetPage && !failedUrls.has(target)) problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}" is not a page`));
     const hash = /#(.*)$/.exec(to)?.[1];
     if (targetPage && hash && !targetPage.ids.has(decodeAnchor(hash) ?? hash)) problems.push(loaded.problemAt(['redirects', from], `redirect target "${to}": ${target} has no such anchor`));
-    if (pages.some((p) => p.url === from || p.url === `${from}/`)) problems.push(loaded.problemAt(['redirects', from], `"${from}" is a page; it cannot also be a redirect`));
+    if (byUrl.has(from) || byUrl.has(`${from}/`)) problems.push(loaded.problemAt(['redirects', from], `"${from}" is a page; it cannot also be a redirect`));
   }
 
   // Internal links of the config (navigation, footer, banner) must reach pages too.
-  const isPage = (url: string) => {
-    const path = url.replace(/[#?].*$/, '');
-    return pages.some((p) => p.url === path) || printables.has(path) || [...failed].some((id) => routeOf(id) === path) || /\.[a-z0-9]+$/i.test(path);
-  };
+  const isPage = (path: string) => byUrl.has(path) || printables.has(path) || failedUrls.has(path) || /\.[a-z0-9]+$/i.test(path);
   const checkLink = (path: PropertyKey[], url: string) => {
     if (!url.startsWith('/') || url.startsWith('//')) return;
-    if (!isPage(url)) {
+    if (!isPage(url.replace(/[#?].*$/, ''))) {
       problems.push(loaded.problemAt([...path, 'url'], `links to "${url}", which is not a page of this site`));
       return;
     }
     // An anchor is checked against the ids of the page, as in the pages' own links (no id is spelled with a bad escape).
     const hashAt = url.indexOf('#');
-    const target = hashAt < 0 ? undefined : pages.find((p) => p.url === url.slice(0, hashAt).replace(/\?.*$/, ''));
+    const target = hashAt < 0 ? undefined : byUrl.get(url.slice(0, hashAt).replace(/\?.*$/, ''));
     if (!target || hashAt === url.length - 1) return;
     const id = decodeAnchor(url.slice(hashAt + 1));
     if (id === undefined || !target.ids.has(id)) problems.push(loaded.problemAt([...path, 'url'], `links to "${url}", but ${target.url} has no such anchor`));
@@ -227,12 +226,11 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], faile
       if (entry.children) walkNav(entry.children, [...path, i, 'children']);
     });
   walkNav(config.navigation, ['navigation']);
-  config.footer.links.forEach((link, i) => checkLink(['footer', 'links', i], link.url));
-  config.footer.secondary.forEach((link, i) => checkLink(['footer', 'secondary', i], link.url));
+  for (const key of ['links', 'secondary'] as const) config.footer[key].forEach((link, i) => checkLink(['footer', key, i], link.url));
   config.banner?.links.forEach((link, i) => checkLink(['banner', 'links', i], link.url));
   if (config.notification?.link) checkLink(['notification', 'link'], config.notification.link.url);
 
-  const site: Site = { config, pages, byUrl: new Map(pages.map((p) => [p.url, p])), byId: pageById, sections, navigation: config.navigation };
+  const site: Site = { config, pages, byUrl, byId: pageById, sections, navigation: config.navigation };
   return { site, problems };
 }
 

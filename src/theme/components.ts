@@ -14,11 +14,7 @@ import { imageRatio, inside, logoFiles } from './theme.js';
 
 export type Components = Partial<Record<ComponentName, ComponentType<any>>>;
 
-interface Compiled {
-  inputs: Array<[string, string]>;
-  component: ComponentType<any>;
-}
-const compiled = new Map<string, Compiled>();
+const compiled = new Map<string, ReturnType<typeof compileComponent>>();
 
 const hashOf = (path: string) => {
   try {
@@ -84,7 +80,7 @@ const helpersImport = () => (toolPackage ??= (JSON.parse(readFileSync(join(TOOL_
 /** Installed from the package, the entry as compiled when it was packed (lib/index.js); else its source. */
 const helpersFile = () => (PACKAGED ? join(TOOL_ROOT, 'lib', 'index.js') : join(TOOL_ROOT, 'templates', 'types.ts'));
 
-function compileComponent(root: string, entry: string, name: ComponentName): Compiled {
+function compileComponent(root: string, entry: string, name: ComponentName) {
   const { buildSync } = toolRequire('esbuild') as typeof import('esbuild');
   const display = (path: string) => relative(root, path).split(sep).join('/');
   let result: import('esbuild').BuildResult<{ write: false; metafile: true }>;
