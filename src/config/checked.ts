@@ -57,7 +57,8 @@ function crossProblems(config: SiteConfig, problemAt: LoadedConfig['problemAt'])
   // Between the keys of languages and versions: each language and version once, no version named like a language.
   const codes = new Map<string, string>();
   config.languages.forEach((entry, i) => {
-    if ('code' in entry) once(codes, entry.code.toLowerCase(), ['languages', i, 'code'], ['languages', i], (first) => `language "${entry.code}" is listed twice (first at ${first})`);
+    if (!('code' in entry)) return;
+    once(codes, entry.code.toLowerCase(), ['languages', i, 'code'], ['languages', i], (first) => `language "${entry.code}" is listed twice (first at ${first})`);
   });
   const versions = new Map<string, string>();
   config.versions.forEach((version, v) => {

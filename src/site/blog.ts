@@ -87,7 +87,8 @@ export function prepareBlog(loaded: LoadedConfig, sourcePages: SourcePage[], fai
   posts.sort((a, b) => (a.date === b.date ? (a.url < b.url ? -1 : 1) : a.date < b.date ? -1 : 1));
   const count = Math.max(1, Math.ceil(posts.length / postsPerPage));
   const indexUrls = Array.from({ length: count }, (_, i) => (i === 0 ? `/${path}/` : `/${path}/page/${i + 1}/`));
-  const blog: Blog = { path, title, description, url: `/${path}/`, posts, indexUrls, feedUrl: settings.feed ? `/${path}/atom.xml` : undefined };
+  const feedUrl = settings.feed ? `/${path}/atom.xml` : undefined;
+  const blog: Blog = { path, title, description, url: `/${path}/`, posts, indexUrls, feedUrl };
   const newest = [...blog.posts].reverse();
   indexUrls.forEach((url, i) => {
     const html = blogIndexHtml(loaded.config, base, blog, newest.slice(i * postsPerPage, (i + 1) * postsPerPage), i);
