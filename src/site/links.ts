@@ -67,10 +67,9 @@ function resolved(from: string, path: string): string {
   return result;
 }
 
+/** The page of a link to its Markdown file (../guides/index.md is /guides/). */
 function mdRoute(page: LinkingPage, path: string): string {
-  const file = resolved(sourceFolder(page), path);
-  const id = file.slice(1, -3).replace(/(^|\/)index$/, '');
-  return id ? `/${id}/` : '/';
+  return routeOf(resolved(sourceFolder(page), path).slice(1, -3).replace(/(^|\/)index$/, ''));
 }
 
 /**

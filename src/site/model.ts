@@ -144,12 +144,10 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], faile
     }
   });
 
+  // (Two unlisted pages, Infinity - Infinity, are NaN to the comparison: they go by id.)
+  const orderOf = (page: SourcePage) => placed.get(page.id)?.order ?? Infinity;
   const pages: SitePage[] = [...sourcePages]
-    .sort((a, b) => {
-      const pa = placed.get(a.id)?.order ?? Infinity;
-      const pb = placed.get(b.id)?.order ?? Infinity;
-      return pa === pb ? (a.id < b.id ? -1 : 1) : pa - pb;
-    })
+    .sort((a, b) => orderOf(a) - orderOf(b) || (a.id < b.id ? -1 : 1))
     .map((p) => ({
       ...p,
       url: routeOf(p.id),

@@ -53,11 +53,9 @@ export function loadComponents(root: string, config: SiteConfig): { components: 
         done = compileComponent(root, entry, name);
         compiled.set(entry, done);
       } catch (e) {
-        if (e instanceof InputError) {
-          problems.push(...e.problems);
-          continue;
-        }
-        throw e;
+        if (!(e instanceof InputError)) throw e;
+        problems.push(...e.problems);
+        continue;
       }
     }
     components[name] = done.component;

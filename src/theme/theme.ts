@@ -69,9 +69,8 @@ export function resolveTheme(config: SiteConfig): ResolvedTheme {
   };
   legacy(config.links?.repository, ui.sourceCodeOn);
   legacy(config.links?.questions, ui.questionsOn);
-  const { favicon } = config.theme;
   const logo = logoFiles(config);
-  const faviconFile = favicon ?? logo?.light;
+  const faviconFile = config.theme.favicon ?? logo?.light;
   const image = config.site.image;
   return {
     ui,
