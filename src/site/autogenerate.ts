@@ -1,4 +1,4 @@
-import type { SiteConfig } from '../config/schema.js';
+import type { Section, SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 
 /*
@@ -10,8 +10,6 @@ import type { SourcePage } from '../content/load.js';
  * title; then each sub-folder as a group (headed by its index page's sidebar label or title, else
  * its name), ordered by its index page's sidebar.order, then by that heading, its index page first.
  */
-
-type Section = SiteConfig['sections'][number];
 
 /** A folder whose pages a section lists: its `autogenerate`, or an `autogenerate` entry of its pages. */
 export interface Folder {

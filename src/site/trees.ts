@@ -5,8 +5,6 @@ import type { SourceProblem } from '../shared/errors.js';
 import { isRtl } from '../theme/ui.js';
 import { buildSite, routeOf, type Site, type SitePage, type SiteTree, type TreeLanguage, type TreeSpec } from './model.js';
 
-export type { SiteTree, TreeSpec };
-
 /*
  * A site in several languages or versions is a list of content trees. A tree is one language of
  * one version: its folder under content/ (which is also its URL prefix), its language, its sections

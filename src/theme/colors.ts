@@ -83,14 +83,7 @@ export function colorStylesheet(colors: ThemeColors): string {
 }
 
 /** Text (or icon) on background, the minimum ratio, and the config keys involved. */
-interface Pair {
-  fg: ColorKey;
-  bg: ColorKey | keyof typeof PAGE_BACKGROUND;
-  min: number;
-  what: string;
-}
-
-const PAIRS: Pair[] = [
+const PAIRS: Array<{ fg: ColorKey; bg: ColorKey | keyof typeof PAGE_BACKGROUND; min: number; what: string }> = [
   { fg: 'headerText', bg: 'header', min: 4.5, what: 'header text' },
   { fg: 'headerTextDark', bg: 'headerDark', min: 4.5, what: 'header text (dark scheme)' },
   { fg: 'headerTextSoft', bg: 'header', min: 4.5, what: 'header navigation text' },
@@ -106,15 +99,9 @@ const PAIRS: Pair[] = [
   { fg: 'accentTextDark', bg: 'accentDark', min: 3, what: 'the chat icon (dark scheme)' },
 ];
 
-export interface ContrastProblem {
-  /** The configured key to point at (the foreground when both or neither are configured). */
-  key: ColorKey;
-  message: string;
-}
-
-/** Every text/background pair below its WCAG AA minimum. */
-export function contrastProblems(colors: ThemeColors, configured: Partial<Record<ColorKey, string>> = {}): ContrastProblem[] {
-  const problems: ContrastProblem[] = [];
+/** Every text/background pair below its WCAG AA minimum, with the configured key to point at (the foreground when both or neither are configured). */
+export function contrastProblems(colors: ThemeColors, configured: Partial<Record<ColorKey, string>> = {}) {
+  const problems: Array<{ key: ColorKey; message: string }> = [];
   for (const pair of PAIRS) {
     const fg = colors[pair.fg];
     const bgIsPage = pair.bg === 'light' || pair.bg === 'dark';
