@@ -115,13 +115,11 @@ export function buildTrees(loaded: LoadedConfig, sourcePages: SourcePage[], fail
     const elsewhere = new Set<SourceProblem>();
     const problemAt: LoadedConfig['problemAt'] = (path, message) => {
       const key = path[0] === 'sections' || path[0] === 'navigation' ? path[0] : undefined;
-      if (!key) {
-        const problem = loaded.problemAt(path, message);
-        if (spec.index > 0) elsewhere.add(problem);
-        return problem;
-      }
-      if (!version) return loaded.problemAt(path, message);
-      return version[key] ? loaded.problemAt(['versions', spec.versionIndex, ...path], message) : loaded.problemAt(path, `${message} (in version "${version.name}", which takes the current version's ${key})`);
+      if (key && version?.[key]) return loaded.problemAt(['versions', spec.versionIndex, ...path], message);
+      if (key && version) return loaded.problemAt(path, `${message} (in version "${version.name}", which takes the current version's ${key})`);
+      const problem = loaded.problemAt(path, message);
+      if (!key && spec.index > 0) elsewhere.add(problem);
+      return problem;
     };
     const built = buildSite({ ...loaded, config: treeConfig(loaded.config, spec), problemAt }, pages, failed);
     if (spec.defaultLanguage) problems.push(...built.problems.filter((problem) => !elsewhere.has(problem)));
