@@ -38,11 +38,7 @@ export function handListed(section: Section): string[] {
 
 /** For pages no section lists by hand: the index in foldersOf(config) of the folder that lists it (-1 for none). */
 function folderOfPage(config: SiteConfig, folders: readonly Folder[]): (id: string) => number {
-  const listed = new Set<string>();
-  for (const section of config.sections) {
-    listed.add(section.url);
-    for (const id of handListed(section)) listed.add(id);
-  }
+  const listed = new Set(config.sections.flatMap((section) => [section.url, ...handListed(section)]));
   const longestFirst = folders.map((folder, f) => ({ f, directory: folder.directory })).sort((a, b) => b.directory.length - a.directory.length);
   return (id) => (listed.has(id) ? -1 : (longestFirst.find(({ directory }) => id === directory || id.startsWith(`${directory}/`))?.f ?? -1));
 }

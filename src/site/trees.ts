@@ -26,22 +26,17 @@ export function treeSpecs(config: SiteConfig): TreeSpec[] | undefined {
     ? own.map((entry, i) => ({ code: entry.code, label: entry.label, dir: entry.dir ?? (isRtl(entry.code) ? 'rtl' : 'ltr'), titles: entry.titles ?? {}, ui: { ...(i === 0 ? config.ui : {}), ...entry.ui } }))
     : [{ code: config.site.language, label: config.site.language, dir: isRtl(config.site.language) ? 'rtl' : 'ltr', titles: {}, ui: config.ui }];
   const versions = config.versions.length ? config.versions : [undefined];
-  const specs: TreeSpec[] = [];
-  versions.forEach((version, v) => {
-    const source = specs.length;
-    languages.forEach((language, l) => {
-      specs.push({
-        index: specs.length,
-        prefix: (v > 0 ? `${version!.name}/` : '') + (l > 0 ? `${language.code.toLowerCase()}/` : ''),
-        language,
-        defaultLanguage: l === 0,
-        version: version && { name: version.name, label: version.label ?? version.name, current: v === 0 },
-        source,
-        versionIndex: v,
-      });
-    });
-  });
-  return specs;
+  return versions.flatMap((version, v) =>
+    languages.map((language, l): TreeSpec => ({
+      index: v * languages.length + l,
+      prefix: (v > 0 ? `${version!.name}/` : '') + (l > 0 ? `${language.code.toLowerCase()}/` : ''),
+      language,
+      defaultLanguage: l === 0,
+      version: version && { name: version.name, label: version.label ?? version.name, current: v === 0 },
+      source: v * languages.length,
+      versionIndex: v,
+    })),
+  );
 }
 
 /** A page path of the tree: '' (the tree's home) is 'zh', 'guides' is 'zh/guides'. */
@@ -136,14 +131,11 @@ export function buildTrees(loaded: LoadedConfig, sourcePages: SourcePage[], fail
 /** Copies of the source tree's pages that a language's tree lacks: its home and the pages of its sections. */
 function fallbacks(source: SiteTree, spec: TreeSpec, own: SourcePage[], failed: ReadonlySet<string>): SourcePage[] {
   const have = new Set(own.map((p) => p.id));
-  const copies: SitePage[] = [];
-  for (const page of source.site.pages) {
-    if (page.id === '404' || (page.section < 0 && page.id !== source.prefix.replace(/\/$/, ''))) continue;
+  return source.site.pages.flatMap((page) => {
+    if (page.id === '404' || (page.section < 0 && page.id !== source.prefix.replace(/\/$/, ''))) return [];
     const id = idIn(spec.prefix, page.id.slice(source.prefix.length));
-    if (have.has(id) || failed.has(id)) continue;
-    copies.push({ ...page, id, fallback: page.url, prev: undefined, next: undefined });
-  }
-  return copies;
+    return have.has(id) || failed.has(id) ? [] : [{ ...page, id, fallback: page.url, prev: undefined, next: undefined }];
+  });
 }
 
 /** The path of a page inside its tree ('guides/a' for 'zh/guides/a' in the tree 'zh/'). */
