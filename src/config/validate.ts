@@ -20,29 +20,23 @@ export function parseValid<T>(schema: z.ZodType<T>, source: string, file: string
 }
 
 function zodProblems(issues: readonly Issue[], located: LocatedYaml): SourceProblem[] {
-  const problems: SourceProblem[] = [];
-  for (const issue of issues) {
+  return issues.flatMap((issue) => {
     // A union where the value has the type of one alternative only (a mapping, of a string-or-mapping key): that alternative's problems, in place.
     if (issue.code === 'invalid_union' && !(issue as { note?: string }).note) {
       // (Or of a mapping of several forms: the one whose keys it uses, such as a language { code, label } beside a link { title, url }.)
       const typed = issue.errors.filter((list) => !list.some((e) => e.path.length === 0 && e.code === 'invalid_type'));
       const keyed = typed.filter((list) => !list.some((e) => e.path.length === 0 && e.code === 'unrecognized_keys'));
       const fitting = keyed.length === 1 ? keyed : typed;
-      if (fitting.length === 1) {
-        problems.push(...zodProblems(fitting[0]!.map((e) => ({ ...e, path: [...issue.path, ...e.path] }) as Issue), located));
-        continue;
-      }
+      if (fitting.length === 1) return zodProblems(fitting[0]!.map((e) => ({ ...e, path: [...issue.path, ...e.path] }) as Issue), located);
     }
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
+      return issue.keys.map((key) => {
         const path = [...issue.path, key];
-        problems.push({ file: located.file, ...locate(located, path, true), path: formatPath(path), message: `unknown key "${key}"` });
-      }
-      continue;
+        return { file: located.file, ...locate(located, path, true), path: formatPath(path), message: `unknown key "${key}"` };
+      });
     }
-    problems.push({ file: located.file, ...locate(located, issue.path, issue.code === 'invalid_key'), path: formatPath(issue.path) || '(root)', message: describeIssue(issue, located) });
-  }
-  return problems;
+    return [{ file: located.file, ...locate(located, issue.path, issue.code === 'invalid_key'), path: formatPath(issue.path) || '(root)', message: describeIssue(issue, located) }];
+  });
 }
 
 function describeIssue(issue: Issue, located: LocatedYaml): string {
