@@ -111,13 +111,12 @@ function compileComponent(root: string, entry: string, name: ComponentName) {
   // Every file the component is made of is the site's own: through a link or an import, a file outside would be published.
   const realRoot = realpathSync(root);
   const helpers = realpathSync(helpersFile());
-  const outside = Object.keys(result.metafile.inputs).filter((file) => {
-    const real = realpathSync(resolve(root, file));
-    return real !== helpers && !inside(realRoot, real);
-  });
+  const outside = Object.keys(result.metafile.inputs)
+    .map((file) => realpathSync(resolve(root, file)))
+    .filter((real) => real !== helpers && !inside(realRoot, real));
   if (outside.length) {
     throw new InputError([
-      { file: display(entry), line: 1, column: 1, message: `component ${name}: ${outside.map((f) => realpathSync(resolve(root, f))).join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the site folder; a component may import react, the site's own files and ${helpersImport()} only` },
+      { file: display(entry), line: 1, column: 1, message: `component ${name}: ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the site folder; a component may import react, the site's own files and ${helpersImport()} only` },
     ]);
   }
   const code = result.outputFiles[0]!.text;
