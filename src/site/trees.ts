@@ -2,6 +2,7 @@ import type { LoadedConfig } from '../config/checked.js';
 import type { NavEntry, SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import type { SourceProblem } from '../shared/errors.js';
+import { hasTrees } from '../theme/trees-css.js';
 import { isRtl } from '../theme/ui.js';
 import { buildSite, routeOf, type Site, type SitePage, type SiteTree, type TreeLanguage, type TreeSpec } from './model.js';
 
@@ -20,8 +21,8 @@ import { buildSite, routeOf, type Site, type SitePage, type SiteTree, type TreeL
 
 /** The trees of a config, or undefined for a site of one tree (no languages of its own, no versions). */
 export function treeSpecs(config: SiteConfig): TreeSpec[] | undefined {
+  if (!hasTrees(config)) return undefined;
   const own = config.languages.filter((entry): entry is Extract<typeof entry, { code: string }> => 'code' in entry);
-  if (!own.length && !config.versions.length) return undefined;
   const languages: TreeLanguage[] = own.length
     ? own.map((entry, i) => ({ code: entry.code, label: entry.label, dir: entry.dir ?? (isRtl(entry.code) ? 'rtl' : 'ltr'), titles: entry.titles ?? {}, ui: { ...(i === 0 ? config.ui : {}), ...entry.ui } }))
     : [{ code: config.site.language, label: config.site.language, dir: isRtl(config.site.language) ? 'rtl' : 'ltr', titles: {}, ui: config.ui }];
