@@ -162,8 +162,7 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], faile
     title: section.title,
     url: routeOf(section.url),
     pages: [section.url, ...pagesOf(s)]
-      .map((id) => pageById.get(id))
-      .filter((p): p is SitePage => !!p)
+      .flatMap((id) => pageById.get(id) ?? [])
       .map((p) => ({ url: p.url, title: p.frontmatter.sidebar?.label ?? p.title, group: p.group, anchors: p.anchors })),
   }));
 
