@@ -105,9 +105,8 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
     if (!isFile(full) || relative(root, full).startsWith('..')) return problems.push(loaded.problemAt(path, `there is no file ${file} in the site folder`));
     // Read through a symbolic link, a file outside the site would be published (the stylesheets and components
     // are built into the site); and static/ does not copy links, so a logo behind one would be missing.
-    const link = lstatSync(full).isSymbolicLink();
     if (!inside(realpathSync(root), realpathSync(full))) problems.push(loaded.problemAt(path, `${file} is a symbolic link to a file outside the site folder; copy the file into the site`));
-    else if (image && link) problems.push(loaded.problemAt(path, `${file} is a symbolic link, and links in static/ are not copied; put the file itself there`));
+    else if (image && lstatSync(full).isSymbolicLink()) problems.push(loaded.problemAt(path, `${file} is a symbolic link, and links in static/ are not copied; put the file itself there`));
     else if (image) {
       const bad = imageProblem(full);
       if (bad) problems.push(loaded.problemAt(path, `${file} ${bad}`));
