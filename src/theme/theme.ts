@@ -156,12 +156,8 @@ export function cssUrls(root: string, file: string, css: string, base = '/'): { 
     const published = relative(staticDir, target);
     if (published.startsWith('..') || published.startsWith(sep) || published === '' || !isFile(target)) {
       const before = css.slice(0, offset).split('\n');
-      problems.push({
-        file,
-        line: before.length,
-        column: before.at(-1)!.length + 1,
-        message: `url(${url}) names no file of static/ (the stylesheet is published in /assets/: put the file in static/ and write its path from there, such as url(/images/background.png))`,
-      });
+      const message = `url(${url}) names no file of static/ (the stylesheet is published in /assets/: put the file in static/ and write its path from there, such as url(/images/background.png))`;
+      problems.push({ file, line: before.length, column: before.at(-1)!.length + 1, message });
       return whole;
     }
     return `url(${quote}${base}${published.split(sep).join('/')}${rest}${quote})`;
