@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { formatPath, InputError, type SourceProblem } from '../shared/errors.js';
 import { yamlValue, locate, parseLocatedYaml, type LocatedYaml } from './yaml-positions.js';
 
-/* Turns zod issues into problems located in the YAML source, in words a writer understands. */
+/* YAML read against a zod schema: its issues as problems located in the YAML source, in words a writer understands. */
 
 type Issue = z.core.$ZodIssue;
 
