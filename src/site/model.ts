@@ -158,21 +158,17 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], faile
     }));
   const pageById = new Map(pages.map((p) => [p.id, p]));
 
-  const sections: SidebarSection[] = config.sections.map((section, s) => ({
-    title: section.title,
-    url: routeOf(section.url),
-    pages: [section.url, ...pagesOf(s)]
-      .flatMap((id) => pageById.get(id) ?? [])
-      .map((p) => ({ url: p.url, title: p.frontmatter.sidebar?.label ?? p.title, group: p.group, anchors: p.anchors })),
-  }));
-
-  for (const page of pages) {
-    if (page.section < 0) continue;
-    const list = sections[page.section]!.pages;
-    const i = list.findIndex((entry) => entry.url === page.url);
-    page.prev = list[i - 1];
-    page.next = list[i + 1];
-  }
+  const sections: SidebarSection[] = config.sections.map((section, s) => {
+    const members = [section.url, ...pagesOf(s)].flatMap((id) => pageById.get(id) ?? []);
+    const entries = members.map((p) => ({ url: p.url, title: p.frontmatter.sidebar?.label ?? p.title, group: p.group, anchors: p.anchors }));
+    // A page's previous and next are its neighbours in the list of its own section.
+    members.forEach((page, i) => {
+      if (page.section !== s) return;
+      page.prev = entries[i - 1];
+      page.next = entries[i + 1];
+    });
+    return { title: section.title, url: routeOf(section.url), pages: entries };
+  });
 
   // Redirect targets must be real pages (and anchors of them); sources must not shadow one, nor name the same page as
   // another (/a and /a/), nor a file the build writes, nor be a pattern to a static host.
