@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { nonBlank } from './text.js';
-import { InputError } from '../shared/errors.js';
-import { zodProblems } from './validate.js';
-import { yamlValue, locate, parseLocatedYaml } from './yaml-positions.js';
+import { parseValid } from './validate.js';
+import { locate, parseLocatedYaml } from './yaml-positions.js';
 import { splitSource, type RawSource } from './split-source.js';
 
 /* The frontmatter's schema and its reading (loaded with the parsers: see src/config/parsers.ts). */
@@ -90,16 +89,8 @@ export interface SplitSource extends Omit<RawSource, 'yaml'> {
 
 /** Reads and validates the frontmatter of a cut source; throws InputError with positions in `file`. */
 export function readFrontmatter(yaml: string, file: string): Frontmatter {
-  const { located, problems } = parseLocatedYaml(yaml, file, 1);
-  if (problems.length) throw new InputError(problems);
-  const data = yamlValue(located) ?? {};
-  const result = FrontmatterSchema.safeParse(data);
-  if (!result.success) {
-    const problems = zodProblems(result.error.issues, located);
-    throw new InputError(problems.map((p) => ({ ...p, path: p.path === '(root)' ? 'frontmatter' : `frontmatter.${p.path}` })));
-  }
   // The parsed document is not kept (it is many times the size of its text): places are looked up again when asked for.
-  return result.data;
+  return parseValid(FrontmatterSchema, yaml, file, 1, 'frontmatter').data;
 }
 
 /** Splits and validates a page's frontmatter; throws InputError with positions in `file`. */

@@ -18,15 +18,10 @@ export function loadConfig(path: string, displayName = basename(path)): LoadedCo
     source = readSourceText(path, displayName);
   } catch (e) {
     if (!(e instanceof InputError) || e.problems[0]!.line > 0) throw e;
-    const code = (e as InputError).problems[0]!.message.match(/\((E[A-Z]+)\)/)?.[1];
-    throw new InputError([
-      {
-        file: displayName,
-        line: 1,
-        column: 1,
-        message: code === 'ENOENT' ? `cannot read the config file: there is no file ${path} (${code})` : `cannot read the config file ${path}: ${e.problems[0]!.message}`,
-      },
-    ]);
+    const { message } = e.problems[0]!;
+    const code = message.match(/\((E[A-Z]+)\)/)?.[1];
+    const why = code === 'ENOENT' ? `cannot read the config file: there is no file ${path} (${code})` : `cannot read the config file ${path}: ${message}`;
+    throw new InputError([{ file: displayName, line: 1, column: 1, message: why }]);
   }
   return parseConfig(source, displayName);
 }

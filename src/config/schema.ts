@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { BlogSchema } from './blog-schema.js';
 import { languageTag, nonBlank } from './text.js';
-import { languageEntrySchema, versionSchema } from './trees-schema.js';
 import { COLOR_DEFAULTS, COLOR_DESCRIPTIONS, HEX_COLOR, type ColorKey } from '../theme/colors.js';
 import { SOCIAL_ICON_NAMES } from '../theme/social-icons.js';
 import { UI_EN, type UiKey } from '../theme/ui.js';
@@ -253,6 +252,44 @@ export const CspSchema = z
   })
   .describe('Extra sources of the Content-Security-Policy (the meta tag of every page and _headers); the badge image host is added by itself.');
 
+/*
+ * The keys of a site in several languages or versions (`languages:` and `versions:`); the rules between
+ * them that the schema cannot say are in checked.ts. How the engine uses them: src/site/trees.ts.
+ */
+
+/** A link of the language menu to another site (the older form of `languages:`), or a language of this site. */
+const LanguageEntrySchema = z.union([
+  z
+    .strictObject({
+      code: languageTag.describe('The language tag (the lang attribute and hreflang). Every language but the first has its pages under content/<code>/, served under /<code>/; the first is the default, at the root.'),
+      label: nonBlank().describe('The name of the language in the language menu, in that language (English, 简体中文, Deutsch).'),
+      dir: z.enum(['ltr', 'rtl']).optional().describe('Writing direction; defaults to rtl for Arabic, Hebrew, Persian and Urdu, ltr for the rest.'),
+      titles: z
+        .record(z.string(), nonBlank())
+        .optional()
+        .describe('The words of the config in this language, by their text in the config: the titles of the sections, navigation entries and footer links, the site\'s title and the footer\'s small print ({ Guides: 指南 }). An untranslated one stays as it is.'),
+      ui: UiSchema.optional().describe(
+        'Interface strings of this language that replace its built-in ones (as ui: does for the first language); a language without built-in strings (Arabic, Hebrew) is given its own here.',
+      ),
+    })
+    .describe('A language of this site: its pages are under content/<code>/ (the first language: content/ itself).'),
+  LinkSchema,
+]);
+
+/** An older version of the documentation, beside the current one. */
+const VersionSchema = z
+  .strictObject({
+    name: z
+      .string()
+      // A folder name and a URL segment.
+      .regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a folder name such as 4.x or v4: lowercase letters, digits, ".", "_" and "-"')
+      .describe('The name of the version, its URL prefix (/4.x/) and its folder (content/4.x/); the first version is the current one, at the root and in content/ itself.'),
+    label: nonBlank().optional().describe('The name shown in the version menu and the banner; defaults to name.'),
+    sections: z.array(SectionSchema).min(1).optional().describe('The sidebar sections of this version, page paths from its folder (content/4.x/); defaults to the sections of the current version.'),
+    navigation: z.array(NavEntrySchema).min(1).optional().describe('The top navigation of this version, with paths from its root ("/guides/" is /4.x/guides/); defaults to the current one\'s, under the version\'s prefix.'),
+  })
+  .describe('A version of the documentation. The first entry is the current version (only its name and label are read).');
+
 export const SiteConfigSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -288,11 +325,11 @@ export const SiteConfigSchema = z
       .describe('A general announcement line; omit it to show none.'),
     navigation: z.array(NavEntrySchema).min(1).describe('The top navigation.'),
     languages: z
-      .array(languageEntrySchema(LinkSchema, UiSchema))
+      .array(LanguageEntrySchema)
       .default([])
       .describe('The language menu: languages of this site ({ code, label }: the first is the default, the others have their pages under content/<code>/), or links to other sites ({ title, url }).'),
     versions: z
-      .array(versionSchema(SectionSchema, NavEntrySchema))
+      .array(VersionSchema)
       .default([])
       .describe('Versions of the documentation: the first is the current one (content/, at the root), each other has its pages under content/<name>/, served under /<name>/, with a banner linking to the current version.'),
     links: z

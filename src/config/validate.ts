@@ -1,35 +1,42 @@
 import type { z } from 'zod';
-import { formatPath, type SourceProblem } from '../shared/errors.js';
-import { yamlValue, locate, type LocatedYaml } from './yaml-positions.js';
+import { formatPath, InputError, type SourceProblem } from '../shared/errors.js';
+import { yamlValue, locate, parseLocatedYaml, type LocatedYaml } from './yaml-positions.js';
 
-/* Turns zod issues into problems located in the YAML source, in words a writer understands. */
+/* YAML read against a zod schema: its issues as problems located in the YAML source, in words a writer understands. */
 
 type Issue = z.core.$ZodIssue;
 
-export function zodProblems(issues: readonly Issue[], located: LocatedYaml): SourceProblem[] {
-  const problems: SourceProblem[] = [];
-  for (const issue of issues) {
+/**
+ * YAML text read and checked by `schema` (the config, or a page's frontmatter below its first line); throws
+ * InputError listing the YAML's problems, else the schema's (their paths under `under`, when given).
+ */
+export function parseValid<T>(schema: z.ZodType<T>, source: string, file: string, lineOffset = 0, under?: string): { data: T; located: LocatedYaml } {
+  const { located, problems } = parseLocatedYaml(source, file, lineOffset);
+  if (problems.length) throw new InputError(problems);
+  const result = schema.safeParse(yamlValue(located) ?? {});
+  if (result.success) return { data: result.data, located };
+  const found = zodProblems(result.error.issues, located);
+  throw new InputError(under ? found.map((p) => ({ ...p, path: p.path === '(root)' ? under : `${under}.${p.path}` })) : found);
+}
+
+function zodProblems(issues: readonly Issue[], located: LocatedYaml): SourceProblem[] {
+  return issues.flatMap((issue) => {
     // A union where the value has the type of one alternative only (a mapping, of a string-or-mapping key): that alternative's problems, in place.
     if (issue.code === 'invalid_union' && !(issue as { note?: string }).note) {
       // (Or of a mapping of several forms: the one whose keys it uses, such as a language { code, label } beside a link { title, url }.)
       const typed = issue.errors.filter((list) => !list.some((e) => e.path.length === 0 && e.code === 'invalid_type'));
       const keyed = typed.filter((list) => !list.some((e) => e.path.length === 0 && e.code === 'unrecognized_keys'));
       const fitting = keyed.length === 1 ? keyed : typed;
-      if (fitting.length === 1) {
-        problems.push(...zodProblems(fitting[0]!.map((e) => ({ ...e, path: [...issue.path, ...e.path] }) as Issue), located));
-        continue;
-      }
+      if (fitting.length === 1) return zodProblems(fitting[0]!.map((e) => ({ ...e, path: [...issue.path, ...e.path] }) as Issue), located);
     }
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
+      return issue.keys.map((key) => {
         const path = [...issue.path, key];
-        problems.push({ file: located.file, ...locate(located, path, true), path: formatPath(path), message: `unknown key "${key}"` });
-      }
-      continue;
+        return { file: located.file, ...locate(located, path, true), path: formatPath(path), message: `unknown key "${key}"` };
+      });
     }
-    problems.push({ file: located.file, ...locate(located, issue.path, issue.code === 'invalid_key'), path: formatPath(issue.path) || '(root)', message: describeIssue(issue, located) });
-  }
-  return problems;
+    return [{ file: located.file, ...locate(located, issue.path, issue.code === 'invalid_key'), path: formatPath(issue.path) || '(root)', message: describeIssue(issue, located) }];
+  });
 }
 
 function describeIssue(issue: Issue, located: LocatedYaml): string {

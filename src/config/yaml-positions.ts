@@ -115,16 +115,13 @@ export function locate(y: LocatedYaml, path: readonly PropertyKey[], key = false
     if (isMap(node)) {
       const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === part);
       if (!pair) break;
-      if (last && key && pair.key && isScalar(pair.key)) {
-        best = pair.key;
-        break;
-      }
+      // The key itself when asked for, or when its value has no place in the text (an empty value).
       node = pair.value;
-      if (node && (node as Node).range) best = node as Node;
-      else {
-        best = (pair.key as Node) ?? best;
+      if ((last && key) || !(node as Node | null)?.range) {
+        best = pair.key as Node;
         break;
       }
+      best = node as Node;
     } else if (isSeq(node) && typeof part === 'number') {
       const item = node.items[part];
       if (!item) break;

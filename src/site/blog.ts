@@ -53,7 +53,7 @@ export function prepareBlog(loaded: LoadedConfig, sourcePages: SourcePage[], fai
   const settings = loaded.config.blog;
   const problems: SourceProblem[] = [];
   if (!settings) return { pages: sourcePages, problems };
-  const { path } = settings;
+  const { path, title, description, postsPerPage } = settings;
   // Pages that failed to load are checked by name too, so that their problems come together.
   for (const id of [...failed].sort()) {
     const name = postName(path, id);
@@ -85,24 +85,17 @@ export function prepareBlog(loaded: LoadedConfig, sourcePages: SourcePage[], fai
     posts.push({ url: `/${id}/`, sourcePath: page.sourcePath, title: fm.title, description: fm.description ?? '', date: name.date, authors: fm.authors ?? [], tags: fm.tags ?? [] });
   }
   posts.sort((a, b) => (a.date === b.date ? (a.url < b.url ? -1 : 1) : a.date < b.date ? -1 : 1));
-  const count = Math.max(1, Math.ceil(posts.length / settings.postsPerPage));
+  const count = Math.max(1, Math.ceil(posts.length / postsPerPage));
   const indexUrls = Array.from({ length: count }, (_, i) => (i === 0 ? `/${path}/` : `/${path}/page/${i + 1}/`));
-  const blog: Blog = {
-    path,
-    title: settings.title,
-    description: settings.description,
-    url: `/${path}/`,
-    posts,
-    indexUrls,
-    feedUrl: settings.feed ? `/${path}/atom.xml` : undefined,
-  };
+  const feedUrl = settings.feed ? `/${path}/atom.xml` : undefined;
+  const blog: Blog = { path, title, description, url: `/${path}/`, posts, indexUrls, feedUrl };
   const newest = [...blog.posts].reverse();
   indexUrls.forEach((url, i) => {
-    const html = blogIndexHtml(loaded.config, base, blog, newest.slice(i * settings.postsPerPage, (i + 1) * settings.postsPerPage), i);
+    const html = blogIndexHtml(loaded.config, base, blog, newest.slice(i * postsPerPage, (i + 1) * postsPerPage), i);
     pages.push({
       id: url.slice(1, -1),
       sourcePath: `content/${path}/`,
-      frontmatter: { title: i === 0 ? settings.title : `${settings.title} (${i + 1}/${count})`, description: settings.description, group: '-', contributors: [], related: [] },
+      frontmatter: { title: i === 0 ? title : `${title} (${i + 1}/${count})`, description, group: '-', contributors: [], related: [] },
       html,
       anchors: [],
       headings: [],

@@ -22,20 +22,9 @@ export function heroImages(root: string, site: Site, statics: ReadonlySet<string
     for (const field of ['src', 'dark'] as const) {
       const file = image[field];
       if (file === undefined) continue;
-      const problem = (message: string) => problems.push({ file: page.sourcePath, ...page.locateField(['hero', 'image', field]), path: `frontmatter.hero.image.${field}`, message });
-      if (!statics.has(file)) {
-        problem(`hero image "${file}" is not a file of static/ (put the picture there and write its path from it, such as /images/hero.png)`);
-        continue;
-      }
-      const full = join(root, 'static', file);
-      const bad = imageProblem(full);
-      if (bad) {
-        problem(`hero image static${file} ${bad}`);
-        continue;
-      }
-      const size = imageSize(readFileSync(full));
-      if (!size) problem(`hero image static${file} does not say its size, which the page needs to keep its place while it loads: give its <svg> element a width and a height, or a viewBox`);
-      else sizes.push(size);
+      const size = heroSize(root, statics, file);
+      if (typeof size !== 'string') sizes.push(size);
+      else problems.push({ file: page.sourcePath, ...page.locateField(['hero', 'image', field]), path: `frontmatter.hero.image.${field}`, message: size });
     }
     const [light, dark] = sizes;
     if (light && dark && Math.abs(light.width / light.height - dark.width / dark.height) > 0.01) {
@@ -45,4 +34,13 @@ export function heroImages(root: string, site: Site, statics: ReadonlySet<string
     if (problems.length === count && light) page.heroImage = { src: image.src, ...(image.dark ? { dark: image.dark } : {}), alt: image.alt, ...light };
   }
   return problems;
+}
+
+/** The size of a hero picture (a file of static/ written from there, such as /images/hero.png), or what is wrong with it. */
+function heroSize(root: string, statics: ReadonlySet<string>, file: string): ImageSize | string {
+  if (!statics.has(file)) return `hero image "${file}" is not a file of static/ (put the picture there and write its path from it, such as /images/hero.png)`;
+  const full = join(root, 'static', file);
+  const bad = imageProblem(full);
+  if (bad) return `hero image static${file} ${bad}`;
+  return imageSize(readFileSync(full)) ?? `hero image static${file} does not say its size, which the page needs to keep its place while it loads: give its <svg> element a width and a height, or a viewBox`;
 }

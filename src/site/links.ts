@@ -67,10 +67,9 @@ function resolved(from: string, path: string): string {
   return result;
 }
 
+/** The page of a link to its Markdown file (../guides/index.md is /guides/). */
 function mdRoute(page: LinkingPage, path: string): string {
-  const file = resolved(sourceFolder(page), path);
-  const id = file.slice(1, -3).replace(/(^|\/)index$/, '');
-  return id ? `/${id}/` : '/';
+  return routeOf(resolved(sourceFolder(page), path).slice(1, -3).replace(/(^|\/)index$/, ''));
 }
 
 /**
@@ -82,31 +81,29 @@ export function resolveLinks(site: Site, base: string, targets: LinkTargets, pag
   // (Without a valid config there is no policy to check images of other hosts against: they are not checked.)
   const imageSources = site.config ? cspSources(site.config, hasContributors(site)).img : undefined;
   for (const page of pages) {
-    page.hrefs = [];
-    for (const link of page.links) {
+    page.hrefs = page.links.map((link) => {
       const { href } = link;
-      page.hrefs.push(href);
       const at = { file: page.sourcePath, line: (link.line ?? 1) + page.bodyLineOffset, column: link.column ?? 1 };
       if (EXTERNAL.test(href)) {
         // An image from another host shows only where the Content-Security-Policy lets it load.
         if (link.image && imageSources && !imageSources.some((source) => sourceAllows(source, href))) {
           problems.push({ ...at, message: `shows the image "${href}", which the Content-Security-Policy does not let load (pages load images from the site and from csp.img); add ${parsedUrl(href)?.origin ?? href} to csp.img in the config` });
         }
-        continue;
+        return href;
       }
       const resolved = resolveHref(site, page, href, targets);
       if (typeof resolved === 'string') {
         problems.push({ ...at, message: link.image ? `shows the image "${href}", which is not a file of static/ (put the image there and write its path from it, such as /images/diagram.png)` : resolved });
-        continue;
+        return href;
       }
       if (resolved.hash && resolved.page && !resolved.page.ids.has(resolved.hash)) {
         problems.push({ ...at, message: `links to "#${resolved.hash}", but ${resolved.page.url} has no such anchor${suggest(resolved.hash, resolved.page.ids)}` });
-        continue;
+        return href;
       }
       const fragment = resolved.hash ? `#${encodeURIComponent(resolved.hash)}` : '';
       // ("#" alone is the top of the page: it stays "#", where an empty href would load the page again.)
-      page.hrefs[page.hrefs.length - 1] = resolved.page === page && href.startsWith('#') ? fragment || '#' : withBase(base, resolved.url) + resolved.query + fragment;
-    }
+      return resolved.page === page && href.startsWith('#') ? fragment || '#' : withBase(base, resolved.url) + resolved.query + fragment;
+    });
   }
   return problems;
 }

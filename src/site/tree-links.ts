@@ -33,8 +33,7 @@ export function treeFiles(site: Site): string[] {
 export function fallbackHrefs(site: Site, base: string): void {
   if (!site.trees) return;
   for (const page of site.pages) {
-    if (!page.fallback) continue;
-    const original = site.byUrl.get(page.fallback);
+    const original = page.fallback && site.byUrl.get(page.fallback);
     if (!original) continue;
     const from = site.trees[original.tree ?? 0]!;
     const to = site.trees[page.tree ?? 0]!;

@@ -2,10 +2,9 @@ import type { LoadedConfig } from '../config/checked.js';
 import type { NavEntry, SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import type { SourceProblem } from '../shared/errors.js';
+import { hasTrees } from '../theme/trees-css.js';
 import { isRtl } from '../theme/ui.js';
 import { buildSite, routeOf, type Site, type SitePage, type SiteTree, type TreeLanguage, type TreeSpec } from './model.js';
-
-export type { SiteTree, TreeSpec };
 
 /*
  * A site in several languages or versions is a list of content trees. A tree is one language of
@@ -22,28 +21,23 @@ export type { SiteTree, TreeSpec };
 
 /** The trees of a config, or undefined for a site of one tree (no languages of its own, no versions). */
 export function treeSpecs(config: SiteConfig): TreeSpec[] | undefined {
+  if (!hasTrees(config)) return undefined;
   const own = config.languages.filter((entry): entry is Extract<typeof entry, { code: string }> => 'code' in entry);
-  if (!own.length && !config.versions.length) return undefined;
   const languages: TreeLanguage[] = own.length
     ? own.map((entry, i) => ({ code: entry.code, label: entry.label, dir: entry.dir ?? (isRtl(entry.code) ? 'rtl' : 'ltr'), titles: entry.titles ?? {}, ui: { ...(i === 0 ? config.ui : {}), ...entry.ui } }))
     : [{ code: config.site.language, label: config.site.language, dir: isRtl(config.site.language) ? 'rtl' : 'ltr', titles: {}, ui: config.ui }];
   const versions = config.versions.length ? config.versions : [undefined];
-  const specs: TreeSpec[] = [];
-  versions.forEach((version, v) => {
-    const source = specs.length;
-    languages.forEach((language, l) => {
-      specs.push({
-        index: specs.length,
-        prefix: (v > 0 ? `${version!.name}/` : '') + (l > 0 ? `${language.code.toLowerCase()}/` : ''),
-        language,
-        defaultLanguage: l === 0,
-        version: version && { name: version.name, label: version.label ?? version.name, current: v === 0 },
-        source,
-        versionIndex: v,
-      });
-    });
-  });
-  return specs;
+  return versions.flatMap((version, v) =>
+    languages.map((language, l): TreeSpec => ({
+      index: v * languages.length + l,
+      prefix: (v > 0 ? `${version!.name}/` : '') + (l > 0 ? `${language.code.toLowerCase()}/` : ''),
+      language,
+      defaultLanguage: l === 0,
+      version: version && { name: version.name, label: version.label ?? version.name, current: v === 0 },
+      source: v * languages.length,
+      versionIndex: v,
+    })),
+  );
 }
 
 /** A page path of the tree: '' (the tree's home) is 'zh', 'guides' is 'zh/guides'. */
@@ -117,13 +111,11 @@ export function buildTrees(loaded: LoadedConfig, sourcePages: SourcePage[], fail
     const elsewhere = new Set<SourceProblem>();
     const problemAt: LoadedConfig['problemAt'] = (path, message) => {
       const key = path[0] === 'sections' || path[0] === 'navigation' ? path[0] : undefined;
-      if (!key) {
-        const problem = loaded.problemAt(path, message);
-        if (spec.index > 0) elsewhere.add(problem);
-        return problem;
-      }
-      if (!version) return loaded.problemAt(path, message);
-      return version[key] ? loaded.problemAt(['versions', spec.versionIndex, ...path], message) : loaded.problemAt(path, `${message} (in version "${version.name}", which takes the current version's ${key})`);
+      if (key && version?.[key]) return loaded.problemAt(['versions', spec.versionIndex, ...path], message);
+      if (key && version) return loaded.problemAt(path, `${message} (in version "${version.name}", which takes the current version's ${key})`);
+      const problem = loaded.problemAt(path, message);
+      if (!key && spec.index > 0) elsewhere.add(problem);
+      return problem;
     };
     const built = buildSite({ ...loaded, config: treeConfig(loaded.config, spec), problemAt }, pages, failed);
     if (spec.defaultLanguage) problems.push(...built.problems.filter((problem) => !elsewhere.has(problem)));
@@ -140,14 +132,11 @@ export function buildTrees(loaded: LoadedConfig, sourcePages: SourcePage[], fail
 /** Copies of the source tree's pages that a language's tree lacks: its home and the pages of its sections. */
 function fallbacks(source: SiteTree, spec: TreeSpec, own: SourcePage[], failed: ReadonlySet<string>): SourcePage[] {
   const have = new Set(own.map((p) => p.id));
-  const copies: SitePage[] = [];
-  for (const page of source.site.pages) {
-    if (page.id === '404' || (page.section < 0 && page.id !== source.prefix.replace(/\/$/, ''))) continue;
+  return source.site.pages.flatMap((page) => {
+    if (page.id === '404' || (page.section < 0 && page.id !== source.prefix.replace(/\/$/, ''))) return [];
     const id = idIn(spec.prefix, page.id.slice(source.prefix.length));
-    if (have.has(id) || failed.has(id)) continue;
-    copies.push({ ...page, id, fallback: page.url, prev: undefined, next: undefined });
-  }
-  return copies;
+    return have.has(id) || failed.has(id) ? [] : [{ ...page, id, fallback: page.url, prev: undefined, next: undefined }];
+  });
 }
 
 /** The path of a page inside its tree ('guides/a' for 'zh/guides/a' in the tree 'zh/'). */

@@ -83,14 +83,7 @@ export function colorStylesheet(colors: ThemeColors): string {
 }
 
 /** Text (or icon) on background, the minimum ratio, and the config keys involved. */
-interface Pair {
-  fg: ColorKey;
-  bg: ColorKey | keyof typeof PAGE_BACKGROUND;
-  min: number;
-  what: string;
-}
-
-const PAIRS: Pair[] = [
+const PAIRS: Array<{ fg: ColorKey; bg: ColorKey | keyof typeof PAGE_BACKGROUND; min: number; what: string }> = [
   { fg: 'headerText', bg: 'header', min: 4.5, what: 'header text' },
   { fg: 'headerTextDark', bg: 'headerDark', min: 4.5, what: 'header text (dark scheme)' },
   { fg: 'headerTextSoft', bg: 'header', min: 4.5, what: 'header navigation text' },
@@ -106,33 +99,23 @@ const PAIRS: Pair[] = [
   { fg: 'accentTextDark', bg: 'accentDark', min: 3, what: 'the chat icon (dark scheme)' },
 ];
 
-export interface ContrastProblem {
-  /** The configured key to point at (the foreground when both or neither are configured). */
-  key: ColorKey;
-  message: string;
-}
-
-/** Every text/background pair below its WCAG AA minimum. */
-export function contrastProblems(colors: ThemeColors, configured: Partial<Record<ColorKey, string>> = {}): ContrastProblem[] {
-  const problems: ContrastProblem[] = [];
-  for (const pair of PAIRS) {
+/** Every text/background pair below its WCAG AA minimum, with the configured key to point at (the foreground when both or neither are configured). */
+export function contrastProblems(colors: ThemeColors, configured: Partial<Record<ColorKey, string>> = {}) {
+  return PAIRS.flatMap((pair) => {
     const fg = colors[pair.fg];
     const bgIsPage = pair.bg === 'light' || pair.bg === 'dark';
     const bg = bgIsPage ? PAGE_BACKGROUND[pair.bg as 'light' | 'dark'] : colors[pair.bg as ColorKey];
     const ratio = contrastRatio(fg, bg);
-    if (ratio >= pair.min) continue;
+    if (ratio >= pair.min) return [];
     const bgName = bgIsPage ? `the ${pair.bg} page background ${bg}` : `${pair.bg} ${bg}`;
     // A dark-scheme colour left out takes its light-scheme key's value: then that key is the one to point at (unless the background is set).
     const followed = FOLLOWS[pair.fg];
     const inherited = !configured[pair.fg] && followed && configured[followed] ? followed : undefined;
     const key = configured[pair.fg] || bgIsPage ? pair.fg : inherited && !configured[pair.bg as ColorKey] ? inherited : (pair.bg as ColorKey);
     const fgName = inherited ? `${pair.fg} (not set, so ${inherited})` : pair.fg;
-    problems.push({
-      key,
-      message: `${fgName} ${fg} on ${bgName} has a contrast of ${ratio.toFixed(2)}:1; ${pair.what} needs at least ${pair.min}:1 (WCAG AA)${inherited ? `: set ${pair.fg}` : ''}`,
-    });
-  }
-  return problems;
+    const message = `${fgName} ${fg} on ${bgName} has a contrast of ${ratio.toFixed(2)}:1; ${pair.what} needs at least ${pair.min}:1 (WCAG AA)${inherited ? `: set ${pair.fg}` : ''}`;
+    return [{ key, message }];
+  });
 }
 
 /** WCAG 2 contrast ratio of two #rrggbb colours. */

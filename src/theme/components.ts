@@ -14,11 +14,7 @@ import { imageRatio, inside, logoFiles } from './theme.js';
 
 export type Components = Partial<Record<ComponentName, ComponentType<any>>>;
 
-interface Compiled {
-  inputs: Array<[string, string]>;
-  component: ComponentType<any>;
-}
-const compiled = new Map<string, Compiled>();
+const compiled = new Map<string, ReturnType<typeof compileComponent>>();
 
 const hashOf = (path: string) => {
   try {
@@ -57,11 +53,9 @@ export function loadComponents(root: string, config: SiteConfig): { components: 
         done = compileComponent(root, entry, name);
         compiled.set(entry, done);
       } catch (e) {
-        if (e instanceof InputError) {
-          problems.push(...e.problems);
-          continue;
-        }
-        throw e;
+        if (!(e instanceof InputError)) throw e;
+        problems.push(...e.problems);
+        continue;
       }
     }
     components[name] = done.component;
@@ -84,7 +78,7 @@ const helpersImport = () => (toolPackage ??= (JSON.parse(readFileSync(join(TOOL_
 /** Installed from the package, the entry as compiled when it was packed (lib/index.js); else its source. */
 const helpersFile = () => (PACKAGED ? join(TOOL_ROOT, 'lib', 'index.js') : join(TOOL_ROOT, 'templates', 'types.ts'));
 
-function compileComponent(root: string, entry: string, name: ComponentName): Compiled {
+function compileComponent(root: string, entry: string, name: ComponentName) {
   const { buildSync } = toolRequire('esbuild') as typeof import('esbuild');
   const display = (path: string) => relative(root, path).split(sep).join('/');
   let result: import('esbuild').BuildResult<{ write: false; metafile: true }>;
@@ -117,13 +111,12 @@ function compileComponent(root: string, entry: string, name: ComponentName): Com
   // Every file the component is made of is the site's own: through a link or an import, a file outside would be published.
   const realRoot = realpathSync(root);
   const helpers = realpathSync(helpersFile());
-  const outside = Object.keys(result.metafile.inputs).filter((file) => {
-    const real = realpathSync(resolve(root, file));
-    return real !== helpers && !inside(realRoot, real);
-  });
+  const outside = Object.keys(result.metafile.inputs)
+    .map((file) => realpathSync(resolve(root, file)))
+    .filter((real) => real !== helpers && !inside(realRoot, real));
   if (outside.length) {
     throw new InputError([
-      { file: display(entry), line: 1, column: 1, message: `component ${name}: ${outside.map((f) => realpathSync(resolve(root, f))).join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the site folder; a component may import react, the site's own files and ${helpersImport()} only` },
+      { file: display(entry), line: 1, column: 1, message: `component ${name}: ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the site folder; a component may import react, the site's own files and ${helpersImport()} only` },
     ]);
   }
   const code = result.outputFiles[0]!.text;

@@ -69,9 +69,8 @@ export function resolveTheme(config: SiteConfig): ResolvedTheme {
   };
   legacy(config.links?.repository, ui.sourceCodeOn);
   legacy(config.links?.questions, ui.questionsOn);
-  const { favicon } = config.theme;
   const logo = logoFiles(config);
-  const faviconFile = favicon ?? logo?.light;
+  const faviconFile = config.theme.favicon ?? logo?.light;
   const image = config.site.image;
   return {
     ui,
@@ -106,9 +105,8 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
     if (!isFile(full) || relative(root, full).startsWith('..')) return problems.push(loaded.problemAt(path, `there is no file ${file} in the site folder`));
     // Read through a symbolic link, a file outside the site would be published (the stylesheets and components
     // are built into the site); and static/ does not copy links, so a logo behind one would be missing.
-    const link = lstatSync(full).isSymbolicLink();
     if (!inside(realpathSync(root), realpathSync(full))) problems.push(loaded.problemAt(path, `${file} is a symbolic link to a file outside the site folder; copy the file into the site`));
-    else if (image && link) problems.push(loaded.problemAt(path, `${file} is a symbolic link, and links in static/ are not copied; put the file itself there`));
+    else if (image && lstatSync(full).isSymbolicLink()) problems.push(loaded.problemAt(path, `${file} is a symbolic link, and links in static/ are not copied; put the file itself there`));
     else if (image) {
       const bad = imageProblem(full);
       if (bad) problems.push(loaded.problemAt(path, `${file} ${bad}`));
@@ -158,12 +156,8 @@ export function cssUrls(root: string, file: string, css: string, base = '/'): { 
     const published = relative(staticDir, target);
     if (published.startsWith('..') || published.startsWith(sep) || published === '' || !isFile(target)) {
       const before = css.slice(0, offset).split('\n');
-      problems.push({
-        file,
-        line: before.length,
-        column: before.at(-1)!.length + 1,
-        message: `url(${url}) names no file of static/ (the stylesheet is published in /assets/: put the file in static/ and write its path from there, such as url(/images/background.png))`,
-      });
+      const message = `url(${url}) names no file of static/ (the stylesheet is published in /assets/: put the file in static/ and write its path from there, such as url(/images/background.png))`;
+      problems.push({ file, line: before.length, column: before.at(-1)!.length + 1, message });
       return whole;
     }
     return `url(${quote}${base}${published.split(sep).join('/')}${rest}${quote})`;
@@ -172,18 +166,12 @@ export function cssUrls(root: string, file: string, css: string, base = '/'): { 
 }
 
 /** Extra sources of each CSP directive: the configured ones, the badge's image host, contributors' avatars. */
-export function cspSources(config: SiteConfig, hasContributors: boolean): Record<'img' | 'media' | 'frame' | 'connect' | 'font', string[]> {
+export function cspSources(config: SiteConfig, hasContributors: boolean): SiteConfig['csp'] {
   const img: string[] = [];
   if (config.badge) img.push('https://img.shields.io');
   if (hasContributors) img.push('https://github.com', 'https://avatars.githubusercontent.com');
-  const unique = (list: string[]) => [...new Set(list)];
-  return {
-    img: unique([...img, ...config.csp.img]),
-    media: unique(config.csp.media),
-    frame: unique(config.csp.frame),
-    connect: unique(config.csp.connect),
-    font: unique(config.csp.font),
-  };
+  const sources = Object.entries({ ...config.csp, img: [...img, ...config.csp.img] });
+  return Object.fromEntries(sources.map(([directive, list]) => [directive, [...new Set(list)]])) as SiteConfig['csp'];
 }
 
 /** Whether `path` is a file (false when it cannot be read). */
