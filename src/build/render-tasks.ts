@@ -15,8 +15,14 @@ import { renderPage, renderPrintable } from './render.js';
  * data; it loads the site's own components itself).
  */
 
-/** Documents to render from which a build starts worker threads for them (measured: see docs/benchmarks.md). */
+/**
+ * Documents to render from which a build hands them to the worker pool, and the worker threads
+ * that takes: with one, its start (loading the code, taking in the site model) costs about what it
+ * saves (measured on 2 cores: this site and the 1,000-page corpus, cold, as fast or 3 % slower;
+ * docs/benchmarks.md). Each further thread takes a share of the documents.
+ */
 export const POOL_MIN_DOCUMENTS = 200;
+export const POOL_MIN_DOCUMENT_WORKERS = 2;
 
 /** A document to render: a page or a printable section (by its index in the site's list) of the render context `context`. */
 export type DocumentTask = [kind: 'page' | 'printable', context: number, index: number];

@@ -13,7 +13,7 @@ import { treeFiles, treeSearch } from '../build/trees.js';
 import { OutputWriter } from '../build/output.js';
 import { lockOutput, type OutputLock } from '../build/output-lock.js';
 import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from '../build/out-guard.js';
-import { documentsData, POOL_MIN_DOCUMENTS, renderDocumentTask, type DocumentJob, type DocumentTask, type DocumentWritten } from '../build/render-tasks.js';
+import { documentsData, POOL_MIN_DOCUMENT_WORKERS, POOL_MIN_DOCUMENTS, renderDocumentTask, type DocumentJob, type DocumentTask, type DocumentWritten } from '../build/render-tasks.js';
 import { printables, siteFiles, TEMPLATES_DIR } from '../build/parts.js';
 import { stageTimes, timed } from '../shared/stages.js';
 import { Engine, type EngineOptions, type Rendering, type Update } from './engine.js';
@@ -309,7 +309,7 @@ async function writeSite(rendering: Rendering, config: SiteConfig, { root, templ
     };
     // (Waits when the disk falls behind.)
     const renderHere = async (i: number) => (await timed('disk-wait', () => out.ready()), timed('documents', () => renderDocumentTask(ctxs, documents[i]!.task)));
-    if (documents.length >= (pool.minDocuments ?? POOL_MIN_DOCUMENTS) && workerCount() > 0) {
+    if (documents.length >= (pool.minDocuments ?? POOL_MIN_DOCUMENTS) && workerCount() >= POOL_MIN_DOCUMENT_WORKERS) {
       const data = documentsData(root, out.temp, config, ctxs);
       await renderInWorkers({ kind: 'documents', data }, documents.map(({ task, path }): DocumentJob => ({ task, path })), renderHere, take, pool);
     } else {
