@@ -38,10 +38,10 @@ const work = join(root, '.bench');
 const cacheDir = join(work, 'layers-cache');
 /**
  * The layers: the kinds of the cache (folders of node_modules/.cache/docs: pages, record), the parts
- * of the record (renders, intact, links, config, assets, search, output), code tokens from the last render
+ * of the record (renders, links, config, assets, search, output), code tokens from the last render
  * (markup-tokens, no folder), and the command's bundle.
  */
-const LAYERS = (args.layers ?? 'pages,record,renders,intact,markup-tokens,links,config,assets,search,output,bundle').split(',');
+const LAYERS = (args.layers ?? 'pages,record,renders,markup-tokens,links,config,assets,search,output,bundle').split(',');
 const settings = ['all on', 'DOCS_CACHE=0', ...LAYERS];
 const once = new Set((args.once ?? 'DOCS_CACHE=0,pages').split(','));
 

@@ -6,7 +6,7 @@ import { InputError, type SourceProblem } from '../shared/errors.js';
 import { timed } from '../shared/stages.js';
 import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PageTask, type PoolOptions, type RenderOptions } from './pool.js';
-import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, noteWritten, readCache, readIntact, saveIntact, writeCache } from '../io/cache.js';
+import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
 import { registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass } from './highlight.js';
 import { highlightThreadFor, PAGES_IN_FLIGHT } from './highlight-thread.js';
@@ -266,7 +266,6 @@ export async function loadPages(
   keepHtml ||= !layerEnabled('pages');
   const rendersKey = createHash('sha256').update(contentDir).update('\0').update(pipelineVersion()).digest('hex');
   lastBuild = readLastBuild(rendersKey);
-  readIntact(currentRecord());
   /** Each page's cached result without its body, for the next build's record; and whether any is not the record's. */
   const metas = new Map<string, Meta>();
   let changed = false;
@@ -333,8 +332,6 @@ export async function loadPages(
     if (result.ok) {
       slot.rendered = result.rendered;
       slot.cached = result.cached;
-      // (Written by a worker thread, which has waited for it.)
-      if (result.cached === true) noteWritten(slot.prepared.key);
       slot.search = result.search;
     } else {
       problems.push(...result.problems);
@@ -387,6 +384,5 @@ export async function loadPages(
   }
   lastBuild = undefined;
   await flushCacheWrites();
-  saveIntact(currentRecord(), metas.keys());
   return { pages, problems, failed, unbuilt, markdown };
 }

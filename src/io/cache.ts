@@ -90,71 +90,27 @@ function withHeader(contents: string | Uint8Array): Array<string | Uint8Array> {
 }
 
 /**
- * Page files found intact (or written) by this process or, as the record of the last build says
- * (see readIntact), by the last build, with the size, time of change and inode they had then: a
- * file is read through again only when those change (a build checks a page's file before anything
- * of it is used, and `docs serve` asks again at each build). Bounded for `docs serve`.
+ * Page files found intact in this process, with the size and time of change they had then: a file
+ * is read through again only when those change (a build checks a page's file before anything of
+ * it is used, and `docs serve` asks again at each build). Bounded for `docs serve`.
  */
 const intactPages = new Map<string, string>();
-
-const stampOf = (path: string) => {
-  const st = statSync(path);
-  return `${st.size}:${st.mtimeMs}:${st.ino}`;
-};
-
-function noteIntact(key: string, stamp: string): void {
-  if (intactPages.size >= 20_000) intactPages.clear();
-  intactPages.set(key, stamp);
-}
 
 /** Whether the cache holds a page's result (its body included), whole and undamaged. */
 export function cacheHas(key: string): boolean {
   if (!layerEnabled('pages')) return false;
   let stamp: string;
   try {
-    stamp = stampOf(cachePath('pages', key.slice(0, 2), `${key}.page`));
+    const st = statSync(cachePath('pages', key.slice(0, 2), `${key}.page`));
+    stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
   } catch {
     return false;
   }
   if (intactPages.get(key) === stamp) return true;
   if (!readCachedFile('pages', `${key}.page`, key.slice(0, 2))) return false;
-  noteIntact(key, stamp);
+  if (intactPages.size >= 20_000) intactPages.clear();
+  intactPages.set(key, stamp);
   return true;
-}
-
-/** Where the record of a build keeps its parts (src/io/record.ts). */
-interface PartStore {
-  get<T>(part: string, key: string): T | undefined;
-  set(part: string, key: string, value: unknown): void;
-}
-
-/** Takes the stamps of the page files that the last build's record says were intact (in this cache folder). */
-export function readIntact(record: PartStore | undefined): void {
-  for (const [key, stamp] of Object.entries(record?.get<Record<string, string>>('intact', cacheRootDir()) ?? {})) if (!intactPages.has(key)) noteIntact(key, stamp);
-}
-
-/**
- * Puts the stamps of the page files of `keys` known intact into the record, when they are not the
- * ones it has: the next build then reads none of them through again.
- */
-export function saveIntact(record: PartStore | undefined, keys: Iterable<string>): void {
-  const stamps: Record<string, string> = {};
-  for (const key of keys) {
-    const stamp = intactPages.get(key);
-    if (stamp) stamps[key] = stamp;
-  }
-  const saved = record?.get<Record<string, string>>('intact', cacheRootDir()) ?? {};
-  const entries = Object.entries(stamps);
-  if (entries.length !== Object.keys(saved).length || entries.some(([key, stamp]) => saved[key] !== stamp)) record?.set('intact', cacheRootDir(), stamps);
-}
-
-/** Notes a page file written whole (by this process or a worker thread of it) as intact while it keeps its stamp. */
-export function noteWritten(key: string): void {
-  try {
-    noteIntact(key, stampOf(cachePath('pages', key.slice(0, 2), `${key}.page`)));
-  } catch {
-    // Gone since (the cache folder was deleted): it will be found missing.
-  }
 }
 
 /**
@@ -178,11 +134,7 @@ export function readCache<T extends { html: string }>(key: string, withHtml = tr
 /** Stores a page's result in the background (see flushCacheWrites); resolves to whether it was stored. */
 export function writeCache<T extends { html: string }>(key: string, value: T): Promise<boolean> {
   // JSON.stringify escapes line breaks inside strings: the first one ends the meta line.
-  const written = writeCachedFile('pages', `${key}.page`, `${JSON.stringify({ ...value, html: undefined })}\n${value.html}`, key.slice(0, 2));
-  return written.then((ok) => {
-    if (ok) noteWritten(key);
-    return ok;
-  });
+  return writeCachedFile('pages', `${key}.page`, `${JSON.stringify({ ...value, html: undefined })}\n${value.html}`, key.slice(0, 2));
 }
 
 /** A file of the cache (in `kind`/`folder`/), or undefined. */
