@@ -44,14 +44,20 @@ export function renderDocumentTask(contexts: RenderContext[], [kind, context, in
   return kind === 'page' ? renderPage(ctx, ctx.site.pages[index]!) : renderPrintable(ctx, ctx.site, ctx.site.sections[index]!);
 }
 
-/** What a worker thread needs to render the documents of `contexts` (made by renderContext). */
+/**
+ * What a worker thread needs to render the documents of `contexts` (made by renderContext). The
+ * pages' bodies are left out (each goes with the documents that show it: see documentJob), and so
+ * is a page's locateField (where its frontmatter's fields are, for problems), the one function of
+ * the site model, which rendering never calls.
+ */
 export function documentsData(root: string, temp: string, config: SiteConfig, contexts: RenderContext[]): DocumentsData {
-  // A page's locateField (where its frontmatter's fields are, for problems) is the one function of the
-  // site model, and rendering never calls it: it is left out of the bytes.
   const pages = new Set<SitePage>();
   for (const { site } of contexts) for (const list of [site.pages, site.byUrl.values(), site.byId.values()]) for (const page of list) pages.add(page);
-  const located = [...pages].map((page) => [page, page.locateField] as const);
-  for (const [page] of located) delete (page as Partial<SitePage>).locateField;
+  const taken = [...pages].map((page) => [page, page.locateField, page.html] as const);
+  for (const [page] of taken) {
+    delete (page as Partial<SitePage>).locateField;
+    page.html = '';
+  }
   try {
     return {
       root,
@@ -61,14 +67,25 @@ export function documentsData(root: string, temp: string, config: SiteConfig, co
       contexts: contexts.map(({ site: _site, nav: _nav, components: _components, ...data }) => data),
     };
   } finally {
-    for (const [page, locateField] of located) page.locateField = locateField;
+    for (const [page, locateField, html] of taken) Object.assign(page, { locateField, html });
   }
 }
 
-/** A document to render, and its file (relative to the output folder). */
+/** A document to render, its file (relative to the output folder), and the bodies of the pages it shows (by their index in its context's site). */
 export interface DocumentJob {
   task: DocumentTask;
   path: string;
+  bodies: Array<[page: number, html: string]>;
+}
+
+/**
+ * A document's job for a worker thread, with the bodies it needs: the page's own, or those of a
+ * printable section's pages. (A body left in the render cache, see pageHtml, is read there.)
+ */
+export function documentJob(contexts: RenderContext[], task: DocumentTask, path: string, placeOf: (context: number, page: SitePage) => number): DocumentJob {
+  const { site } = contexts[task[1]]!;
+  const shown = task[0] === 'page' ? [site.pages[task[2]]!] : site.sections[task[2]]!.pages.map((entry) => site.byUrl.get(entry.url)!);
+  return { task, path, bodies: shown.filter((page) => !page.htmlInCache).map((page) => [placeOf(task[1], page), page.html]) };
 }
 
 /** What a worker thread answers for a document: the size of the file it wrote, or what it met writing it (an error of the system). */
@@ -82,8 +99,12 @@ export function documentWriter(data: DocumentsData): (job: DocumentJob) => Docum
   const sites = deserialize(data.sites) as Site[];
   const { components } = loadComponents(data.root, data.config);
   const contexts = sites.map((site, i) => contextOf(site, data.contexts[i]!, components));
-  return ({ task, path }) => {
+  return ({ task, path, bodies }) => {
+    const { pages } = contexts[task[1]]!.site;
+    for (const [page, body] of bodies) pages[page]!.html = body;
     const html = renderDocumentTask(contexts, task);
+    // (A body is kept no longer than its documents need it.)
+    for (const [page] of bodies) pages[page]!.html = '';
     const file = join(data.temp, path);
     try {
       mkdirSync(dirname(file), { recursive: true });

@@ -13,7 +13,7 @@ import { treeFiles, treeSearch } from '../build/trees.js';
 import { OutputWriter } from '../build/output.js';
 import { lockOutput, type OutputLock } from '../build/output-lock.js';
 import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from '../build/out-guard.js';
-import { documentsData, POOL_MIN_DOCUMENT_WORKERS, POOL_MIN_DOCUMENTS, renderDocumentTask, type DocumentJob, type DocumentTask, type DocumentWritten } from '../build/render-tasks.js';
+import { documentJob, documentsData, POOL_MIN_DOCUMENT_WORKERS, POOL_MIN_DOCUMENTS, renderDocumentTask, type DocumentTask, type DocumentWritten } from '../build/render-tasks.js';
 import { printables, siteFiles, TEMPLATES_DIR } from '../build/parts.js';
 import { stageTimes, timed } from '../shared/stages.js';
 import { Engine, type EngineOptions, type Rendering, type Update } from './engine.js';
@@ -311,7 +311,9 @@ async function writeSite(rendering: Rendering, config: SiteConfig, { root, templ
     const renderHere = async (i: number) => (await timed('disk-wait', () => out.ready()), timed('documents', () => renderDocumentTask(ctxs, documents[i]!.task)));
     if (documents.length >= (pool.minDocuments ?? POOL_MIN_DOCUMENTS) && workerCount() >= POOL_MIN_DOCUMENT_WORKERS) {
       const data = documentsData(root, out.temp, config, ctxs);
-      await renderInWorkers({ kind: 'documents', data }, documents.map(({ task, path }): DocumentJob => ({ task, path })), renderHere, take, pool);
+      const places = ctxs.map(({ site }) => new Map(site.pages.map((page, i) => [page, i])));
+      const jobs = documents.map(({ task, path }) => documentJob(ctxs, task, path, (c, page) => places[c]!.get(page)!));
+      await renderInWorkers({ kind: 'documents', data }, jobs, renderHere, take, pool);
     } else {
       for (let i = 0; i < documents.length; i++) {
         take(i, await renderHere(i));

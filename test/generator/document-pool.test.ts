@@ -71,7 +71,7 @@ describe('documents rendered on worker threads', () => {
     const blocked = join(scratch, 'blocked');
     writeFileSync(blocked, '');
     const write = documentWriter(structuredClone(documentsData(root, blocked, update.site.config, contexts)));
-    const answer = write({ task: ['page', 0, 0], path: 'guides/index.html' });
+    const answer = write({ task: ['page', 0, 0], path: 'guides/index.html', bodies: [] });
     expect(answer).toMatchObject({ size: 0, failure: { code: 'ENOTDIR', syscall: 'mkdir' } });
     // The page's locateField was left out of what the worker got, not out of the site.
     expect(typeof contexts[0]!.site.pages[0]!.locateField).toBe('function');
