@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Build benchmark: npm run bench [-- --sizes=100,1000,10000 --runs=3 --no-real --no-shapes]
+// Build benchmark: npm run bench [-- --sizes=100,1000,10000 --runs=3 --no-real --no-shapes --against=../other-checkout]
 //
 // For each size, writes the deterministic synthetic corpus (scripts/make-corpus.mjs)
 // with a generated site.config.yaml, then times `docs build` as a separate process:
@@ -14,6 +14,10 @@
 // size and the slowest stages (from DOCS_PROFILE), and does the same for this
 // repository's own site. Beside the cold build it shows how long remark-parse alone
 // takes to parse the same pages on one thread (scripts/parse-floor.mjs).
+// --against names another checkout of the tool (with its node_modules), a commit to compare with:
+// each run then builds with both, taking turns in an order that changes from run to run, and the
+// table has a row per tool. Before each timed build the disk is synced, so that one build's output
+// being written back does not slow the next.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -27,8 +31,9 @@ const sizes = (args.sizes ?? '100,1000,10000').split(',').map(Number);
 const runs = Number(args.runs ?? 3);
 const corpusScript = resolve(root, args.corpus ?? 'scripts/make-corpus.mjs');
 const work = join(root, '.bench');
-// A cache of the benchmark's own, so that nothing else touches it between runs.
-const cacheDir = join(root, '.bench', 'cache');
+/** The tools measured: this checkout, and the one --against names. Each has a cache of the benchmark's own, so that nothing else touches it between runs. */
+const tools = [{ name: 'this', root, cacheDir: join(work, 'cache') }];
+if (args.against) tools.push({ name: 'against', root: resolve(args.against), cacheDir: join(work, 'cache-against') });
 
 function duSize(dir) {
   let total = 0;
@@ -40,10 +45,11 @@ function duSize(dir) {
   return total;
 }
 
-function buildOnce(siteRoot, out, env = {}) {
+function buildOnce(tool, siteRoot, out, env = {}) {
+  spawnSync('sync');
   const started = process.hrtime.bigint();
-  const child = spawnSync('/usr/bin/time', ['-f', 'MAXRSS %M', process.execPath, join(root, 'bin/docs.js'), 'build', '--root', siteRoot, '--out', out, '--quiet'], {
-    env: { ...process.env, DOCS_PROFILE: '1', DOCS_CACHE_DIR: cacheDir, ...env },
+  const child = spawnSync('/usr/bin/time', ['-f', 'MAXRSS %M', process.execPath, join(tool.root, 'bin/docs.js'), 'build', '--root', siteRoot, '--out', out, '--quiet'], {
+    env: { ...process.env, DOCS_PROFILE: '1', DOCS_CACHE_DIR: tool.cacheDir, ...env },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -57,24 +63,31 @@ function buildOnce(siteRoot, out, env = {}) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function measure(label, siteRoot, pageCount, editFile) {
-  const out = join(work, `${label}-dist`);
   const rows = [];
-  const kinds = { cold: [], warm: [], edit: [], 'cold, one thread': [] };
+  const measured = tools.map((tool) => ({ tool, out: join(work, `${label}-${tool.name}-dist`), kinds: { cold: [], warm: [], edit: [], 'cold, one thread': [] } }));
   for (let r = 0; r < runs; r++) {
-    rmSync(cacheDir, { recursive: true, force: true, maxRetries: 5 });
-    rmSync(out, { recursive: true, force: true });
-    kinds.cold.push(buildOnce(siteRoot, out));
-    kinds.warm.push(buildOnce(siteRoot, out));
-    appendFileSync(editFile, `\nEdited for benchmark run ${r} at ${Date.now()}.\n`);
-    kinds.edit.push(buildOnce(siteRoot, out));
-    rmSync(cacheDir, { recursive: true, force: true, maxRetries: 5 });
-    rmSync(out, { recursive: true, force: true });
-    kinds['cold, one thread'].push(buildOnce(siteRoot, out, { DOCS_WORKERS: '0' }));
+    for (const { tool, out, kinds } of r % 2 ? [...measured].reverse() : measured) {
+      rmSync(tool.cacheDir, { recursive: true, force: true, maxRetries: 5 });
+      rmSync(out, { recursive: true, force: true });
+      kinds.cold.push(buildOnce(tool, siteRoot, out));
+      kinds.warm.push(buildOnce(tool, siteRoot, out));
+      appendFileSync(editFile, `\nEdited for benchmark run ${r} at ${Date.now()}.\n`);
+      kinds.edit.push(buildOnce(tool, siteRoot, out));
+      rmSync(tool.cacheDir, { recursive: true, force: true, maxRetries: 5 });
+      rmSync(out, { recursive: true, force: true });
+      kinds['cold, one thread'].push(buildOnce(tool, siteRoot, out, { DOCS_WORKERS: '0' }));
+    }
   }
-  const size = duSize(out);
   // What the brief's parser alone needs for the same pages (one thread): the floor under a cold build.
   const floor = spawnSync(process.execPath, [join(root, 'scripts/parse-floor.mjs'), join(siteRoot, 'content')], { encoding: 'utf8' });
   const floorMs = floor.status === 0 ? JSON.parse(floor.stdout).ms : NaN;
+  for (const { tool, out, kinds } of measured) rows.push(...tableRows(label, tool, out, pageCount, floorMs, kinds));
+  return rows;
+}
+
+function tableRows(label, tool, out, pageCount, floorMs, kinds) {
+  const rows = [];
+  const size = duSize(out);
   for (const [kind, results] of Object.entries(kinds)) {
     const ms = median(results.map((x) => x.ms));
     const stageNames = Object.keys(results[0].stages);
@@ -82,6 +95,7 @@ function measure(label, siteRoot, pageCount, editFile) {
     const slowest = Object.entries(stages).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([s, v]) => `${s} ${(v / 1000).toFixed(2)}s`).join(', ');
     rows.push({
       site: label,
+      ...(tools.length > 1 ? { tool: tool.name } : {}),
       pages: pageCount,
       build: kind,
       'wall s (median)': Number((ms / 1000).toFixed(2)),
