@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import type { SiteConfig } from '../config/schema.js';
 import type { PageHooks } from '../content/load.js';
