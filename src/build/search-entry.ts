@@ -1,6 +1,6 @@
 import { createBodyReader, entryOf, type PageEntry, type SearchPlace } from '../content/search-sections.js';
 
-export { entryOf, TITLE_BONUS, type PageEntry } from '../content/search-sections.js';
+export { TITLE_BONUS, type PageEntry } from '../content/search-sections.js';
 
 /*
  * What a page gives the search index (its entry, made by entryOf in src/content/search-sections.ts
