@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Build benchmark: npm run bench [-- --sizes=100,1000,10000 --runs=3 --no-real --no-shapes --against=../other-checkout]
+// Build benchmark: npm run bench [-- --sizes=100,1000,10000 --runs=3 --no-real --no-shapes --against=../other-checkout --site=../a-checkout]
 //
 // For each size, writes the deterministic synthetic corpus (scripts/make-corpus.mjs)
 // with a generated site.config.yaml, then times `docs build` as a separate process:
@@ -16,7 +16,8 @@
 // takes to parse the same pages on one thread (scripts/parse-floor.mjs).
 // --against names another checkout of the tool (with its node_modules), a commit to compare with:
 // each run then builds with both, taking turns in an order that changes from run to run, and the
-// table has a row per tool. Before each timed build the disk is synced, so that one build's output
+// table has a row per tool; the real site is then each checkout's own, or for both the one of the
+// checkout --site names. Before each timed build the disk is synced, so that one build's output
 // being written back does not slow the next.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -27,7 +28,7 @@ import { shapeRows } from './bench-shapes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? '1']));
-const sizes = (args.sizes ?? '100,1000,10000').split(',').map(Number);
+const sizes = (args.sizes ?? '100,1000,10000').split(',').filter(Boolean).map(Number);
 const runs = Number(args.runs ?? 3);
 const corpusScript = resolve(root, args.corpus ?? 'scripts/make-corpus.mjs');
 const work = join(root, '.bench');
@@ -62,11 +63,12 @@ function buildOnce(tool, siteRoot, out, env = {}) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function measure(label, siteRoot, pageCount, editFile) {
+/** Times the builds of a site per tool: `siteOf(tool)` gives the site's folder, its page count and the page the edit run changes. */
+function measure(label, siteOf) {
   const rows = [];
-  const measured = tools.map((tool) => ({ tool, out: join(work, `${label}-${tool.name}-dist`), kinds: { cold: [], warm: [], edit: [], 'cold, one thread': [] } }));
+  const measured = tools.map((tool) => ({ tool, ...siteOf(tool), out: join(work, `${label}-${tool.name}-dist`), kinds: { cold: [], warm: [], edit: [], 'cold, one thread': [] } }));
   for (let r = 0; r < runs; r++) {
-    for (const { tool, out, kinds } of r % 2 ? [...measured].reverse() : measured) {
+    for (const { tool, siteRoot, editFile, out, kinds } of r % 2 ? [...measured].reverse() : measured) {
       rmSync(tool.cacheDir, { recursive: true, force: true, maxRetries: 5 });
       rmSync(out, { recursive: true, force: true });
       kinds.cold.push(buildOnce(tool, siteRoot, out));
@@ -79,9 +81,11 @@ function measure(label, siteRoot, pageCount, editFile) {
     }
   }
   // What the brief's parser alone needs for the same pages (one thread): the floor under a cold build.
-  const floor = spawnSync(process.execPath, [join(root, 'scripts/parse-floor.mjs'), join(siteRoot, 'content')], { encoding: 'utf8' });
-  const floorMs = floor.status === 0 ? JSON.parse(floor.stdout).ms : NaN;
-  for (const { tool, out, kinds } of measured) rows.push(...tableRows(label, tool, out, pageCount, floorMs, kinds));
+  for (const { tool, siteRoot, pageCount, out, kinds } of measured) {
+    const floor = spawnSync(process.execPath, [join(root, 'scripts/parse-floor.mjs'), join(siteRoot, 'content')], { encoding: 'utf8' });
+    const floorMs = floor.status === 0 ? JSON.parse(floor.stdout).ms : NaN;
+    rows.push(...tableRows(label, tool, out, pageCount, floorMs, kinds));
+  }
   return rows;
 }
 
@@ -124,21 +128,30 @@ for (const n of sizes) {
   const section = readdirSync(join(siteRoot, 'content')).find((d) => statSync(join(siteRoot, 'content', d)).isDirectory());
   const editFile = join(siteRoot, 'content', section, readdirSync(join(siteRoot, 'content', section)).find((f) => f !== 'index.md'));
   console.error(`measuring ${n} pages (${runs} runs)…`);
-  table.push(...measure(`corpus-${n}`, siteRoot, n + 1 + 8, editFile));
+  table.push(...measure(`corpus-${n}`, () => ({ siteRoot, pageCount: n + 1 + 8, editFile })));
   rmSync(siteRoot, { recursive: true, force: true });
 }
 if (!args['no-real']) {
-  // A copy, so that the edit run never touches the working tree.
+  // A copy, so that the edit run never touches the working tree. With --against, each tool builds its
+  // own checkout's site (an older tool may not know what the site's config and pages use today), or
+  // both build the site of the checkout --site names.
   console.error('measuring the real site…');
-  const copy = join(work, 'real-site');
-  rmSync(copy, { recursive: true, force: true });
-  mkdirSync(copy, { recursive: true });
-  for (const part of ['site.config.yaml', 'content', 'static']) {
-    if (existsSync(join(root, part))) cpSync(join(root, part), join(copy, part), { recursive: true });
-  }
-  const count = readdirSync(join(copy, 'content'), { recursive: true }).filter((f) => String(f).endsWith('.md')).length;
-  table.push(...measure('real site', copy, count, join(copy, 'content', 'index.md')));
-  rmSync(copy, { recursive: true, force: true });
+  const copies = [];
+  table.push(
+    ...measure('real site', (tool) => {
+      const copy = join(work, `real-site-${tool.name}`);
+      rmSync(copy, { recursive: true, force: true });
+      mkdirSync(copy, { recursive: true });
+      const from = args.site ? resolve(args.site) : tool.root;
+      for (const part of ['site.config.yaml', 'content', 'static']) {
+        if (existsSync(join(from, part))) cpSync(join(from, part), join(copy, part), { recursive: true });
+      }
+      copies.push(copy);
+      const pageCount = readdirSync(join(copy, 'content'), { recursive: true }).filter((f) => String(f).endsWith('.md')).length;
+      return { siteRoot: copy, pageCount, editFile: join(copy, 'content', 'index.md') };
+    }),
+  );
+  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
 }
 console.table(table);
 if (!args['no-shapes']) {
