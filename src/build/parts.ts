@@ -54,9 +54,8 @@ export function searchPlaces(config: SiteConfig, base: string): (id: string) => 
   };
 }
 
-/** What the search index gets for a page (see searchPlaces); the body keeps its link placeholders, since the index holds text, not links. */
-export function searchInputs(config: SiteConfig, base: string): (page: SourcePage) => SearchInput | null {
-  const placeOf = searchPlaces(config, base);
+/** What the search index gets for a page, at the place searchPlaces gives; the body keeps its link placeholders, since the index holds text, not links. */
+export function searchInputs(placeOf: (id: string) => SearchPlace | null): (page: SourcePage) => SearchInput | null {
   return (page) => {
     const place = placeOf(page.id);
     return place && { ...place, title: page.frontmatter.title, html: page.html, sourceKey: page.sourceKey };

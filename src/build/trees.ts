@@ -26,8 +26,8 @@ export function treeSearch(config: SiteConfig, base: string, make: (prefix: stri
   const specs = treeSpecs(config);
   const indexers = (specs?.map((spec) => spec.prefix) ?? ['']).map((prefix) => ({ prefix, indexer: make(prefix) }));
   const configs = specs ? specs.map((spec) => treeConfig(config, spec)) : [config];
-  const inputs = configs.map((c) => searchInputs(c, base));
   const places = configs.map((c) => searchPlaces(c, base));
+  const inputs = places.map((placeOf) => searchInputs(placeOf));
   const treeOf = (id: string) => (specs ? treeOfId(specs, id) : 0);
   return {
     indexers,

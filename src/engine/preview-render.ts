@@ -1,6 +1,6 @@
 import { join, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
-import { searchInputs, searchOrder, siteFiles } from '../build/parts.js';
+import { searchInputs, searchOrder, searchPlaces, siteFiles } from '../build/parts.js';
 import { createSearchIndexer } from '../build/search.js';
 import { treeFiles, treeViews } from '../build/trees.js';
 import { pageFile, type SidebarSection, type Site, type SitePage } from '../site/model.js';
@@ -32,7 +32,7 @@ export async function searchIndexFiles(site: Site): Promise<FileList> {
   // One index per language and version (see src/build/trees.ts), of the pages written in it.
   return treeViews(site).flatMap((view) => {
     const indexer = createSearchIndexer();
-    const inputOf = searchInputs(view.config, BASE);
+    const inputOf = searchInputs(searchPlaces(view.config, BASE));
     for (const page of searchOrder(view)) {
       const input = !page.fallback && inputOf(page);
       if (input) indexer.add(input);

@@ -21,7 +21,6 @@ import zh from './ui/zh.json' with { type: 'json' };
 export const UI_EN = en;
 export type UiKey = keyof typeof UI_EN;
 export type UiStrings = Record<UiKey, string>;
-export const UI_ZH: UiStrings = zh;
 
 /** The built-in sets by language (the part of the language tag before "-"). */
 const SETS: Record<string, UiStrings> = { en, zh, ja, ko, es, fr, de, pt, ru };
