@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { nonBlank } from './text.js';
 import { parseValid } from './validate.js';
-import { locate, parseLocatedYaml } from './yaml-positions.js';
-import { splitSource, type RawSource } from './split-source.js';
+import type { RawSource } from './split-source.js';
 
 /* The frontmatter's schema and its reading (loaded with the parsers: see src/config/parsers.ts). */
 
@@ -91,10 +90,4 @@ export interface SplitSource extends Omit<RawSource, 'yaml'> {
 export function readFrontmatter(yaml: string, file: string): Frontmatter {
   // The parsed document is not kept (it is many times the size of its text): places are looked up again when asked for.
   return parseValid(FrontmatterSchema, yaml, file, 1, 'frontmatter').data;
-}
-
-/** Splits and validates a page's frontmatter; throws InputError with positions in `file`. */
-export function splitFrontmatter(source: string, file: string): SplitSource {
-  const { yaml, body, bodyLineOffset } = splitSource(source, file);
-  return { frontmatter: readFrontmatter(yaml, file), locateField: (path) => locate(parseLocatedYaml(yaml, file, 1).located, path), body, bodyLineOffset };
 }

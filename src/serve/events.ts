@@ -47,10 +47,6 @@ export class EventHub {
   /** `hashOf` says which document a path serves now (its content hash, or a marker for redirects and misses). */
   constructor(private readonly hashOf: (path: string) => string) {}
 
-  get size(): number {
-    return this.clients.size;
-  }
-
   connect(req: IncomingMessage, res: ServerResponse, url: URL, headers: Record<string, string>): void {
     res.writeHead(200, {
       ...headers,

@@ -8,8 +8,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { describe, expect, test } from 'vitest';
-import { CONTENT, headingsOf, pagesIn } from '../helpers/content.ts';
-import { splitFrontmatter } from '../../src/config/frontmatter-schema.js';
+import { CONTENT, headingsOf, pagesIn, splitFrontmatter } from '../helpers/content.ts';
 
 /*
  * Coverage of the configuration reference against the installed webpack.

@@ -6,7 +6,6 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Highlighter } from 'shiki';
-import { splitFrontmatter } from '../../src/config/frontmatter-schema.js';
 import { highlightTokens, LANGUAGE_NAMES, loadHighlighter } from '../../src/content/highlight.js';
 import { HighlightThread } from '../../src/content/highlight-thread.js';
 import { listContentFiles, pageIdOf } from '../../src/content/load.js';
@@ -15,7 +14,7 @@ import { codeBlockKey, fencedCodeBlocks, parseCodeMeta } from '../../src/content
 import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from '../../src/content/plugins/gfm-without-autolinks.js';
 import { InputError } from '../../src/shared/errors.js';
 import { routeOf } from '../../src/site/model.js';
-import { ROOT } from '../helpers/content.js';
+import { ROOT, splitFrontmatter } from '../helpers/content.js';
 
 let highlighter: Highlighter;
 beforeAll(async () => {

@@ -8,12 +8,18 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
-import { splitFrontmatter, type Frontmatter } from '../../src/config/frontmatter-schema.js';
+import { readFrontmatter, type Frontmatter } from '../../src/config/frontmatter-schema.js';
 import { splitSource } from '../../src/content/frontmatter.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 
 /* Helpers for content tests: read a page's code blocks and headings, compile examples with the real webpack. */
+
+/** A page's source cut at its frontmatter fences and its frontmatter read, as a build does; throws InputError with positions in `file`. */
+export function splitFrontmatter(source: string, file: string): { frontmatter: Frontmatter; body: string; bodyLineOffset: number } {
+  const { yaml, body, bodyLineOffset } = splitSource(source, file);
+  return { frontmatter: readFrontmatter(yaml, file), body, bodyLineOffset };
+}
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CONTENT = join(ROOT, 'content');
