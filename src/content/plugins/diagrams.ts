@@ -23,8 +23,6 @@ import { svgToHast } from '../diagram-svg.js';
 type Renderer = typeof import('beautiful-mermaid');
 let renderer: Promise<Renderer> | undefined;
 const loadRenderer = () => (renderer ??= import('beautiful-mermaid'));
-/** Whether this process has loaded the renderer (a page without diagrams never does). */
-export const rendererLoaded = () => renderer !== undefined;
 
 /** The language of the blocks drawn as diagrams. */
 export const DIAGRAM_LANGUAGE = 'mermaid';
