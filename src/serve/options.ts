@@ -1,3 +1,5 @@
+import type { BuildResult } from './protocol.js';
+
 /* What `docs serve` is given (src/serve/command.ts, src/serve/serve.ts). */
 
 export interface ServeOptions {
@@ -12,6 +14,8 @@ export interface ServeOptions {
   templates?: string;
   /** TypeScript config the worker compiles the templates with; defaults to the tool's. */
   tsconfig?: string;
+  /** Called after every build (and background update) is applied. */
+  onBuild?: (result: BuildResult) => void;
 }
 
 export interface Io {

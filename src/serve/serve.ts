@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import { join, relative, resolve } from 'node:path';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
@@ -27,26 +26,7 @@ import type { Io, ServeOptions } from './options.js';
 /** How long a save waits for the next one before the build starts (ms). */
 const DEBOUNCE_MS = 50;
 
-interface PreviewEvents {
-  /** After every build (and background update) is applied. */
-  build: [result: BuildResult];
-}
-
-/** A running preview, as startPreview gives it. */
-export type Preview = PreviewServer;
-
-/** Builds, starts serving and watching; resolves once the first build is served and the watcher is ready. */
-export async function startPreview(options: ServeOptions, io: Io): Promise<Preview> {
-  const server = new PreviewServer(options, io);
-  await server.start().catch(async (e: unknown) => {
-    await server.close();
-    throw e;
-  });
-  return server;
-}
-
 export class PreviewServer {
-  readonly events = new EventEmitter<PreviewEvents>();
   url = '';
 
   /** The site's and the templates' files (absolute), as the watcher and every render worker get them. */
@@ -311,7 +291,7 @@ export class PreviewServer {
       this.early.store.apply([], this.early.store.paths());
       this.finishFirst();
     }
-    this.events.emit('build', result);
+    this.options.onBuild?.(result);
   }
 
   private applyUpdate(set: FileList, remove: string[]): void {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Preview } from '../../src/serve/serve.js';
+import type { PreviewServer as Preview } from '../../src/serve/serve.js';
 import { DESKTOP, hasChromium, launch, offline } from '../helpers/browser.js';
 import { makeFixture, nextBuild, startFixturePreview, type Captured, type Fixture } from './helpers.js';
 

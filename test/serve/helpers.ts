@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../../src/engine/build.js';
-import { startPreview, type Preview } from '../../src/serve/serve.js';
+import { EventEmitter } from 'node:events';
+import type { ServeOptions } from '../../src/serve/options.js';
+import type { BuildResult } from '../../src/serve/protocol.js';
+import { PreviewServer } from '../../src/serve/serve.js';
 import { expect } from 'vitest';
 
 /*
@@ -151,6 +154,24 @@ export function capture(): Captured {
   return captured;
 }
 
+export type Preview = PreviewServer;
+
+/** The builds each preview of these tests applies, as events ('build', with its result). */
+const builds = new WeakMap<Preview, EventEmitter<{ build: [result: BuildResult] }>>();
+export const buildEvents = (preview: Preview) => builds.get(preview)!;
+
+/** Builds, starts serving and watching; resolves once the first build is served and the watcher is ready. */
+export async function startPreview(options: ServeOptions, io: Captured['io']): Promise<Preview> {
+  const events = new EventEmitter<{ build: [result: BuildResult] }>();
+  const preview = new PreviewServer({ ...options, onBuild: (result) => events.emit('build', result) }, io);
+  builds.set(preview, events);
+  await preview.start().catch(async (e: unknown) => {
+    await preview.close();
+    throw e;
+  });
+  return preview;
+}
+
 export async function startFixturePreview(fixture: Fixture, captured = capture()): Promise<{ preview: Preview; captured: Captured }> {
   const preview = await startPreview(
     { root: fixture.site, config: 'site.config.yaml', port: 0, host: '127.0.0.1', open: false, templates: fixture.templates, tsconfig: fixture.tsconfig },
@@ -282,10 +303,10 @@ export class EventClient {
 }
 
 /** Resolves once the preview has applied its next build (or background update settles). */
-export function nextBuild(preview: Preview, timeoutMs = 30_000): Promise<import('../../src/serve/protocol.js').BuildResult> {
+export function nextBuild(preview: Preview, timeoutMs = 30_000): Promise<BuildResult> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no build within ${timeoutMs} ms`)), timeoutMs);
-    preview.events.once('build', (result) => {
+    buildEvents(preview).once('build', (result) => {
       clearTimeout(timer);
       resolve(result);
     });

@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { loadParsers } from '../../src/config/parsers.js';
 import { RELOAD_TAG } from '../../src/serve/files.js';
 import { headersFor, negotiateEncoding, parseHeadersFile, parseTarget } from '../../src/serve/http.js';
-import type { Preview } from '../../src/serve/serve.js';
+import type { PreviewServer as Preview } from '../../src/serve/serve.js';
 import { get, makeFixture, rawRequest, readTree, SECRET, startFixturePreview, type Fixture } from './helpers.js';
 
 let fixture: Fixture;

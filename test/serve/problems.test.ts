@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildState } from '../../src/serve/events.js';
-import type { Preview } from '../../src/serve/serve.js';
+import type { PreviewServer as Preview } from '../../src/serve/serve.js';
 import { DESKTOP, hasChromium, launch, offline } from '../helpers/browser.js';
 import { EventClient, makeFixture, nextBuild, startFixturePreview, type Captured, type Fixture } from './helpers.js';
 

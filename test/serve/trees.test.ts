@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Preview } from '../../src/serve/serve.js';
+import type { PreviewServer as Preview } from '../../src/serve/serve.js';
 import { expectServesWhatBuildWrites, makeFixture, nextBuild, startFixturePreview, type Captured, type Fixture } from './helpers.js';
 
 /*

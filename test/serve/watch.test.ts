@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildState } from '../../src/serve/events.js';
 import type { BuildResult } from '../../src/serve/protocol.js';
-import type { Preview } from '../../src/serve/serve.js';
-import { expectServesWhatBuildWrites, get, makeFixture, nextBuild, openPage, readTree, startFixturePreview, templatePath, type Captured, type EventClient, type Fixture } from './helpers.js';
+import type { PreviewServer as Preview } from '../../src/serve/serve.js';
+import { buildEvents, expectServesWhatBuildWrites, get, makeFixture, nextBuild, openPage, readTree, startFixturePreview, templatePath, type Captured, type EventClient, type Fixture } from './helpers.js';
 
 /*
  * Edits while serving: what is rebuilt, who is told to reload, what the
@@ -104,12 +104,12 @@ describe('docs serve rebuilds what a save affects', () => {
   it('a burst of saves is built once', async () => {
     const builds: BuildResult[] = [];
     const onBuild = (r: BuildResult) => builds.push(r);
-    preview.events.on('build', onBuild);
+    buildEvents(preview).on('build', onBuild);
     const built = nextBuild(preview);
     for (let i = 1; i <= 5; i++) fixture.edit('content/reference/two.md', /Two body text[^\n]*/, `Two body text, save ${i}.`);
     await built;
     await preview.settled();
-    preview.events.off('build', onBuild);
+    buildEvents(preview).off('build', onBuild);
     expect(builds).toHaveLength(1);
     expect((await get(base, '/reference/two/')).text).toContain('Two body text, save 5.');
   });
