@@ -142,11 +142,14 @@ export class Preview {
     }
   }
 
-  /** Applies a change; returns the output files that changed, or every problem found. The record of the last build is written after each good one. */
-  async build(change: PreviewChange): Promise<BuildResult> {
-    const result = await this.record.run(() => this.buildNow(change));
-    if (result.ok) await this.record.save();
-    return result;
+  /** Applies a change; returns the output files that changed, or every problem found. */
+  build(change: PreviewChange): Promise<BuildResult> {
+    return this.record.run(() => this.buildNow(change));
+  }
+
+  /** Writes the record of the last build when a build changed it: after the build's files are on their way to the browser. */
+  saveRecord(): Promise<void> {
+    return this.record.save();
   }
 
   private async buildNow(change: PreviewChange): Promise<BuildResult> {

@@ -55,12 +55,13 @@ port.on('message', (message: ToWorker) => {
   pending++;
   clearTimeout(settleTimer);
   queue = queue.then(async () => {
-    try {
-      post({ type: 'result', id: message.id, result: await builder.build(message.change) });
-    } catch (e) {
+    const result = await builder.build(message.change).catch((e: unknown) =>
       // A problem of the site's own files found while rendering (a component that throws) is shown as a problem.
-      post({ type: 'result', id: message.id, result: e instanceof InputError ? failed(e.problems) : { ok: false, unexpected: describe(e) } });
-    }
+      e instanceof InputError ? failed(e.problems) : { ok: false as const, unexpected: describe(e) },
+    );
+    post({ type: 'result', id: message.id, result });
+    // The record of the last build (src/io/record.ts), once the result is on its way: without it, the next start does the full work.
+    if (result.ok) await builder.saveRecord().catch(() => undefined);
     lastId = message.id;
     pending--;
     scheduleSettle();
