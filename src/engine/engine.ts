@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { RenderContext } from '../../templates/types.js';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
 import { lastUpdated } from '../build/git.js';
 import { outputKeys, type OutputKeys } from '../build/keys.js';
 import { markdownFromDisk } from '../build/llms.js';
-import type { Contents } from '../build/output.js';
 import { renderContext } from '../build/parts.js';
 import { treeViews } from '../build/trees.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
@@ -83,7 +81,7 @@ export interface Source {
 
 /** What renders the site: a context per language and version (the site's own for a site of one), with the asset files it points to and its output keys. */
 export interface Rendering {
-  contexts: Array<{ ctx: RenderContext; files: Array<[string, Contents]>; keys: OutputKeys }>;
+  contexts: Array<ReturnType<typeof renderContext> & { keys: OutputKeys }>;
   /** A page's Markdown as the build read it (for llms-full.txt). */
   markdownOf(page: SitePage): string;
 }
