@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
 import { lastUpdated } from '../build/git.js';
 import { outputKeys, type OutputKeys } from '../build/keys.js';
@@ -14,7 +14,7 @@ import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
 import { duplicatePage, loadPage, loadPages, pageIdOf, PageProblems, type PageHooks, type SourcePage, type UnbuiltPage } from '../content/load.js';
 import type { PoolOptions } from '../content/pool.js';
 import { scanContent } from '../io/sources.js';
-import { InputError, type SourceProblem } from '../shared/errors.js';
+import { esbuildProblems, InputError, type SourceProblem } from '../shared/errors.js';
 import { stageTimes, timed } from '../shared/stages.js';
 import type { Site, SitePage } from '../site/model.js';
 import { loadComponents } from '../theme/components.js';
@@ -330,7 +330,7 @@ export class Engine {
   /** A bundle of the templates' script or stylesheet, or esbuild's problems with it. */
   private bundle<T>(make: (templatesDir: string) => Promise<T>): Promise<T | SourceProblem[]> {
     const { root, templatesDir } = this.options;
-    return make(templatesDir).catch((e: unknown) => esbuildProblems(e, root, templatesDir));
+    return make(templatesDir).catch((e: unknown) => esbuildProblems(e, root, process.cwd(), templatesDir));
   }
 
   /** The site's own components, or undefined with their problems added. */
@@ -343,16 +343,4 @@ export class Engine {
       return undefined;
     }
   }
-}
-
-/** esbuild's errors (a syntax error in a client script or stylesheet) as located problems. */
-function esbuildProblems(e: unknown, root: string, templatesDir: string): SourceProblem[] {
-  const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors;
-  if (!Array.isArray(errors) || !errors.length) throw e;
-  return errors.map((m) => ({
-    file: m.location ? relative(root, resolve(m.location.file)).split(sep).join('/') : relative(root, templatesDir),
-    line: m.location?.line ?? 1,
-    column: (m.location?.column ?? 0) + 1,
-    message: m.text,
-  }));
 }
