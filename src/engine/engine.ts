@@ -8,14 +8,14 @@ import { markdownFromDisk } from '../build/llms.js';
 import { renderContext } from '../build/parts.js';
 import { treeViews } from '../build/trees.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
-import { loadParsers, parsersLoadMs, withParsers } from '../config/parsers.js';
+import { loadParsers, withParsers } from '../config/parsers.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
 import { duplicatePage, loadPage, loadPages, pageIdOf, PageProblems, type PageHooks, type SourcePage, type UnbuiltPage } from '../content/load.js';
 import type { PoolOptions } from '../content/pool.js';
 import { scanContent } from '../io/sources.js';
 import { esbuildProblems, InputError, type SourceProblem } from '../shared/errors.js';
-import { stageTimes, timed } from '../shared/stages.js';
+import { timed } from '../shared/stages.js';
 import type { Site, SitePage } from '../site/model.js';
 import { loadComponents } from '../theme/components.js';
 import { themeStylesheet, withThemeCss } from '../theme/theme.js';
@@ -156,8 +156,6 @@ export class Engine {
     // (Run again with the parsers loaded if a problem needs a position in YAML: see src/config/parsers.ts.)
     const { site, problems: siteProblems } = await withParsers(() => timed('site', () => checkSite(root, this.config!, pages, failed, unbuilt, base, this.options.resolveLinks)));
     problems.unshift(...siteProblems);
-    const parsersMs = parsersLoadMs();
-    if (parsersMs !== undefined) stageTimes.parsers = parsersMs;
     const warnings = siteWarnings(site, root, configPath);
     if (this.options.strict) problems.push(...warnings.splice(0));
     if (!this.options.render) {
