@@ -3,17 +3,13 @@ import { join, relative } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { formatProblem, InputError, systemErrorMessage } from '../shared/errors.js';
 import { UsageError } from '../build/out-guard.js';
+import type { Io } from '../serve/options.js';
 import { TOOL_ROOT } from '../shared/paths.js';
 import { POOL_STAGES, stageTimes, SUBSTAGES } from '../shared/stages.js';
 
 const EXIT = { ok: 0, input: 1, usage: 2 } as const;
 
 const pkg = JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { version: string };
-
-interface Io {
-  out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean };
-  err: { write(s: string): unknown };
-}
 
 /** Runs the CLI; resolves to the process exit code. */
 export async function main(argv: string[], io: Io = { out: process.stdout, err: process.stderr }): Promise<number> {
