@@ -48,18 +48,14 @@ export class FirstPass {
     const file = engine.listing.find((f) => urlPath(pageFile({ id: pageIdOf(f)! } as SitePage)) === wanted);
     if (!config || !file || !(await this.parse(file))) return undefined;
     this.outlines ??= await outlinePages(root, engine.contentDir, engine.listing.filter((f) => !engine.sources.has(f)));
-    const pages: SourcePage[] = [];
-    const failed = new Set<string>();
-    const seen = new Set<string>();
+    // Each page by id, undefined when it has problems (two files for one page: the full build reports it).
+    const byId = new Map<string, SourcePage | undefined>();
     for (const other of engine.listing) {
       const id = pageIdOf(other)!;
-      if (seen.has(id)) continue; // two files for one page: the full build reports it
-      seen.add(id);
-      const page = await this.known(other);
-      if (page) pages.push(page);
-      else failed.add(id);
+      if (!byId.has(id)) byId.set(id, await this.known(other));
     }
-    const { site } = buildTrees(config, pages, failed);
+    const failed = new Set([...byId].filter(([, page]) => !page).map(([id]) => id));
+    const { site } = buildTrees(config, [...byId.values()].filter((page) => page !== undefined), failed);
     const page = site.byId.get(pageIdOf(file)!);
     if (!page) return undefined;
     const targets = linkTargets(site, failed, listStatic(join(root, 'static')));
