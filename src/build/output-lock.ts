@@ -3,7 +3,6 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processAlive } from '../shared/pids.js';
 import { faultPoint } from './faults.js';
 import { UsageError } from './out-guard.js';
 
@@ -102,7 +101,12 @@ function mayBeRunning(lock: Holder, lockWritten: number): boolean {
   }
   // (In a container a build's id is often 1, as this one's may be: it is not this build, which holds no lock for the folder.)
   if (lock.pid === process.pid) return false;
-  if (!processAlive(lock.pid)) return false;
+  try {
+    process.kill(lock.pid, 0);
+  } catch (e) {
+    // EPERM: the process exists but belongs to another user.
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
   // A build is a Node.js process: an id that now names another program (the system's init as process 1, say) is not one.
   const program = processProgram(lock.pid);
   if (program !== undefined && !/node/i.test(program)) return false;

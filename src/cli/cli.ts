@@ -3,17 +3,13 @@ import { join, relative } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { formatProblem, InputError, systemErrorMessage } from '../shared/errors.js';
 import { UsageError } from '../build/out-guard.js';
+import type { Io } from '../serve/options.js';
 import { TOOL_ROOT } from '../shared/paths.js';
 import { POOL_STAGES, stageTimes, SUBSTAGES } from '../shared/stages.js';
 
 const EXIT = { ok: 0, input: 1, usage: 2 } as const;
 
 const pkg = JSON.parse(readFileSync(join(TOOL_ROOT, 'package.json'), 'utf8')) as { version: string };
-
-interface Io {
-  out: NodeJS.WriteStream | { write(s: string): unknown; isTTY?: boolean };
-  err: { write(s: string): unknown };
-}
 
 /** Runs the CLI; resolves to the process exit code. */
 export async function main(argv: string[], io: Io = { out: process.stdout, err: process.stderr }): Promise<number> {
@@ -60,15 +56,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     .command('init')
     .description('Write a starter site (config, home page, two sections, a logo) into an empty or new folder.')
     .argument('[dir]', 'the folder to write into', '.')
-    .addHelpText(
-      'after',
-      '\nThe config names its JSON Schema (editors complete and explain every key) through\n' +
-        "node_modules/ of the project that has the tool installed. init prints the two commands\n" +
-        'to run next, as they run from the current folder: in a project, for example,\n' +
-        '  npx docs serve --root docs-site   (preview with live reload)\n' +
-        '  npx docs build --root docs-site   (write the site into docs-site/dist)\n' +
-        INIT_HELP,
-    )
+    .addHelpText('after', INIT_HELP)
     .action(async (dir: string) => {
       const { docsCommand, initSite, shellWord } = await import('../init/init.js');
       try {
@@ -171,8 +159,14 @@ async function runBuild(opts: { config: string; root: string; out: string; base:
   }
 }
 
-/** What `docs init --help` adds: how the starter becomes a site in several languages or versions. */
+/** What `docs init --help` adds: the config's schema, the commands to run next, and how the starter becomes a site in several languages or versions. */
 const INIT_HELP = `
+The config names its JSON Schema (editors complete and explain every key) through
+node_modules/ of the project that has the tool installed. init prints the two commands
+to run next, as they run from the current folder: in a project, for example,
+  npx docs serve --root docs-site   (preview with live reload)
+  npx docs build --root docs-site   (write the site into docs-site/dist)
+
 The starter is in one language and one version. For more, add to its site.config.yaml:
 
   languages:                 # the first is the default: content/, served at /

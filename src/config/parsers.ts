@@ -1,3 +1,4 @@
+import { stageTimes } from '../shared/stages.js';
 import type * as Loaded from './parsers-loaded.js';
 
 /*
@@ -12,20 +13,14 @@ import type * as Loaded from './parsers-loaded.js';
 
 let loaded: typeof Loaded | undefined;
 let loading: Promise<typeof Loaded> | undefined;
-let loadMs: number | undefined;
 
-/** Loads the parsers (once). */
+/** Loads the parsers (once); the time it took is the stage "parsers" (see src/shared/stages.ts). */
 export async function loadParsers(): Promise<typeof Loaded> {
   if (loaded) return loaded;
   const start = performance.now();
   loaded = await (loading ??= import('./parsers-loaded.js'));
-  loadMs ??= performance.now() - start;
+  stageTimes.parsers ??= performance.now() - start;
   return loaded;
-}
-
-/** How long loading the parsers took in this process (ms), or undefined if they were not loaded. */
-export function parsersLoadMs(): number | undefined {
-  return loadMs;
 }
 
 /** Thrown by parsers() before loadParsers(). */

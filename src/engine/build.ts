@@ -20,15 +20,6 @@ import { Engine, type EngineOptions, type Rendering, type Update } from './engin
 
 type Indexers = Array<{ prefix: string; indexer: SearchIndexer }>;
 
-interface WriteOptions {
-  root: string;
-  templatesDir: string;
-  out: OutputWriter;
-  onProgress: BuildOptions['onProgress'];
-  indexers: Indexers;
-  pool: PoolOptions;
-}
-
 export interface BuildOptions {
   /** Site root: holds content/, templates/ and static/ unless told otherwise. */
   root: string;
@@ -61,7 +52,6 @@ export interface BuildResult {
   /** What the build let pass but the writer should know (formatted like problems). */
   warnings: SourceProblem[];
 }
-
 
 function normaliseBase(base = '/'): string {
   let b = base.trim() || '/';
@@ -247,7 +237,7 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
   const out = new OutputWriter(outputFolder(options));
   inProgress.add(out);
   try {
-    await writeSite(rendering, site.config, { root, templatesDir: options.templates ?? TEMPLATES_DIR, out, onProgress: options.onProgress, indexers, pool: options.pool ?? {} });
+    await writeSite(rendering, site.config, options, root, out, indexers);
     await timed('commit', () => out.commit());
     return { site, pages: site.pages.length, outDir: out.target, ms: performance.now() - started, warnings };
   } catch (e) {
@@ -259,9 +249,8 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
 }
 
 /** Writes the site's files into `out`, keeping those the last output has as they would be made. */
-async function writeSite(rendering: Rendering, config: SiteConfig, { root, templatesDir, out, onProgress, indexers, pool }: WriteOptions): Promise<void> {
-  /** Whether the output holds the file as made from `key` (see OutputWriter.keep): then nothing needs to make it. */
-  const keep = (path: string, key: string) => out.keep(path, key);
+async function writeSite(rendering: Rendering, config: SiteConfig, options: BuildOptions, root: string, out: OutputWriter, indexers: Indexers): Promise<void> {
+  const { onProgress, pool = {}, templates = TEMPLATES_DIR } = options;
   // Every page is in the index by now: its files are written while the pages render.
   const searchFiles = indexers.length
     ? Promise.all(
@@ -288,12 +277,12 @@ async function writeSite(rendering: Rendering, config: SiteConfig, { root, templ
       ctx.site.pages.forEach((page, i) => {
         const path = pageFile(page);
         const key = keys.page(page);
-        if (!keep(path, key)) documents.push({ task: ['page', c, i], path, key });
+        if (!out.keep(path, key)) documents.push({ task: ['page', c, i], path, key });
         else onProgress?.(++done, total);
       });
       for (const [i, path] of printables(ctx.site)) {
         const key = keys.printable(ctx.site.sections[i]!);
-        if (!keep(path, key)) documents.push({ task: ['printable', c, i], path, key });
+        if (!out.keep(path, key)) documents.push({ task: ['printable', c, i], path, key });
       }
     });
     const ctxs = contexts.map((c) => c.ctx);
@@ -323,9 +312,9 @@ async function writeSite(rendering: Rendering, config: SiteConfig, { root, templ
       }
     }
     // One file at a time: a printable section of a large site is tens of megabytes.
-    const made = (path: string, key: string) => written.has(path) || keep(path, key);
+    const made = (path: string, key: string) => written.has(path) || out.keep(path, key);
     const { ctx, keys } = contexts[0]!;
-    for (const extras of [siteFiles(ctx, root, templatesDir, undefined, markdownOf, { keys, keep: made }), treeFiles(ctxs, markdownOf, contexts.map((c) => ({ keys: c.keys, keep: made })))]) {
+    for (const extras of [siteFiles(ctx, root, templates, undefined, markdownOf, { keys, keep: made }), treeFiles(ctxs, markdownOf, contexts.map((c) => ({ keys: c.keys, keep: made })))]) {
       for (let next = timed('extras', () => extras.next()); !next.done; next = timed('extras', () => extras.next())) {
         out.write(...next.value);
         await out.ready();

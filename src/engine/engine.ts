@@ -1,23 +1,21 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
-import type { RenderContext } from '../../templates/types.js';
+import { join, relative, sep } from 'node:path';
 import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
 import { lastUpdated } from '../build/git.js';
 import { outputKeys, type OutputKeys } from '../build/keys.js';
 import { markdownFromDisk } from '../build/llms.js';
-import type { Contents } from '../build/output.js';
 import { renderContext } from '../build/parts.js';
 import { treeViews } from '../build/trees.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
-import { loadParsers, parsersLoadMs, withParsers } from '../config/parsers.js';
+import { loadParsers, withParsers } from '../config/parsers.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
 import { duplicatePage, loadPage, loadPages, pageIdOf, PageProblems, type PageHooks, type SourcePage, type UnbuiltPage } from '../content/load.js';
 import type { PoolOptions } from '../content/pool.js';
 import { scanContent } from '../io/sources.js';
-import { InputError, type SourceProblem } from '../shared/errors.js';
-import { stageTimes, timed } from '../shared/stages.js';
+import { esbuildProblems, InputError, type SourceProblem } from '../shared/errors.js';
+import { timed } from '../shared/stages.js';
 import type { Site, SitePage } from '../site/model.js';
 import { loadComponents } from '../theme/components.js';
 import { themeStylesheet, withThemeCss } from '../theme/theme.js';
@@ -83,7 +81,7 @@ export interface Source {
 
 /** What renders the site: a context per language and version (the site's own for a site of one), with the asset files it points to and its output keys. */
 export interface Rendering {
-  contexts: Array<{ ctx: RenderContext; files: Array<[string, Contents]>; keys: OutputKeys }>;
+  contexts: Array<ReturnType<typeof renderContext> & { keys: OutputKeys }>;
   /** A page's Markdown as the build read it (for llms-full.txt). */
   markdownOf(page: SitePage): string;
 }
@@ -158,8 +156,6 @@ export class Engine {
     // (Run again with the parsers loaded if a problem needs a position in YAML: see src/config/parsers.ts.)
     const { site, problems: siteProblems } = await withParsers(() => timed('site', () => checkSite(root, this.config!, pages, failed, unbuilt, base, this.options.resolveLinks)));
     problems.unshift(...siteProblems);
-    const parsersMs = parsersLoadMs();
-    if (parsersMs !== undefined) stageTimes.parsers = parsersMs;
     const warnings = siteWarnings(site, root, configPath);
     if (this.options.strict) problems.push(...warnings.splice(0));
     if (!this.options.render) {
@@ -332,7 +328,7 @@ export class Engine {
   /** A bundle of the templates' script or stylesheet, or esbuild's problems with it. */
   private bundle<T>(make: (templatesDir: string) => Promise<T>): Promise<T | SourceProblem[]> {
     const { root, templatesDir } = this.options;
-    return make(templatesDir).catch((e: unknown) => esbuildProblems(e, root, templatesDir));
+    return make(templatesDir).catch((e: unknown) => esbuildProblems(e, root, process.cwd(), templatesDir));
   }
 
   /** The site's own components, or undefined with their problems added. */
@@ -345,16 +341,4 @@ export class Engine {
       return undefined;
     }
   }
-}
-
-/** esbuild's errors (a syntax error in a client script or stylesheet) as located problems. */
-function esbuildProblems(e: unknown, root: string, templatesDir: string): SourceProblem[] {
-  const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors;
-  if (!Array.isArray(errors) || !errors.length) throw e;
-  return errors.map((m) => ({
-    file: m.location ? relative(root, resolve(m.location.file)).split(sep).join('/') : relative(root, templatesDir),
-    line: m.location?.line ?? 1,
-    column: (m.location?.column ?? 0) + 1,
-    message: m.text,
-  }));
 }

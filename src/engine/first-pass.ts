@@ -26,15 +26,6 @@ import { BASE, urlPath, type FileList, type Renderer } from './preview-render.js
  * Problems are not looked for here: the full build reports them.
  */
 
-/** The page a URL path serves: "/guides/" and "/guides/index.html" are the page of content/guides.md or content/guides/index.md. */
-export function fileForPath(files: readonly string[], path: string): string | undefined {
-  const wanted = path.endsWith('/') ? `${path}index.html` : path;
-  return files.find((file) => {
-    const id = pageIdOf(file);
-    return id !== null && urlPath(pageFile({ id } as SitePage)) === wanted;
-  });
-}
-
 export class FirstPass {
   /** Outlines by file, made for every file not parsed when the first page was asked for (see outlinePages). */
   private outlines?: Map<string, SourcePage | null | InputError>;
@@ -52,21 +43,19 @@ export class FirstPass {
     const { engine } = this;
     const { root, templatesDir } = engine.options;
     const config = engine.validConfig;
-    const file = fileForPath(engine.listing, path);
+    // "/guides/" and "/guides/index.html" are the page of content/guides.md or content/guides/index.md.
+    const wanted = path.endsWith('/') ? `${path}index.html` : path;
+    const file = engine.listing.find((f) => urlPath(pageFile({ id: pageIdOf(f)! } as SitePage)) === wanted);
     if (!config || !file || !(await this.parse(file))) return undefined;
     this.outlines ??= await outlinePages(root, engine.contentDir, engine.listing.filter((f) => !engine.sources.has(f)));
-    const pages: SourcePage[] = [];
-    const failed = new Set<string>();
-    const seen = new Set<string>();
+    // Each page by id, undefined when it has problems (two files for one page: the full build reports it).
+    const byId = new Map<string, SourcePage | undefined>();
     for (const other of engine.listing) {
       const id = pageIdOf(other)!;
-      if (seen.has(id)) continue; // two files for one page: the full build reports it
-      seen.add(id);
-      const page = await this.known(other);
-      if (page) pages.push(page);
-      else failed.add(id);
+      if (!byId.has(id)) byId.set(id, await this.known(other));
     }
-    const { site } = buildTrees(config, pages, failed);
+    const failed = new Set([...byId].filter(([, page]) => !page).map(([id]) => id));
+    const { site } = buildTrees(config, [...byId.values()].filter((page) => page !== undefined), failed);
     const page = site.byId.get(pageIdOf(file)!);
     if (!page) return undefined;
     const targets = linkTargets(site, failed, listStatic(join(root, 'static')));

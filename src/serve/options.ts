@@ -18,7 +18,8 @@ export interface ServeOptions {
   onBuild?: (result: BuildResult) => void;
 }
 
+/** Where a command writes (the terminal, or a test's buffers); `isTTY` makes `docs build` show its progress on one line. */
 export interface Io {
-  out: { write(s: string): unknown };
+  out: { write(s: string): unknown; isTTY?: boolean };
   err: { write(s: string): unknown };
 }

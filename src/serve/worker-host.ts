@@ -1,8 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { bundledWorkerEntry, TOOL_ROOT } from '../shared/paths.js';
+import { relative } from 'node:path';
+import { workerEntry } from '../shared/paths.js';
 import type { BuildResult, Change, FileList, FromWorker, ToWorker, WorkerData } from './protocol.js';
 
 export interface RenderWorkerEvents {
@@ -41,8 +40,7 @@ export class RenderWorker extends EventEmitter<RenderWorkerEvents> {
    */
   constructor(data: WorkerData, bundled: boolean) {
     super();
-    const entry = (bundled && bundledWorkerEntry('serve')) || pathToFileURL(join(TOOL_ROOT, 'src', 'serve', 'worker-boot.mjs'));
-    this.worker = new Worker(entry, { workerData: data, execArgv: [] });
+    this.worker = new Worker(workerEntry('serve', bundled), { workerData: data, execArgv: [] });
     let started = false;
     this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (message: FromWorker) => {

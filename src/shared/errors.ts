@@ -1,3 +1,5 @@
+import { relative, resolve, sep } from 'node:path';
+
 /** A problem in a writer's file, located precisely enough to jump to it. */
 export interface SourceProblem {
   file: string;
@@ -67,4 +69,19 @@ export function systemErrorMessage(e: unknown): string | undefined {
   const dest = (err as { dest?: string }).dest;
   const where = err.path ? `${err.path}${dest ? ` → ${dest}` : ''}: ` : '';
   return `${where}${SYSTEM_ERRORS[err.code]} (${err.code}${err.syscall ? `, while trying to ${err.syscall}` : ''})`;
+}
+
+/**
+ * esbuild's errors (a syntax error in a client script, stylesheet or component) as located problems, their files
+ * named from the folder esbuild ran in, `dir`; an error without a place is `fallback`'s. Anything else is thrown again.
+ */
+export function esbuildProblems(e: unknown, root: string, dir: string, fallback: string, prefix = ''): SourceProblem[] {
+  const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors;
+  if (!Array.isArray(errors) || !errors.length) throw e;
+  return errors.map((m) => ({
+    file: relative(root, m.location ? resolve(dir, m.location.file) : fallback).split(sep).join('/'),
+    line: m.location?.line ?? 1,
+    column: (m.location?.column ?? 0) + 1,
+    message: prefix + m.text,
+  }));
 }

@@ -26,14 +26,9 @@ export const TOOL_ROOT: string =
 export const BUNDLE_DIR: string | undefined =
   typeof __DOCS_BUNDLE_DIR__ === 'string' ? __DOCS_BUNDLE_DIR__ : PACKAGED ? fileURLToPath(new URL('./', import.meta.url)) : undefined;
 
-/** The script a worker thread starts from: the bundled one when running bundled. */
-export function workerEntry(name: 'pool' | 'highlight'): URL {
-  return bundledWorkerEntry(name) ?? pathToFileURL(join(TOOL_ROOT, 'src', ...SOURCE_ENTRIES[name]));
-}
+const SOURCE_ENTRIES = { pool: ['engine', 'worker-entry.mjs'], highlight: ['content', 'highlight-worker-entry.mjs'], serve: ['serve', 'worker-boot.mjs'] };
 
-const SOURCE_ENTRIES = { pool: ['engine', 'worker-entry.mjs'], highlight: ['content', 'highlight-worker-entry.mjs'] };
-
-/** The bundled script of a worker thread, or undefined when the tool runs from its sources. */
-export function bundledWorkerEntry(name: 'pool' | 'highlight' | 'serve'): URL | undefined {
-  return BUNDLE_DIR === undefined ? undefined : pathToFileURL(join(BUNDLE_DIR, `${name}-worker.mjs`));
+/** The script a worker thread starts from: the bundled one when running bundled, unless `bundled` is false. */
+export function workerEntry(name: keyof typeof SOURCE_ENTRIES, bundled = true): URL {
+  return pathToFileURL(bundled && BUNDLE_DIR !== undefined ? join(BUNDLE_DIR, `${name}-worker.mjs`) : join(TOOL_ROOT, 'src', ...SOURCE_ENTRIES[name]));
 }

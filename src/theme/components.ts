@@ -6,7 +6,7 @@ import * as React from 'react';
 import type { ComponentType } from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';
 import { COMPONENT_NAMES, type ComponentName, type SiteConfig } from '../config/schema.js';
-import { InputError, type SourceProblem } from '../shared/errors.js';
+import { esbuildProblems, InputError, type SourceProblem } from '../shared/errors.js';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { imageRatio, inside, logoFiles } from './theme.js';
 
@@ -98,15 +98,7 @@ function compileComponent(root: string, entry: string, name: ComponentName) {
       alias: { [helpersImport()]: helpersFile() },
     });
   } catch (e) {
-    const errors = (e as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
-    throw new InputError(
-      errors.map((m) => ({
-        file: m.location ? display(resolve(root, m.location.file)) : display(entry),
-        line: m.location?.line ?? 1,
-        column: (m.location?.column ?? 0) + 1,
-        message: `component ${name}: ${m.text}`,
-      })),
-    );
+    throw new InputError(esbuildProblems(e, root, root, entry, `component ${name}: `));
   }
   // Every file the component is made of is the site's own: through a link or an import, a file outside would be published.
   const realRoot = realpathSync(root);
