@@ -20,7 +20,6 @@ import { nestingProblem, weightProblem } from './nesting.js';
 import { mayHoldAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings, type Anchor } from './plugins/headings.js';
 import { rehypeTaskListLabels } from './plugins/task-lists.js';
-import { rehypeHeadingSlugs } from './heading-slugs.js';
 import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
 
 export interface RawLink {
@@ -162,7 +161,6 @@ async function toHast(mdast: MdastRoot, vfile: VFile, anchors: Anchor[], heading
     // Raw HTML is parsed and sanitised before anything reads ids or links (see plugins/raw-html.ts).
     .use(rehypeSafeRawHtml)
     .use(rehypeReserveIds)
-    .use(rehypeHeadingSlugs)
     .use(rehypeUniqueIds)
     .use(rehypeHeadings(anchors, headings))
     .use(rehypeTaskListLabels)
