@@ -4,14 +4,15 @@ import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { timed } from '../shared/stages.js';
-import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
+import type { Frontmatter, SplitSource } from '../config/frontmatter-schema.js';
+import { splitSource } from '../config/split-source.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PageTask, type PoolOptions, type RenderOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
 import { registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass } from './highlight.js';
 import { highlightThreadFor, PAGES_IN_FLIGHT } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
-import { loadParsers, withParsers } from '../config/parsers.js';
+import { loadParsers, parsers, withParsers } from '../config/parsers.js';
 import { codeBlocksIn } from './plugins/code-blocks.js';
 import { createBodyReader, entryOf, type PageEntry, type SearchBody, type SearchPlace } from './search-sections.js';
 
@@ -112,11 +113,20 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, {
 /** Reads a page's frontmatter; throws FrontmatterProblems (see withBodyProblems), or ParsersNotLoaded. */
 function frontmatterOf(yaml: string, page: FrontmatterProblems['page']): Frontmatter {
   try {
-    return readFrontmatter(yaml, page.sourcePath).frontmatter;
+    return parsers().readFrontmatter(yaml, page.sourcePath);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     throw new FrontmatterProblems(e.problems, page);
   }
+}
+
+/**
+ * Places of frontmatter fields, for problems found later (a related link): the YAML is parsed again
+ * when one is asked for (rare), so that no page keeps its parsed document, and a page whose
+ * frontmatter came from the cache was never parsed at all.
+ */
+export function lazyLocateField(yaml: string, file: string): SplitSource['locateField'] {
+  return (path) => parsers().locate(parsers().parseLocatedYaml(yaml, file, 1).located, path);
 }
 
 /**

@@ -3,12 +3,12 @@ import type { Heading, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { join, relative, sep } from 'node:path';
 import { InputError } from '../shared/errors.js';
-import { withParsers } from '../config/parsers.js';
+import { parsers, withParsers } from '../config/parsers.js';
+import { splitSource } from '../config/split-source.js';
 import { cacheHas, cacheKey } from '../io/cache.js';
 import type { Anchor } from './plugins/headings.js';
-import { readFrontmatter, splitSource } from './frontmatter.js';
 import { parser } from './mdast-parse.js';
-import { pageIdOf, type SourcePage } from './load.js';
+import { lazyLocateField, pageIdOf, type SourcePage } from './load.js';
 import { CHROME_IDS, freeId, isReservedForHeading } from './slug.js';
 import { readSourceText } from '../io/sources.js';
 
@@ -110,12 +110,12 @@ export async function outlinePages(rootDir: string, contentDir: string, files: r
         result.set(file, null);
         continue;
       }
-      const fm = await withParsers(() => readFrontmatter(raw.yaml, sourcePath));
+      const frontmatter = await withParsers(() => parsers().readFrontmatter(raw.yaml, sourcePath));
       const headings = headingLines(raw.body).map(plainHeading);
       for (const heading of headings) if (heading.text === undefined) marked.push(heading);
       pending.push({
         file,
-        page: { html: '', links: [], id: pageIdOf(file)!, sourcePath, frontmatter: fm.frontmatter, bodyLineOffset: raw.bodyLineOffset, sourceKey: key, locateField: fm.locateField },
+        page: { html: '', links: [], id: pageIdOf(file)!, sourcePath, frontmatter, bodyLineOffset: raw.bodyLineOffset, sourceKey: key, locateField: lazyLocateField(raw.yaml, sourcePath) },
         headings,
       });
     } catch (e) {

@@ -9,7 +9,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { splitFrontmatter, type Frontmatter } from '../../src/config/frontmatter-schema.js';
-import { splitSource } from '../../src/content/frontmatter.js';
+import { splitSource } from '../../src/config/split-source.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 
