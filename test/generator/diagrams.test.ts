@@ -2,16 +2,22 @@ import { readFileSync, rmSync, mkdtempSync, cpSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Highlighter } from 'shiki';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UnexpectedSvg, svgToHast } from '../../src/content/diagram-svg.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
-import { rendererLoaded } from '../../src/content/plugins/diagrams.js';
 import { listFiles, ROOT } from '../helpers/content.js';
 import { hasJava, nuHtmlErrors } from '../helpers/nu-html.js';
 import { runDocs } from '../helpers/site.js';
 
 /* Diagrams (src/content/plugins/diagrams.ts): a ```mermaid block becomes an SVG figure at build time; its mistakes are problems at their line. */
+
+// Whether this process has imported the renderer: the mock's factory runs at its first import.
+const renderer = vi.hoisted(() => ({ loaded: false }));
+vi.mock('beautiful-mermaid', async (importOriginal) => {
+  renderer.loaded = true;
+  return importOriginal();
+});
 
 let highlighter: Highlighter;
 let dir: string;
@@ -30,9 +36,9 @@ describe('a mermaid block', () => {
   it('loads the renderer only for a page that has a diagram', async () => {
     // (First in this file: nothing before it has drawn a diagram in this process.)
     await render('## Code\n\n```js\nlet a = 1;\n```\n');
-    expect(rendererLoaded()).toBe(false);
+    expect(renderer.loaded).toBe(false);
     await render(block('flowchart LR\n  A --> B'));
-    expect(rendererLoaded()).toBe(true);
+    expect(renderer.loaded).toBe(true);
   });
 
   it('becomes a figure with an SVG drawing: role img, a title and a description, the caption of its title, its text under a disclosure', async () => {

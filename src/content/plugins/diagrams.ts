@@ -20,11 +20,8 @@ import { svgToHast } from '../diagram-svg.js';
  * who cannot see the drawing and for copying.
  */
 
-type Renderer = typeof import('beautiful-mermaid');
-let renderer: Promise<Renderer> | undefined;
+let renderer: Promise<typeof import('beautiful-mermaid')> | undefined;
 const loadRenderer = () => (renderer ??= import('beautiful-mermaid'));
-/** Whether this process has loaded the renderer (a page without diagrams never does). */
-export const rendererLoaded = () => renderer !== undefined;
 
 /** The language of the blocks drawn as diagrams. */
 export const DIAGRAM_LANGUAGE = 'mermaid';
