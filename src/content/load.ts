@@ -17,14 +17,14 @@ import { codeBlocksIn } from './plugins/code-blocks.js';
 import { createBodyReader, entryOf, type PageEntry, type SearchBody, type SearchPlace } from './search-sections.js';
 
 /** What the render cache keeps of a page (see readCache): its render without the tree, and the frontmatter it was made with. */
-export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems' | 'codeBlocks'> & {
+type CachedMarkdown = Omit<RenderedMarkdown, 'ids' | 'problems' | 'codeBlocks'> & {
   ids: string[];
   tokenClasses: Record<string, TokenClass>;
   /** The frontmatter the page had, as written and as read (so that the same YAML is not parsed again). */
   fm?: { yaml: string; frontmatter: Frontmatter };
 };
 
-export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' | 'codeBlocks'> {
+export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'codeBlocks'> {
   /** Page path without slashes: '' (home), 'concepts' (section index), 'concepts/output'. */
   id: string;
   /** Display path of the source, relative to the site root: content/concepts/output.md. */
@@ -103,7 +103,7 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, {
     if (previous) registerTokenClasses(previous.classes);
     const fresh = await renderMarkdown(split.body, { file: sourcePath, lineOffset: split.bodyLineOffset, highlighter, codeBlocks: new Map(previous?.blocks) });
     if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset: split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
-    const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
+    const { problems: _problems, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
     const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter } };
     const search = place ? entryOf({ ...place, title: frontmatter.title }, (readBody ??= createBodyReader())(rest.html)) : undefined;
     return { rendered: result, cached: writeCache(prepared.key, result), search };

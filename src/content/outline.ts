@@ -6,7 +6,7 @@ import { InputError } from '../shared/errors.js';
 import { parsers, withParsers } from '../config/parsers.js';
 import { splitSource } from '../config/split-source.js';
 import { cacheHas, cacheKey } from '../io/cache.js';
-import type { Anchor } from './plugins/headings.js';
+import type { Anchor } from './context.js';
 import { parser } from './mdast-parse.js';
 import { lazyLocateField, pageIdOf, type SourcePage } from './load.js';
 import { CHROME_IDS, freeId, isReservedForHeading } from './slug.js';
