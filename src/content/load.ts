@@ -38,17 +38,17 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'codeBlo
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
 }
 
-export { duplicatePage, listContentFiles, pageIdOf, PageProblems, type UnbuiltPage } from './pages.js';
-import { duplicatePage, FrontmatterProblems, listContentFiles, pageIdOf, PageProblems, withBodyProblems, type UnbuiltPage } from './pages.js';
+export { duplicatePage, pageIdOf, PageProblems, type UnbuiltPage } from './pages.js';
+import { duplicatePage, FrontmatterProblems, pageIdOf, PageProblems, withBodyProblems, type UnbuiltPage } from './pages.js';
 
 /**
  * A page read and split, before (or instead of) rendering its Markdown. Its frontmatter is read
  * where the page renders (see frontmatterOf), unless the page's render or last build had it.
  */
-interface Prepared {
+interface Prepared extends Omit<SplitSource, 'frontmatter'> {
   relPath: string;
   sourcePath: string;
-  split: Omit<SplitSource, 'frontmatter'> & { frontmatter?: Frontmatter };
+  frontmatter?: Frontmatter;
   /** The frontmatter as written. */
   yaml: string;
   key: string;
@@ -64,26 +64,26 @@ interface Prepared {
  */
 function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
-  const raw = splitSource(readSourceText(join(contentDir, relPath), sourcePath), sourcePath);
-  const key = cacheKey(sourcePath, raw.bodyLineOffset, raw.body);
+  const { yaml, body, bodyLineOffset } = splitSource(readSourceText(join(contentDir, relPath), sourcePath), sourcePath);
+  const key = cacheKey(sourcePath, bodyLineOffset, body);
   // From the last build's record, while the cache still holds the body it stands for.
   let packed = lookup && !withHtml ? lastBuild?.metas.get(key) : undefined;
   if (packed && !cacheHas(key)) packed = undefined;
   let cached = packed ? { ...packed, html: '' } : lookup ? readCache<CachedMarkdown>(key, withHtml) : undefined;
-  const same = cached?.fm?.yaml === raw.yaml;
+  const same = cached?.fm?.yaml === yaml;
   // The frontmatter as read before: with the cached render, or (a page whose body changed) at the last build.
   const last = lastBuild?.metas.get(lastBuild.keys.get(sourcePath) ?? '')?.fm;
-  const known = same ? cached!.fm : last?.yaml === raw.yaml ? last : undefined;
-  const page = { relPath, sourcePath, body: raw.body, bodyLineOffset: raw.bodyLineOffset };
-  const fm = { frontmatter: known || !cached ? known?.frontmatter : frontmatterOf(raw.yaml, page), locateField: lazyLocateField(raw.yaml, sourcePath) };
+  const known = same ? cached!.fm : last?.yaml === yaml ? last : undefined;
+  const prepared: Prepared = { relPath, sourcePath, body, bodyLineOffset, yaml, key, locateField: lazyLocateField(yaml, sourcePath) };
+  prepared.frontmatter = known || !cached ? known?.frontmatter : frontmatterOf(prepared);
   if (cached && !same) {
     // The same body under new frontmatter: the cached render is kept with the frontmatter it now has.
-    const fresh = { yaml: raw.yaml, frontmatter: fm.frontmatter! };
+    const fresh = { yaml, frontmatter: prepared.frontmatter! };
     const whole = withHtml ? cached : readCache<CachedMarkdown>(key);
     if (whole) writeCache<CachedMarkdown>(key, { ...whole, fm: fresh });
     cached = { ...cached, fm: fresh };
   }
-  return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached, packed: !!packed && same };
+  return { prepared, cached, packed: !!packed && same };
 }
 
 /** This thread's reader of page bodies for the search index (it learns the site's words as it goes). */
@@ -97,12 +97,12 @@ let readBody: ((html: string) => SearchBody) | undefined;
 async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, { reuseCode }: RenderOptions, place?: SearchPlace | null, lastKey?: string) {
   // (All of it is what the worker pool shares out: the frontmatter, the Markdown, the page's search entry, the cache's file.)
   return timed('markdown-pages', async () => {
-    const { relPath, sourcePath, split } = prepared;
-    const frontmatter = split.frontmatter ?? (await loadParsers(), frontmatterOf(prepared.yaml, { relPath, sourcePath, body: split.body, bodyLineOffset: split.bodyLineOffset }));
+    const { relPath, sourcePath, body, bodyLineOffset } = prepared;
+    const frontmatter = prepared.frontmatter ?? (await loadParsers(), frontmatterOf(prepared));
     const previous = reuseCode ? codeOfLastRender(sourcePath, lastKey) : undefined;
     if (previous) registerTokenClasses(previous.classes);
-    const fresh = await renderMarkdown(split.body, { file: sourcePath, lineOffset: split.bodyLineOffset, highlighter, codeBlocks: new Map(previous?.blocks) });
-    if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset: split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
+    const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter, codeBlocks: new Map(previous?.blocks) });
+    if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
     const { problems: _problems, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
     const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter } };
     const search = place ? entryOf({ ...place, title: frontmatter.title }, (readBody ??= createBodyReader())(rest.html)) : undefined;
@@ -111,9 +111,9 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, {
 }
 
 /** Reads a page's frontmatter; throws FrontmatterProblems (see withBodyProblems), or ParsersNotLoaded. */
-function frontmatterOf(yaml: string, page: FrontmatterProblems['page']): Frontmatter {
+function frontmatterOf(page: Prepared): Frontmatter {
   try {
-    return parsers().readFrontmatter(yaml, page.sourcePath);
+    return parsers().readFrontmatter(page.yaml, page.sourcePath);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     throw new FrontmatterProblems(e.problems, page);
@@ -169,10 +169,10 @@ function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
     id: pageIdOf(prepared.relPath)!,
     sourcePath: prepared.sourcePath,
     // (Read where the page rendered, unless known before: see prepare.)
-    frontmatter: prepared.split.frontmatter ?? rendered.fm!.frontmatter,
-    bodyLineOffset: prepared.split.bodyLineOffset,
+    frontmatter: prepared.frontmatter ?? rendered.fm!.frontmatter,
+    bodyLineOffset: prepared.bodyLineOffset,
     sourceKey: prepared.key,
-    locateField: prepared.split.locateField,
+    locateField: prepared.locateField,
   };
 }
 
@@ -189,7 +189,7 @@ export async function loadPage(
 ): Promise<{ page: SourcePage; markdown: string }> {
   try {
     const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
-    return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, { reuseCode: true }, undefined, lastKey)).rendered), markdown: prepared.split.body };
+    return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, { reuseCode: true }, undefined, lastKey)).rendered), markdown: prepared.body };
   } catch (e) {
     throw await withBodyProblems(e);
   }
@@ -263,8 +263,8 @@ export async function loadPages(
   rootDir: string,
   contentDir: string,
   highlighter: HighlighterSource,
-  files = listContentFiles(contentDir),
-  hooks?: PageHooks,
+  files: string[],
+  hooks: PageHooks,
   /**
    * Whether a page whose render an earlier build cached has its body HTML read now. Without, the
    * body stays in the cache until the page is written (pageHtml), and often is never needed: an
@@ -301,16 +301,16 @@ export async function loadPages(
       const packed = slot.packed ? lastBuild?.metas.get(slot.prepared.key) : undefined;
       if (!packed) changed = true;
       metas.set(slot.prepared.key, packed ?? (({ html: _html, ...meta }) => meta)(slot.rendered));
-      hooks?.page(slot.page, slot.cached === true, slot.search);
+      hooks.page(slot.page, slot.cached === true, slot.search);
       slot.done = true;
       slot.rendered = slot.search = undefined;
       // The page has what it needs of its source; the body text goes (but for llms-full.txt, while it fits).
-      const body = slot.prepared.split.body;
+      const body = slot.prepared.body;
       if (kept + body.length <= MARKDOWN_KEPT) {
         kept += body.length;
         markdown.set(slot.prepared.sourcePath, body);
       }
-      slot.prepared = { ...slot.prepared, split: { ...slot.prepared.split, body: '' } };
+      slot.prepared = { ...slot.prepared, body: '' };
       // (A page rendered in this build keeps its body in memory: the cache is never read in the build that wrote it.)
       if (slot.fromCache && !keepHtml) slot.page.htmlInCache = true;
     }
@@ -329,7 +329,7 @@ export async function loadPages(
       slots.push({ prepared, rendered: cached, cached: !!cached, fromCache: !!cached, packed });
       // (A page from the cache goes out at once: a page the preview is asked for meanwhile finds it.)
       emit();
-      await hooks?.pause?.();
+      await hooks.pause?.();
     } catch (caught) {
       const e = await withBodyProblems(caught);
       if (!(e instanceof InputError)) throw e;
@@ -354,7 +354,7 @@ export async function loadPages(
   /** Renders the pages `misses` on this thread. */
   const renderHere = async (misses: Slot[]): Promise<void> => {
     // (Pages rendered before have their tokens in their last render.)
-    const thread = highlightThreadFor(misses.filter((m) => !lastBuild?.keys.has(m.prepared.sourcePath)).map((m) => m.prepared.split.body), highlighter);
+    const thread = highlightThreadFor(misses.filter((m) => !lastBuild?.keys.has(m.prepared.sourcePath)).map((m) => m.prepared.body), highlighter);
     // With a highlight thread, a page waiting for its tokens lets the next ones parse meanwhile.
     let taken = 0;
     const renderNext = async () => {
@@ -364,7 +364,7 @@ export async function loadPages(
         settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, render, placeOf(miss)));
         // Lets the page's cache write go on (and, in the preview, a request in). That turn is still the
         // page's render, as on a worker thread, which answers once its pages' cache files are written.
-        await (hooks?.pause ?? (() => timed('markdown-pages', nextTurn)))();
+        await (hooks.pause ?? (() => timed('markdown-pages', nextTurn)))();
       }
     };
     try {
@@ -377,8 +377,8 @@ export async function loadPages(
   const misses = slots.filter((slot) => !slot.rendered && !slot.done);
   // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
   const render: RenderOptions = { reuseCode: misses.length < slots.length };
-  const placeOf = (slot: Slot) => hooks?.searchPlace?.(pageIdOf(slot.prepared.relPath)!);
-  if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
+  const placeOf = (slot: Slot) => hooks.searchPlace?.(pageIdOf(slot.prepared.relPath)!);
+  if (misses.reduce((bytes, m) => bytes + m.prepared.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
     const tasks = misses.map((m): PageTask => ({ file: m.prepared.relPath, place: placeOf(m) }));
     await renderInWorkers(
       { kind: 'markdown', rootDir, contentDir, render },

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -9,13 +7,13 @@ import type { Highlighter } from 'shiki';
 import { splitFrontmatter } from '../../src/config/frontmatter-schema.js';
 import { highlightTokens, LANGUAGE_NAMES, loadHighlighter } from '../../src/content/highlight.js';
 import { HighlightThread } from '../../src/content/highlight-thread.js';
-import { listContentFiles, pageIdOf } from '../../src/content/load.js';
+import { pageIdOf } from '../../src/content/load.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 import { codeBlockKey, fencedCodeBlocks, parseCodeMeta } from '../../src/content/plugins/code-blocks.js';
 import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from '../../src/content/plugins/gfm-without-autolinks.js';
 import { InputError } from '../../src/shared/errors.js';
 import { routeOf } from '../../src/site/model.js';
-import { ROOT } from '../helpers/content.js';
+import { pageBodies } from '../helpers/content.js';
 
 let highlighter: Highlighter;
 beforeAll(async () => {
@@ -263,8 +261,7 @@ describe('parsing without looking for autolink literals', () => {
 
   it('keeps the very tree the full parser makes, on every page of the real site', () => {
     let skipped = 0;
-    for (const file of listContentFiles(join(ROOT, 'content'))) {
-      const { body } = splitFrontmatter(readFileSync(join(ROOT, 'content', file), 'utf8'), file);
+    for (const [file, body] of pageBodies()) {
       if (mayHoldAutolinks(body) && !textMayHoldAutolinks(fast.parse(body))) skipped++;
       expect(kept(body), file).toEqual(full.parse(body));
     }
@@ -328,8 +325,7 @@ describe('code blocks found ahead of parsing', () => {
 
   it('guesses right on the pages of the real site', async () => {
     let [found, wrong, parsed] = [0, 0, 0];
-    for (const file of listContentFiles(join(ROOT, 'content'))) {
-      const { body } = splitFrontmatter(readFileSync(join(ROOT, 'content', file), 'utf8'), file);
+    for (const [file, body] of pageBodies()) {
       const keys = new Set((await render(body)).codeBlocks.keys());
       parsed += keys.size;
       for (const { key } of fencedCodeBlocks(body)) {
