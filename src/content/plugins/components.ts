@@ -31,20 +31,18 @@ const FORMS: Record<ComponentName, string> = {
   'file-tree': ':::file-tree, holding a bulleted list, closed by :::',
 };
 
-export const BADGE_VARIANTS = ['note', 'tip', 'caution', 'danger', 'default'] as const;
+const BADGE_VARIANTS = ['note', 'tip', 'caution', 'danger', 'default'] as const;
 const LINK_CARD_OPTIONS = ['href', 'description'];
 
 type Directive = ContainerDirective | LeafDirective;
-
-export const isComponent = (name: string): name is ComponentName => Object.hasOwn(COMPONENTS, name);
 
 /**
  * The node that takes a component directive's place (its children already transformed), with any
  * problem of its usage reported; undefined when `directive` names no component.
  */
 export function componentNode(directive: Directive, ctx: PageContext): RootContent | undefined {
-  const name = directive.name;
-  if (!isComponent(name)) return undefined;
+  const name = directive.name as ComponentName;
+  if (!Object.hasOwn(COMPONENTS, name)) return undefined;
   const kind = directive.type === 'containerDirective' ? 'container' : 'leaf';
   if (COMPONENTS[name] !== kind) {
     report(ctx, directive.position, `${directive.type === 'containerDirective' ? ':::' : '::'}${name} is not how a ${name} is written: write ${FORMS[name]}`);
