@@ -2,7 +2,7 @@ import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Highlighter } from 'shiki';
 import { splitFrontmatter } from '../../src/config/frontmatter-schema.js';
 import { highlightTokens, LANGUAGE_NAMES, loadHighlighter } from '../../src/content/highlight.js';
@@ -340,6 +340,13 @@ describe('code blocks found ahead of parsing', () => {
   }, 120_000);
 });
 
+// A thread whose script cannot be found, while `broken` is set (the highlight thread's failure).
+const entries = vi.hoisted(() => ({ broken: false }));
+vi.mock('../../src/shared/paths.js', async (importOriginal) => {
+  const paths = await importOriginal<typeof import('../../src/shared/paths.js')>();
+  return { ...paths, workerEntry: (name: 'pool' | 'highlight') => (entries.broken ? new URL('./no-such-worker.mjs', import.meta.url) : paths.workerEntry(name)) };
+});
+
 describe('highlighting on a thread of its own', () => {
   const blocks = [
     { lang: 'js', code: 'const a = 1; // one' },
@@ -366,10 +373,12 @@ describe('highlighting on a thread of its own', () => {
 
   it('highlights here what a failed thread did not answer', async () => {
     let fallbacks = 0;
+    entries.broken = true;
     const thread = new HighlightThread(async () => {
       fallbacks++;
       return highlighter;
-    }, new URL('./no-such-worker.mjs', import.meta.url));
+    });
+    entries.broken = false;
     try {
       const tokens = await thread.tokens(blocks);
       expect(blocks.map((b) => tokens.get(b.key))).toEqual(blocks.map((b) => highlightTokens(highlighter, b.code, b.lang)));
