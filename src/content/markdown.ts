@@ -117,18 +117,11 @@ export interface RenderOptions {
 }
 
 export async function renderMarkdown(body: string, options: RenderOptions): Promise<RenderedMarkdown> {
-  const ctx: PageContext = {
-    file: options.file,
-    lineOffset: options.lineOffset,
-    highlighter: options.highlighter,
-    problems: [],
-    tabGroups: 0,
-    codeBlocks: { previous: options.codeBlocks ?? new Map(), used: new Map() },
-    anchors: [],
-    headings: [],
-  };
+  const { file, lineOffset } = options;
+  const codeBlocks = { previous: options.codeBlocks ?? new Map<string, TokenLine[]>(), used: new Map<string, TokenLine[]>() };
+  const ctx: PageContext = { ...options, problems: [], tabGroups: 0, anchors: [], headings: [], codeBlocks };
   const unrendered = (problem: SourceProblem): RenderedMarkdown => ({ html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem], codeBlocks: new Map() });
-  const problem = sizeProblem(body, options.file) ?? nestingProblem(body, options.file, options.lineOffset) ?? weightProblem(body, options.file, options.lineOffset);
+  const problem = sizeProblem(body, file) ?? nestingProblem(body, file, lineOffset) ?? weightProblem(body, file, lineOffset);
   if (problem) return unrendered(problem);
   try {
     return await renderChecked(body, ctx);
@@ -136,7 +129,7 @@ export async function renderMarkdown(body: string, options: RenderOptions): Prom
     // The parser and the walks recurse per level of nesting; nesting that the line check does not
     // see (inline markup thousands deep) ends here rather than as a crash.
     if (!(e instanceof RangeError) || !/call stack/i.test(e.message)) throw e;
-    return unrendered({ file: options.file, line: options.lineOffset + 1, column: 1, message: 'this page nests markup too deeply to be rendered; flatten its lists, quotes or emphasis' });
+    return unrendered({ file, line: lineOffset + 1, column: 1, message: 'this page nests markup too deeply to be rendered; flatten its lists, quotes or emphasis' });
   }
 }
 

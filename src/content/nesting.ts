@@ -82,7 +82,7 @@ export function nestingProblem(body: string, file: string, lineOffset: number): 
 const WEIGHT_LIMIT = 650_000_000;
 const MARKUP_CHAR = /[[\]()&<>*_`\\!|]/g;
 
-/** A body whose parse would take more memory than WEIGHT_LIMIT (estimated as above), as a problem at its first line that is not blank. */
+/** A body that weighs too much (estimated as above), as a problem at its first line that is not blank. */
 export function weightProblem(body: string, file: string, lineOffset: number): SourceProblem | undefined {
   if (body.length * 270 <= WEIGHT_LIMIT / 8 && body.length < 64 * 1024) return undefined;
   let markup = 0;

@@ -113,9 +113,10 @@ export async function outlinePages(rootDir: string, contentDir: string, files: r
       const frontmatter = await withParsers(() => parsers().readFrontmatter(raw.yaml, sourcePath));
       const headings = headingLines(raw.body).map(plainHeading);
       for (const heading of headings) if (heading.text === undefined) marked.push(heading);
+      const locateField = lazyLocateField(raw.yaml, sourcePath);
       pending.push({
         file,
-        page: { html: '', links: [], id: pageIdOf(file)!, sourcePath, frontmatter, bodyLineOffset: raw.bodyLineOffset, sourceKey: key, locateField: lazyLocateField(raw.yaml, sourcePath) },
+        page: { html: '', links: [], id: pageIdOf(file)!, sourcePath, frontmatter, bodyLineOffset: raw.bodyLineOffset, sourceKey: key, locateField },
         headings,
       });
     } catch (e) {

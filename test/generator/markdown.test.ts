@@ -344,7 +344,8 @@ describe('code blocks found ahead of parsing', () => {
 const entries = vi.hoisted(() => ({ broken: false }));
 vi.mock('../../src/shared/paths.js', async (importOriginal) => {
   const paths = await importOriginal<typeof import('../../src/shared/paths.js')>();
-  return { ...paths, workerEntry: (name: 'pool' | 'highlight') => (entries.broken ? new URL('./no-such-worker.mjs', import.meta.url) : paths.workerEntry(name)) };
+  const broken = new URL('./no-such-worker.mjs', import.meta.url);
+  return { ...paths, workerEntry: (name: 'pool' | 'highlight') => (entries.broken ? broken : paths.workerEntry(name)) };
 });
 
 describe('highlighting on a thread of its own', () => {
