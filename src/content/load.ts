@@ -285,7 +285,7 @@ export async function loadPages(
   const seen = new Map<string, string>();
   // Pass 1: read every file, check its frontmatter, and take what the cache has.
   /** `cached`: whether the render is in the cache (a page may let its HTML go only then). */
-  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; search?: PageEntry; fromCache?: boolean; packed?: boolean; failed?: true; done?: true; page?: SourcePage };
+  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; search?: PageEntry; fromCache?: boolean; packed?: boolean; failed?: true; page?: SourcePage };
   const slots: Slot[] = [];
   const markdown = new Map<string, string>();
   let kept = 0;
@@ -302,7 +302,6 @@ export async function loadPages(
       if (!packed) changed = true;
       metas.set(slot.prepared.key, packed ?? (({ html: _html, ...meta }) => meta)(slot.rendered));
       hooks.page(slot.page, slot.cached === true, slot.search);
-      slot.done = true;
       slot.rendered = slot.search = undefined;
       // The page has what it needs of its source; the body text goes (but for llms-full.txt, while it fits).
       const body = slot.prepared.body;
@@ -374,7 +373,7 @@ export async function loadPages(
     }
   };
   // Pass 2: render the rest, on this thread or with worker threads when there is enough Markdown to pay for them.
-  const misses = slots.filter((slot) => !slot.rendered && !slot.done);
+  const misses = slots.filter((slot) => !slot.fromCache);
   // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
   const render: RenderOptions = { reuseCode: misses.length < slots.length };
   const placeOf = (slot: Slot) => hooks.searchPlace?.(pageIdOf(slot.prepared.relPath)!);

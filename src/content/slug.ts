@@ -133,10 +133,10 @@ export function rehypeUniqueIds() {
   };
 }
 
-/** `base`, or the first of `base`-1, `base`-2… that is neither taken nor reserved for the chrome or the tabs. */
-export function freeId(base: string, taken: ReadonlySet<string>): string {
+/** `base`, or the first of `base`-1, `base`-2… that is neither taken nor `reserved` (by default: for the chrome or the tabs). */
+export function freeId(base: string, taken: ReadonlySet<string>, reserved = isReservedForHeading): string {
   let id = base;
-  for (let n = 1; taken.has(id) || isReservedForHeading(id); n++) id = `${base}-${n}`;
+  for (let n = 1; taken.has(id) || reserved(id); n++) id = `${base}-${n}`;
   return id;
 }
 
@@ -144,8 +144,7 @@ export function freeId(base: string, taken: ReadonlySet<string>): string {
 export function uniqueIds(): (base: string) => string {
   const used = new Set<string>();
   return (base) => {
-    let id = base;
-    for (let n = 1; used.has(id) || isChromeId(id); n++) id = `${base}-${n}`;
+    const id = freeId(base, used, isChromeId);
     used.add(id);
     return id;
   };
