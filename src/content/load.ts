@@ -45,7 +45,7 @@ import { duplicatePage, FrontmatterProblems, pageIdOf, PageProblems, withBodyPro
  * A page read and split, before (or instead of) rendering its Markdown. Its frontmatter is read
  * where the page renders (see frontmatterOf), unless the page's render or last build had it.
  */
-interface Prepared extends Omit<SplitSource, 'frontmatter'> {
+export interface Prepared extends Omit<SplitSource, 'frontmatter'> {
   relPath: string;
   sourcePath: string;
   frontmatter?: Frontmatter;
@@ -62,7 +62,7 @@ interface Prepared extends Omit<SplitSource, 'frontmatter'> {
  * render has its frontmatter read as it renders (on a worker thread, say),
  * unless it is the one the page had at the last build.
  */
-function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
+export function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
   const { yaml, body, bodyLineOffset } = splitSource(readSourceText(join(contentDir, relPath), sourcePath), sourcePath);
   const key = cacheKey(sourcePath, bodyLineOffset, body);
@@ -74,7 +74,12 @@ function prepare(rootDir: string, contentDir: string, relPath: string, lookup: b
   // The frontmatter as read before: with the cached render, or (a page whose body changed) at the last build.
   const last = lastBuild?.metas.get(lastBuild.keys.get(sourcePath) ?? '')?.fm;
   const known = same ? cached!.fm : last?.yaml === yaml ? last : undefined;
-  const prepared: Prepared = { relPath, sourcePath, body, bodyLineOffset, yaml, key, locateField: lazyLocateField(yaml, sourcePath) };
+  /*
+   * Places of frontmatter fields, for problems found later (a related link): the YAML is parsed again when one is asked for
+   * (rare), so that no page keeps its parsed document, and a page whose frontmatter came from the cache was never parsed at all.
+   */
+  const locateField: Prepared['locateField'] = (path) => parsers().locate(parsers().parseLocatedYaml(yaml, sourcePath, 1).located, path);
+  const prepared: Prepared = { relPath, sourcePath, body, bodyLineOffset, yaml, key, locateField };
   prepared.frontmatter = known || !cached ? known?.frontmatter : frontmatterOf(prepared);
   if (cached && !same) {
     // The same body under new frontmatter: the cached render is kept with the frontmatter it now has.
@@ -111,22 +116,13 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, {
 }
 
 /** Reads a page's frontmatter; throws FrontmatterProblems (see withBodyProblems), or ParsersNotLoaded. */
-function frontmatterOf(page: Prepared): Frontmatter {
+export function frontmatterOf(page: Prepared): Frontmatter {
   try {
     return parsers().readFrontmatter(page.yaml, page.sourcePath);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     throw new FrontmatterProblems(e.problems, page);
   }
-}
-
-/**
- * Places of frontmatter fields, for problems found later (a related link): the YAML is parsed again
- * when one is asked for (rare), so that no page keeps its parsed document, and a page whose
- * frontmatter came from the cache was never parsed at all.
- */
-export function lazyLocateField(yaml: string, file: string): SplitSource['locateField'] {
-  return (path) => parsers().locate(parsers().parseLocatedYaml(yaml, file, 1).located, path);
 }
 
 /**
