@@ -1,4 +1,3 @@
-// First (in mdast-parse.ts): the parser's quadratic step is fixed before any page is parsed.
 import { parser, parserWithoutAutolinks } from './mdast-parse.js';
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
