@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { splitSource } from '../content/frontmatter.js';
+import { splitSource } from '../config/split-source.js';
 import type { Site, SitePage } from '../site/model.js';
 import { withBase } from '../site/links.js';
 

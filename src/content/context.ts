@@ -14,6 +14,14 @@ export interface PageContext {
   problems: SourceProblem[];
   /** Tab groups numbered so far on this page (ids stay deterministic). */
   tabGroups: number;
+  /** The h2 anchors that the sidebars list, and the text of every h2 and h3 (see rehypeHeadings). */
+  anchors: Anchor[];
+  headings: string[];
+}
+
+export interface Anchor {
+  title: string;
+  id: string;
 }
 
 export function report(ctx: PageContext, position: Position | undefined, message: string): void {

@@ -43,8 +43,8 @@ export class HighlightThread implements TokenSource {
   private failed = false;
   private closed = false;
 
-  constructor(private readonly fallback: () => Promise<Highlighter>, entry = workerEntry('highlight')) {
-    this.worker = new Worker(entry);
+  constructor(private readonly fallback: () => Promise<Highlighter>) {
+    this.worker = new Worker(workerEntry('highlight'));
     this.worker.on('message', (reply: HighlightReply) => {
       if (reply.error) return this.fail();
       registerTokenClasses(reply.classes);

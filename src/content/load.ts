@@ -4,26 +4,27 @@ import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { timed } from '../shared/stages.js';
-import { lazyLocateField, readFrontmatter, splitSource, type Frontmatter, type SplitSource } from './frontmatter.js';
+import type { Frontmatter, SplitSource } from '../config/frontmatter-schema.js';
+import { splitSource } from '../config/split-source.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PageTask, type PoolOptions, type RenderOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
 import { registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass } from './highlight.js';
 import { highlightThreadFor, PAGES_IN_FLIGHT } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
-import { loadParsers, withParsers } from '../config/parsers.js';
+import { loadParsers, parsers, withParsers } from '../config/parsers.js';
 import { codeBlocksIn } from './plugins/code-blocks.js';
 import { createBodyReader, entryOf, type PageEntry, type SearchBody, type SearchPlace } from './search-sections.js';
 
 /** What the render cache keeps of a page (see readCache): its render without the tree, and the frontmatter it was made with. */
-export type CachedMarkdown = Omit<RenderedMarkdown, 'hast' | 'ids' | 'problems' | 'codeBlocks'> & {
+type CachedMarkdown = Omit<RenderedMarkdown, 'ids' | 'problems' | 'codeBlocks'> & {
   ids: string[];
   tokenClasses: Record<string, TokenClass>;
   /** The frontmatter the page had, as written and as read (so that the same YAML is not parsed again). */
   fm?: { yaml: string; frontmatter: Frontmatter };
 };
 
-export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' | 'codeBlocks'> {
+export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'codeBlocks'> {
   /** Page path without slashes: '' (home), 'concepts' (section index), 'concepts/output'. */
   id: string;
   /** Display path of the source, relative to the site root: content/concepts/output.md. */
@@ -37,17 +38,17 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'hast' |
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
 }
 
-export { duplicatePage, listContentFiles, pageIdOf, PageProblems, type UnbuiltPage } from './pages.js';
-import { duplicatePage, FrontmatterProblems, listContentFiles, pageIdOf, PageProblems, withBodyProblems, type UnbuiltPage } from './pages.js';
+export { duplicatePage, pageIdOf, PageProblems, type UnbuiltPage } from './pages.js';
+import { duplicatePage, FrontmatterProblems, pageIdOf, PageProblems, withBodyProblems, type UnbuiltPage } from './pages.js';
 
 /**
  * A page read and split, before (or instead of) rendering its Markdown. Its frontmatter is read
  * where the page renders (see frontmatterOf), unless the page's render or last build had it.
  */
-interface Prepared {
+export interface Prepared extends Omit<SplitSource, 'frontmatter'> {
   relPath: string;
   sourcePath: string;
-  split: Omit<SplitSource, 'frontmatter'> & { frontmatter?: Frontmatter };
+  frontmatter?: Frontmatter;
   /** The frontmatter as written. */
   yaml: string;
   key: string;
@@ -61,28 +62,33 @@ interface Prepared {
  * render has its frontmatter read as it renders (on a worker thread, say),
  * unless it is the one the page had at the last build.
  */
-function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
+export function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
-  const raw = splitSource(readSourceText(join(contentDir, relPath), sourcePath), sourcePath);
-  const key = cacheKey(sourcePath, raw.bodyLineOffset, raw.body);
+  const { yaml, body, bodyLineOffset } = splitSource(readSourceText(join(contentDir, relPath), sourcePath), sourcePath);
+  const key = cacheKey(sourcePath, bodyLineOffset, body);
   // From the last build's record, while the cache still holds the body it stands for.
   let packed = lookup && !withHtml ? lastBuild?.metas.get(key) : undefined;
   if (packed && !cacheHas(key)) packed = undefined;
   let cached = packed ? { ...packed, html: '' } : lookup ? readCache<CachedMarkdown>(key, withHtml) : undefined;
-  const same = cached?.fm?.yaml === raw.yaml;
+  const same = cached?.fm?.yaml === yaml;
   // The frontmatter as read before: with the cached render, or (a page whose body changed) at the last build.
   const last = lastBuild?.metas.get(lastBuild.keys.get(sourcePath) ?? '')?.fm;
-  const known = same ? cached!.fm : last?.yaml === raw.yaml ? last : undefined;
-  const page = { relPath, sourcePath, body: raw.body, bodyLineOffset: raw.bodyLineOffset };
-  const fm = { frontmatter: known || !cached ? known?.frontmatter : frontmatterOf(raw.yaml, page), locateField: lazyLocateField(raw.yaml, sourcePath) };
+  const known = same ? cached!.fm : last?.yaml === yaml ? last : undefined;
+  /*
+   * Places of frontmatter fields, for problems found later (a related link): the YAML is parsed again when one is asked for
+   * (rare), so that no page keeps its parsed document, and a page whose frontmatter came from the cache was never parsed at all.
+   */
+  const locateField: Prepared['locateField'] = (path) => parsers().locate(parsers().parseLocatedYaml(yaml, sourcePath, 1).located, path);
+  const prepared: Prepared = { relPath, sourcePath, body, bodyLineOffset, yaml, key, locateField };
+  prepared.frontmatter = known || !cached ? known?.frontmatter : frontmatterOf(prepared);
   if (cached && !same) {
     // The same body under new frontmatter: the cached render is kept with the frontmatter it now has.
-    const fresh = { yaml: raw.yaml, frontmatter: fm.frontmatter! };
+    const fresh = { yaml, frontmatter: prepared.frontmatter! };
     const whole = withHtml ? cached : readCache<CachedMarkdown>(key);
     if (whole) writeCache<CachedMarkdown>(key, { ...whole, fm: fresh });
     cached = { ...cached, fm: fresh };
   }
-  return { prepared: { relPath, sourcePath, split: { ...fm, body: raw.body, bodyLineOffset: raw.bodyLineOffset }, yaml: raw.yaml, key }, cached, packed: !!packed && same };
+  return { prepared, cached, packed: !!packed && same };
 }
 
 /** This thread's reader of page bodies for the search index (it learns the site's words as it goes). */
@@ -96,13 +102,13 @@ let readBody: ((html: string) => SearchBody) | undefined;
 async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, { reuseCode }: RenderOptions, place?: SearchPlace | null, lastKey?: string) {
   // (All of it is what the worker pool shares out: the frontmatter, the Markdown, the page's search entry, the cache's file.)
   return timed('markdown-pages', async () => {
-    const { relPath, sourcePath, split } = prepared;
-    const frontmatter = split.frontmatter ?? (await loadParsers(), frontmatterOf(prepared.yaml, { relPath, sourcePath, body: split.body, bodyLineOffset: split.bodyLineOffset }));
+    const { relPath, sourcePath, body, bodyLineOffset } = prepared;
+    const frontmatter = prepared.frontmatter ?? (await loadParsers(), frontmatterOf(prepared));
     const previous = reuseCode ? codeOfLastRender(sourcePath, lastKey) : undefined;
     if (previous) registerTokenClasses(previous.classes);
-    const fresh = await renderMarkdown(split.body, { file: sourcePath, lineOffset: split.bodyLineOffset, highlighter, codeBlocks: new Map(previous?.blocks) });
-    if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset: split.bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
-    const { problems: _problems, hast: _hast, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
+    const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter, codeBlocks: new Map(previous?.blocks) });
+    if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
+    const { problems: _problems, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
     const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter } };
     const search = place ? entryOf({ ...place, title: frontmatter.title }, (readBody ??= createBodyReader())(rest.html)) : undefined;
     return { rendered: result, cached: writeCache(prepared.key, result), search };
@@ -110,9 +116,9 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, {
 }
 
 /** Reads a page's frontmatter; throws FrontmatterProblems (see withBodyProblems), or ParsersNotLoaded. */
-function frontmatterOf(yaml: string, page: FrontmatterProblems['page']): Frontmatter {
+export function frontmatterOf(page: Prepared): Frontmatter {
   try {
-    return readFrontmatter(yaml, page.sourcePath).frontmatter;
+    return parsers().readFrontmatter(page.yaml, page.sourcePath);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     throw new FrontmatterProblems(e.problems, page);
@@ -159,10 +165,10 @@ function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
     id: pageIdOf(prepared.relPath)!,
     sourcePath: prepared.sourcePath,
     // (Read where the page rendered, unless known before: see prepare.)
-    frontmatter: prepared.split.frontmatter ?? rendered.fm!.frontmatter,
-    bodyLineOffset: prepared.split.bodyLineOffset,
+    frontmatter: prepared.frontmatter ?? rendered.fm!.frontmatter,
+    bodyLineOffset: prepared.bodyLineOffset,
     sourceKey: prepared.key,
-    locateField: prepared.split.locateField,
+    locateField: prepared.locateField,
   };
 }
 
@@ -179,7 +185,7 @@ export async function loadPage(
 ): Promise<{ page: SourcePage; markdown: string }> {
   try {
     const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
-    return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, { reuseCode: true }, undefined, lastKey)).rendered), markdown: prepared.split.body };
+    return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, { reuseCode: true }, undefined, lastKey)).rendered), markdown: prepared.body };
   } catch (e) {
     throw await withBodyProblems(e);
   }
@@ -253,8 +259,8 @@ export async function loadPages(
   rootDir: string,
   contentDir: string,
   highlighter: HighlighterSource,
-  files = listContentFiles(contentDir),
-  hooks?: PageHooks,
+  files: string[],
+  hooks: PageHooks,
   /**
    * Whether a page whose render an earlier build cached has its body HTML read now. Without, the
    * body stays in the cache until the page is written (pageHtml), and often is never needed: an
@@ -275,7 +281,7 @@ export async function loadPages(
   const seen = new Map<string, string>();
   // Pass 1: read every file, check its frontmatter, and take what the cache has.
   /** `cached`: whether the render is in the cache (a page may let its HTML go only then). */
-  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; search?: PageEntry; fromCache?: boolean; packed?: boolean; failed?: true; done?: true; page?: SourcePage };
+  type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; search?: PageEntry; fromCache?: boolean; packed?: boolean; failed?: true; page?: SourcePage };
   const slots: Slot[] = [];
   const markdown = new Map<string, string>();
   let kept = 0;
@@ -291,16 +297,15 @@ export async function loadPages(
       const packed = slot.packed ? lastBuild?.metas.get(slot.prepared.key) : undefined;
       if (!packed) changed = true;
       metas.set(slot.prepared.key, packed ?? (({ html: _html, ...meta }) => meta)(slot.rendered));
-      hooks?.page(slot.page, slot.cached === true, slot.search);
-      slot.done = true;
+      hooks.page(slot.page, slot.cached === true, slot.search);
       slot.rendered = slot.search = undefined;
       // The page has what it needs of its source; the body text goes (but for llms-full.txt, while it fits).
-      const body = slot.prepared.split.body;
+      const body = slot.prepared.body;
       if (kept + body.length <= MARKDOWN_KEPT) {
         kept += body.length;
         markdown.set(slot.prepared.sourcePath, body);
       }
-      slot.prepared = { ...slot.prepared, split: { ...slot.prepared.split, body: '' } };
+      slot.prepared = { ...slot.prepared, body: '' };
       // (A page rendered in this build keeps its body in memory: the cache is never read in the build that wrote it.)
       if (slot.fromCache && !keepHtml) slot.page.htmlInCache = true;
     }
@@ -319,7 +324,7 @@ export async function loadPages(
       slots.push({ prepared, rendered: cached, cached: !!cached, fromCache: !!cached, packed });
       // (A page from the cache goes out at once: a page the preview is asked for meanwhile finds it.)
       emit();
-      await hooks?.pause?.();
+      await hooks.pause?.();
     } catch (caught) {
       const e = await withBodyProblems(caught);
       if (!(e instanceof InputError)) throw e;
@@ -344,7 +349,7 @@ export async function loadPages(
   /** Renders the pages `misses` on this thread. */
   const renderHere = async (misses: Slot[]): Promise<void> => {
     // (Pages rendered before have their tokens in their last render.)
-    const thread = highlightThreadFor(misses.filter((m) => !lastBuild?.keys.has(m.prepared.sourcePath)).map((m) => m.prepared.split.body), highlighter);
+    const thread = highlightThreadFor(misses.filter((m) => !lastBuild?.keys.has(m.prepared.sourcePath)).map((m) => m.prepared.body), highlighter);
     // With a highlight thread, a page waiting for its tokens lets the next ones parse meanwhile.
     let taken = 0;
     const renderNext = async () => {
@@ -354,7 +359,7 @@ export async function loadPages(
         settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, render, placeOf(miss)));
         // Lets the page's cache write go on (and, in the preview, a request in). That turn is still the
         // page's render, as on a worker thread, which answers once its pages' cache files are written.
-        await (hooks?.pause ?? (() => timed('markdown-pages', nextTurn)))();
+        await (hooks.pause ?? (() => timed('markdown-pages', nextTurn)))();
       }
     };
     try {
@@ -364,11 +369,11 @@ export async function loadPages(
     }
   };
   // Pass 2: render the rest, on this thread or with worker threads when there is enough Markdown to pay for them.
-  const misses = slots.filter((slot) => !slot.rendered && !slot.done);
+  const misses = slots.filter((slot) => !slot.fromCache);
   // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
   const render: RenderOptions = { reuseCode: misses.length < slots.length };
-  const placeOf = (slot: Slot) => hooks?.searchPlace?.(pageIdOf(slot.prepared.relPath)!);
-  if (misses.reduce((bytes, m) => bytes + m.prepared.split.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
+  const placeOf = (slot: Slot) => hooks.searchPlace?.(pageIdOf(slot.prepared.relPath)!);
+  if (misses.reduce((bytes, m) => bytes + m.prepared.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
     const tasks = misses.map((m): PageTask => ({ file: m.prepared.relPath, place: placeOf(m) }));
     await renderInWorkers(
       { kind: 'markdown', rootDir, contentDir, render },

@@ -1,4 +1,3 @@
-// First (in mdast-parse.ts): the parser's quadratic step is fixed before any page is parsed.
 import { parser, parserWithoutAutolinks } from './mdast-parse.js';
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
@@ -10,7 +9,7 @@ import { walk } from './walk.js';
 import { VFile } from 'vfile';
 import type { SourceProblem } from '../shared/errors.js';
 import { EXTERNAL, SCHEME } from './link-kinds.js';
-import { report, type PageContext } from './context.js';
+import { report, type Anchor, type PageContext } from './context.js';
 import type { HighlighterSource, TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDiagrams } from './plugins/diagrams.js';
@@ -18,9 +17,8 @@ import { remarkDirectives } from './plugins/directives.js';
 import { rehypeSafeRawHtml, remarkFootnotesDefined, remarkRawHtmlClosed } from './plugins/raw-html.js';
 import { nestingProblem, weightProblem } from './nesting.js';
 import { mayHoldAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
-import { rehypeHeadings, type Anchor } from './plugins/headings.js';
+import { rehypeHeadings } from './plugins/headings.js';
 import { rehypeTaskListLabels } from './plugins/task-lists.js';
-import { rehypeHeadingSlugs } from './heading-slugs.js';
 import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
 
 export interface RawLink {
@@ -72,8 +70,6 @@ const noNul = (value: string) => (value.includes('\u0000') ? value.replace(/\u00
 export interface RenderedMarkdown {
   /** Body HTML with internal link placeholders (see LINK_PLACEHOLDER). */
   html: string;
-  /** The hast tree, only when asked for (tests and tools). */
-  hast?: HastRoot;
   anchors: Anchor[];
   /** Text of every h2 and h3 (for search and typo correction). */
   headings: string[];
@@ -91,9 +87,24 @@ export interface RenderedMarkdown {
  */
 export const MAX_PAGE_BYTES = 1024 * 1024;
 
-// The plugin list, in order, as one declarative pipeline. Parsing (mdast-parse.ts) and the mdast
-// stage are shared; the hast stage runs per page with that page's collectors.
-const mdastTransforms = unified().use(remarkDirectives).use(remarkDiagrams).use(remarkCodeBlocks).use(remarkRawHtmlClosed).use(remarkFootnotesDefined);
+/*
+ * The plugin list, in order, as one declarative pipeline (parsing is in mdast-parse.ts): the mdast
+ * transforms, then the page's tree as HTML elements, with heading ids and self-links. Each page's
+ * collectors are in its PageContext.
+ */
+const pipeline = unified()
+  .use(remarkDirectives)
+  .use(remarkDiagrams)
+  .use(remarkCodeBlocks)
+  .use(remarkRawHtmlClosed)
+  .use(remarkFootnotesDefined)
+  .use(remarkRehype, { allowDangerousHtml: true })
+  // Raw HTML is parsed and sanitised before anything reads ids or links (see plugins/raw-html.ts).
+  .use(rehypeSafeRawHtml)
+  .use(rehypeReserveIds)
+  .use(rehypeUniqueIds)
+  .use(rehypeHeadings)
+  .use(rehypeTaskListLabels);
 
 export interface RenderOptions {
   file: string;
@@ -102,28 +113,22 @@ export interface RenderOptions {
   highlighter: HighlighterSource;
   /** Highlighted code blocks of the page's last render, by codeBlockKey. */
   codeBlocks?: ReadonlyMap<string, TokenLine[]>;
-  keepTree?: boolean;
 }
 
 export async function renderMarkdown(body: string, options: RenderOptions): Promise<RenderedMarkdown> {
-  const ctx: PageContext = {
-    file: options.file,
-    lineOffset: options.lineOffset,
-    highlighter: options.highlighter,
-    problems: [],
-    tabGroups: 0,
-    codeBlocks: { previous: options.codeBlocks ?? new Map(), used: new Map() },
-  };
+  const { file, lineOffset } = options;
+  const codeBlocks = { previous: options.codeBlocks ?? new Map<string, TokenLine[]>(), used: new Map<string, TokenLine[]>() };
+  const ctx: PageContext = { ...options, problems: [], tabGroups: 0, anchors: [], headings: [], codeBlocks };
   const unrendered = (problem: SourceProblem): RenderedMarkdown => ({ html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem], codeBlocks: new Map() });
-  const problem = sizeProblem(body, options.file) ?? nestingProblem(body, options.file, options.lineOffset) ?? weightProblem(body, options.file, options.lineOffset);
+  const problem = sizeProblem(body, file) ?? nestingProblem(body, file, lineOffset) ?? weightProblem(body, file, lineOffset);
   if (problem) return unrendered(problem);
   try {
-    return await renderChecked(body, options, ctx);
+    return await renderChecked(body, ctx);
   } catch (e) {
     // The parser and the walks recurse per level of nesting; nesting that the line check does not
     // see (inline markup thousands deep) ends here rather than as a crash.
     if (!(e instanceof RangeError) || !/call stack/i.test(e.message)) throw e;
-    return unrendered({ file: options.file, line: options.lineOffset + 1, column: 1, message: 'this page nests markup too deeply to be rendered; flatten its lists, quotes or emphasis' });
+    return unrendered({ file, line: lineOffset + 1, column: 1, message: 'this page nests markup too deeply to be rendered; flatten its lists, quotes or emphasis' });
   }
 }
 
@@ -137,36 +142,17 @@ function sizeProblem(body: string, file: string): SourceProblem | undefined {
   return { file, line: 0, column: 0, message: `this page's Markdown is ${kb(bytes)}, over the limit of ${kb(MAX_PAGE_BYTES)} a page may have; split it into several pages` };
 }
 
-async function renderChecked(body: string, options: RenderOptions, ctx: PageContext): Promise<RenderedMarkdown> {
-  const vfile = new VFile({ value: body, path: options.file, data: { ctx } });
+async function renderChecked(body: string, ctx: PageContext): Promise<RenderedMarkdown> {
+  const vfile = new VFile({ value: body, path: ctx.file, data: { ctx } });
   let mdast = parserWithoutAutolinks.parse(vfile) as MdastRoot;
   // Parsed again, looking for autolink literals, only when its text could hold one.
   if (mayHoldAutolinks(body) && textMayHoldAutolinks(mdast)) mdast = parser.parse(vfile) as MdastRoot;
-  const anchors: Anchor[] = [];
-  const headings: string[] = [];
-  const hast = await toHast(mdast, vfile, anchors, headings);
+  const hast = (await pipeline.run(mdast, vfile)) as HastRoot;
   const ids = new Set<string>();
   const links: RawLink[] = [];
   collect(hast, ctx, ids, links);
-  const html = toHtml(hast, HTML_OPTIONS);
-  return { html, hast: options.keepTree ? hast : undefined, anchors, headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
-}
-
-const HTML_OPTIONS = { allowDangerousHtml: true, characterReferences: { useShortestReferences: true } } as const;
-
-/** The mdast transforms and the hast stage: the page's tree as HTML elements, with heading ids and self-links. */
-async function toHast(mdast: MdastRoot, vfile: VFile, anchors: Anchor[], headings: string[]): Promise<HastRoot> {
-  await mdastTransforms.run(mdast, vfile);
-  return (await unified()
-    .use(remarkRehype, { allowDangerousHtml: true })
-    // Raw HTML is parsed and sanitised before anything reads ids or links (see plugins/raw-html.ts).
-    .use(rehypeSafeRawHtml)
-    .use(rehypeReserveIds)
-    .use(rehypeHeadingSlugs)
-    .use(rehypeUniqueIds)
-    .use(rehypeHeadings(anchors, headings))
-    .use(rehypeTaskListLabels)
-    .run(mdast, vfile)) as HastRoot;
+  const html = toHtml(hast, { allowDangerousHtml: true, characterReferences: { useShortestReferences: true } });
+  return { html, anchors: ctx.anchors, headings: ctx.headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
 }
 
 /** Collects the ids and internal links of a rendered tree (links become placeholders), and refuses URLs that run script. */

@@ -6,7 +6,7 @@ import { remarkGfmWithoutAutolinks } from './plugins/gfm-without-autolinks.js';
 
 /*
  * The Markdown parsers of the pipeline, in a module of their own so that the
- * frontmatter and outline code load them without the rest of it.
+ * benchmarks of the parser (scripts/bench-*.mjs) load them without the rest of it.
  */
 
 /** The full parser: remark-parse with GFM and directives. */

@@ -6,7 +6,7 @@ import type { SourceProblem } from '../shared/errors.js';
  * level, so a page of thousands of levels (`- - - - …` or `> > > …`) would
  * exhaust the stack instead of being reported.
  */
-export const MAX_NESTING = 100;
+const MAX_NESTING = 100;
 
 /** One container marker at the start of what is left of a line: `>`, or a list bullet or number followed by a space. */
 const MARKER = /^[ \t]{0,3}(?:>[ \t]?|(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$))/;
@@ -79,21 +79,16 @@ export function nestingProblem(body: string, file: string, lineOffset: number): 
  * \ ! |). A page whose estimate exceeds WEIGHT_LIMIT would take the build past about 1 GB: it is a
  * problem at its first line, not a build that runs out of memory.
  */
-export const WEIGHT_LIMIT = 650_000_000;
+const WEIGHT_LIMIT = 650_000_000;
 const MARKUP_CHAR = /[[\]()&<>*_`\\!|]/g;
 
-/** The estimated memory (bytes) of parsing `text`. */
-export function pageWeight(text: string): number {
-  let markup = 0;
-  MARKUP_CHAR.lastIndex = 0;
-  while (MARKUP_CHAR.exec(text)) markup++;
-  return text.length * 270 + markup * 2000;
-}
-
-/** A body that weighs too much (see pageWeight), as a problem at its first line that is not blank. */
+/** A body that weighs too much (estimated as above), as a problem at its first line that is not blank. */
 export function weightProblem(body: string, file: string, lineOffset: number): SourceProblem | undefined {
   if (body.length * 270 <= WEIGHT_LIMIT / 8 && body.length < 64 * 1024) return undefined;
-  if (pageWeight(body) <= WEIGHT_LIMIT) return undefined;
+  let markup = 0;
+  MARKUP_CHAR.lastIndex = 0;
+  while (MARKUP_CHAR.exec(body)) markup++;
+  if (body.length * 270 + markup * 2000 <= WEIGHT_LIMIT) return undefined;
   const line = /^\s*\n/.exec(body)?.[0].split('\n').length ?? 1;
   const message = `this page's ${Math.round(body.length / 1024)} KB hold too much markup to be rendered within the memory a build may use; move part of it to a page of its own`;
   return { file, line: lineOffset + line, column: 1, message };

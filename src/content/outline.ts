@@ -1,16 +1,13 @@
 import GithubSlugger, { slug } from 'github-slugger';
 import type { Heading, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import { join, relative, sep } from 'node:path';
 import { InputError } from '../shared/errors.js';
 import { withParsers } from '../config/parsers.js';
-import { cacheHas, cacheKey } from '../io/cache.js';
-import type { Anchor } from './plugins/headings.js';
-import { readFrontmatter, splitSource } from './frontmatter.js';
+import { cacheHas } from '../io/cache.js';
+import type { Anchor } from './context.js';
 import { parser } from './mdast-parse.js';
-import { pageIdOf, type SourcePage } from './load.js';
+import { frontmatterOf, pageIdOf, prepare, type SourcePage } from './load.js';
 import { CHROME_IDS, freeId, isReservedForHeading } from './slug.js';
-import { readSourceText } from '../io/sources.js';
 
 /*
  * Pages known by their frontmatter and headings only. `docs serve` shows the
@@ -103,21 +100,17 @@ export async function outlinePages(rootDir: string, contentDir: string, files: r
   const marked: HeadingText[] = [];
   for (const file of files) {
     try {
-      const sourcePath = relative(rootDir, join(contentDir, file)).split(sep).join('/');
-      const raw = splitSource(readSourceText(join(contentDir, file), sourcePath), sourcePath);
-      const key = cacheKey(sourcePath, raw.bodyLineOffset, raw.body);
-      if (cacheHas(key)) {
+      const { prepared } = prepare(rootDir, contentDir, file, false);
+      const { sourcePath, body, bodyLineOffset, key: sourceKey, locateField } = prepared;
+      if (cacheHas(sourceKey)) {
         result.set(file, null);
         continue;
       }
-      const fm = await withParsers(() => readFrontmatter(raw.yaml, sourcePath));
-      const headings = headingLines(raw.body).map(plainHeading);
+      const frontmatter = prepared.frontmatter ?? (await withParsers(() => frontmatterOf(prepared)));
+      const headings = headingLines(body).map(plainHeading);
       for (const heading of headings) if (heading.text === undefined) marked.push(heading);
-      pending.push({
-        file,
-        page: { html: '', links: [], id: pageIdOf(file)!, sourcePath, frontmatter: fm.frontmatter, bodyLineOffset: raw.bodyLineOffset, sourceKey: key, locateField: fm.locateField },
-        headings,
-      });
+      const page = { html: '', links: [], id: pageIdOf(file)!, sourcePath, frontmatter, bodyLineOffset, sourceKey, locateField };
+      pending.push({ file, page, headings });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       result.set(file, e);

@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import { sep } from 'node:path';
 import { loadParsers } from '../config/parsers.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
@@ -14,11 +13,6 @@ export function pageIdOf(relativePath: string): string | null {
   const withoutExt = path.slice(0, -3);
   if (withoutExt === 'index') return '';
   return withoutExt.endsWith('/index') ? withoutExt.slice(0, -'/index'.length) : withoutExt;
-}
-
-/** Lists the Markdown files of the content folder, sorted (deterministic). */
-export function listContentFiles(contentDir: string): string[] {
-  return (readdirSync(contentDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => f.split(sep).join('/')).sort();
 }
 
 /**

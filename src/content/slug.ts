@@ -1,6 +1,7 @@
 import { slug } from 'github-slugger';
 import type { Element, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
+import rehypeSlug from 'rehype-slug';
 import type { Node } from 'unist';
 import type { VFile } from 'vfile';
 import { report } from './context.js';
@@ -50,14 +51,22 @@ const EMPTY_SLUG = 'section';
 const RAW_ID = /\sid=["']([^"']+)["']/g;
 
 /**
- * Heading ids in three steps around rehype-slug (which slugs every heading
- * without an id, as GitHub does): before it, `rehypeReserveIds` notes the
- * ids the page already holds (tabs, raw HTML, headings with an id of their
- * own) and reports those the chrome uses; after it, `rehypeUniqueIds` gives
- * a heading whose slug is taken — by the chrome, by the body or by an
- * earlier heading — the next free "-1", "-2"… suffix, as duplicate headings get.
+ * Heading ids in three steps: `rehypeReserveIds` notes the ids the page
+ * already holds (tabs, raw HTML, headings with an id of their own) and
+ * reports those the chrome uses; then rehype-slug slugs every heading
+ * without an id, as GitHub does; then `rehypeUniqueIds` gives a heading whose
+ * slug is taken — by the chrome, by the body or by an earlier heading — the
+ * next free "-1", "-2"… suffix, as duplicate headings get.
  */
 const reservations = new WeakMap<VFile, { taken: Set<string>; slugged: Element[] }>();
+
+/*
+ * rehype-slug finds the headings by visiting every element of the page, which on a page of a
+ * megabyte of lists was a quarter of a second. It runs here on a root that holds just the headings
+ * rehypeReserveIds found, in the same order: the same ids from the same code (tested against
+ * rehype-slug on the whole page for every page of the site).
+ */
+const slugHeadings = rehypeSlug() as (tree: Root) => void;
 
 export function rehypeReserveIds() {
   return (tree: Root, file: VFile) => {
@@ -66,8 +75,11 @@ export function rehypeReserveIds() {
     /** Where each id of this tree was first given, to name it when the id comes again. */
     const given = new Map<string, Element['position']>();
     let pipelineFootnotes = false;
+    /** The headings rehype-slug slugs: those without an id (id="" included, though it counts as given). */
+    const headings: Element[] = [];
     walk<Element>(tree, 'element', (node) => {
       const id = node.properties.id;
+      if (!id && HEADING.test(node.tagName)) headings.push(node);
       if (typeof id === 'string') {
         if (isChromeId(id)) report(ctx, node.position, `the id "${id}" is used by the page chrome: choose another`);
         else if (given.has(id)) {
@@ -93,6 +105,8 @@ export function rehypeReserveIds() {
         reserved.taken.add(m[1]!);
       }
     });
+    // (The headings stay where they are in the page: this root only lists them.)
+    slugHeadings({ type: 'root', children: headings });
     reservations.set(file, reserved);
   };
 }
@@ -119,10 +133,10 @@ export function rehypeUniqueIds() {
   };
 }
 
-/** `base`, or the first of `base`-1, `base`-2… that is neither taken nor reserved for the chrome or the tabs. */
-export function freeId(base: string, taken: ReadonlySet<string>): string {
+/** `base`, or the first of `base`-1, `base`-2… that is neither taken nor `reserved` (by default: for the chrome or the tabs). */
+export function freeId(base: string, taken: ReadonlySet<string>, reserved = isReservedForHeading): string {
   let id = base;
-  for (let n = 1; taken.has(id) || isReservedForHeading(id); n++) id = `${base}-${n}`;
+  for (let n = 1; taken.has(id) || reserved(id); n++) id = `${base}-${n}`;
   return id;
 }
 
@@ -130,8 +144,7 @@ export function freeId(base: string, taken: ReadonlySet<string>): string {
 export function uniqueIds(): (base: string) => string {
   const used = new Set<string>();
   return (base) => {
-    let id = base;
-    for (let n = 1; used.has(id) || isChromeId(id); n++) id = `${base}-${n}`;
+    const id = freeId(base, used, isChromeId);
     used.add(id);
     return id;
   };

@@ -1,20 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Highlighter } from 'shiki';
 import { highlightTokens, LANGUAGE_NAMES, loadHighlighter } from '../../src/content/highlight.js';
 import { HighlightThread } from '../../src/content/highlight-thread.js';
-import { listContentFiles, pageIdOf } from '../../src/content/load.js';
+import { pageIdOf } from '../../src/content/load.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 import { codeBlockKey, fencedCodeBlocks, parseCodeMeta } from '../../src/content/plugins/code-blocks.js';
 import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from '../../src/content/plugins/gfm-without-autolinks.js';
 import { InputError } from '../../src/shared/errors.js';
 import { routeOf } from '../../src/site/model.js';
-import { ROOT, splitFrontmatter } from '../helpers/content.js';
+import { pageBodies, splitFrontmatter } from '../helpers/content.js';
 
 let highlighter: Highlighter;
 beforeAll(async () => {
@@ -262,8 +260,7 @@ describe('parsing without looking for autolink literals', () => {
 
   it('keeps the very tree the full parser makes, on every page of the real site', () => {
     let skipped = 0;
-    for (const file of listContentFiles(join(ROOT, 'content'))) {
-      const { body } = splitFrontmatter(readFileSync(join(ROOT, 'content', file), 'utf8'), file);
+    for (const [file, body] of pageBodies()) {
       if (mayHoldAutolinks(body) && !textMayHoldAutolinks(fast.parse(body))) skipped++;
       expect(kept(body), file).toEqual(full.parse(body));
     }
@@ -327,8 +324,7 @@ describe('code blocks found ahead of parsing', () => {
 
   it('guesses right on the pages of the real site', async () => {
     let [found, wrong, parsed] = [0, 0, 0];
-    for (const file of listContentFiles(join(ROOT, 'content'))) {
-      const { body } = splitFrontmatter(readFileSync(join(ROOT, 'content', file), 'utf8'), file);
+    for (const [file, body] of pageBodies()) {
       const keys = new Set((await render(body)).codeBlocks.keys());
       parsed += keys.size;
       for (const { key } of fencedCodeBlocks(body)) {
@@ -341,6 +337,14 @@ describe('code blocks found ahead of parsing', () => {
     expect(wrong).toBe(0);
     expect(found / parsed).toBeGreaterThan(0.95);
   }, 120_000);
+});
+
+// A thread whose script cannot be found, while `broken` is set (the highlight thread's failure).
+const entries = vi.hoisted(() => ({ broken: false }));
+vi.mock('../../src/shared/paths.js', async (importOriginal) => {
+  const paths = await importOriginal<typeof import('../../src/shared/paths.js')>();
+  const broken = new URL('./no-such-worker.mjs', import.meta.url);
+  return { ...paths, workerEntry: (name: 'pool' | 'highlight') => (entries.broken ? broken : paths.workerEntry(name)) };
 });
 
 describe('highlighting on a thread of its own', () => {
@@ -369,10 +373,12 @@ describe('highlighting on a thread of its own', () => {
 
   it('highlights here what a failed thread did not answer', async () => {
     let fallbacks = 0;
+    entries.broken = true;
     const thread = new HighlightThread(async () => {
       fallbacks++;
       return highlighter;
-    }, new URL('./no-such-worker.mjs', import.meta.url));
+    });
+    entries.broken = false;
     try {
       const tokens = await thread.tokens(blocks);
       expect(blocks.map((b) => tokens.get(b.key))).toEqual(blocks.map((b) => highlightTokens(highlighter, b.code, b.lang)));

@@ -2,14 +2,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Root as HastRoot } from 'hast';
 import type { Code, Root } from 'mdast';
+import rehypeRaw from 'rehype-raw';
 import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { readFrontmatter, type Frontmatter } from '../../src/config/frontmatter-schema.js';
-import { splitSource } from '../../src/content/frontmatter.js';
+import { splitSource } from '../../src/config/split-source.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 
@@ -97,9 +99,11 @@ export interface Heading {
 export async function headingsOf(id: string): Promise<Heading[]> {
   const page = readPage(id);
   const highlighter = await loadHighlighter();
-  const rendered = await renderMarkdown(page.body, { file: page.file, lineOffset: 0, highlighter, keepTree: true });
+  const { html } = await renderMarkdown(page.body, { file: page.file, lineOffset: 0, highlighter });
+  // The rendered body as a tree again: rehype-raw parses a raw node of HTML into elements.
+  const tree = (rehypeRaw() as unknown as (tree: HastRoot) => HastRoot)({ type: 'root', children: [{ type: 'raw', value: html }] });
   const headings: Heading[] = [];
-  visit(rendered.hast!, 'element', (node) => {
+  visit(tree, 'element', (node) => {
     const m = /^h([2-6])$/.exec(node.tagName);
     if (m && typeof node.properties.id === 'string') {
       headings.push({ depth: Number(m[1]), id: node.properties.id, text: textOf(node) });

@@ -18,40 +18,36 @@ import { report, type PageContext } from '../context.js';
  * link checks as any link does. Wrong usage is a problem at the directive, never a crash.
  */
 
-/** The components' directive names, and how each is written (for the unknown directive's message). */
-export const COMPONENTS = { cards: 'container', card: 'container', 'link-card': 'leaf', steps: 'container', 'file-tree': 'container' } as const;
-type ComponentName = keyof typeof COMPONENTS;
-
-/** How each component is written, for a problem about one written the other way. */
-const FORMS: Record<ComponentName, string> = {
-  cards: '::::cards, holding :::card[Title] blocks, closed by ::::',
-  card: ':::card[Title], closed by :::',
-  'link-card': 'one line, ::link-card[Title]{href=/guides/ description="…"}',
-  steps: ':::steps, holding a numbered list, closed by :::',
-  'file-tree': ':::file-tree, holding a bulleted list, closed by :::',
+/**
+ * The components by directive name: whether each is a leaf directive or a container, how it is
+ * written (for a problem about one written the other way), and the node it becomes.
+ */
+export const COMPONENTS = {
+  cards: { leaf: false, form: '::::cards, holding :::card[Title] blocks, closed by ::::', node: cardsNode },
+  card: { leaf: false, form: ':::card[Title], closed by :::', node: cardNode },
+  'link-card': { leaf: true, form: 'one line, ::link-card[Title]{href=/guides/ description="…"}', node: linkCardNode },
+  steps: { leaf: false, form: ':::steps, holding a numbered list, closed by :::', node: stepsNode },
+  'file-tree': { leaf: false, form: ':::file-tree, holding a bulleted list, closed by :::', node: fileTreeNode },
 };
 
-export const BADGE_VARIANTS = ['note', 'tip', 'caution', 'danger', 'default'] as const;
+const BADGE_VARIANTS = ['note', 'tip', 'caution', 'danger', 'default'] as const;
 const LINK_CARD_OPTIONS = ['href', 'description'];
 
 type Directive = ContainerDirective | LeafDirective;
-
-export const isComponent = (name: string): name is ComponentName => Object.hasOwn(COMPONENTS, name);
 
 /**
  * The node that takes a component directive's place (its children already transformed), with any
  * problem of its usage reported; undefined when `directive` names no component.
  */
 export function componentNode(directive: Directive, ctx: PageContext): RootContent | undefined {
-  const name = directive.name;
-  if (!isComponent(name)) return undefined;
-  const kind = directive.type === 'containerDirective' ? 'container' : 'leaf';
-  if (COMPONENTS[name] !== kind) {
-    report(ctx, directive.position, `${directive.type === 'containerDirective' ? ':::' : '::'}${name} is not how a ${name} is written: write ${FORMS[name]}`);
+  const name = directive.name as keyof typeof COMPONENTS;
+  if (!Object.hasOwn(COMPONENTS, name)) return undefined;
+  const { leaf, form, node } = COMPONENTS[name];
+  if (leaf !== (directive.type === 'leafDirective')) {
+    report(ctx, directive.position, `${directive.type === 'containerDirective' ? ':::' : '::'}${name} is not how a ${name} is written: write ${form}`);
     return dropped(directive);
   }
-  const nodes = { cards: cardsNode, card: cardNode, 'link-card': linkCardNode, steps: stepsNode, 'file-tree': fileTreeNode };
-  return (nodes[name] as (directive: Directive, ctx: PageContext) => RootContent)(directive, ctx);
+  return (node as (directive: Directive, ctx: PageContext) => RootContent)(directive, ctx);
 }
 
 /** What stands for a directive used wrongly (its problem is reported): its content, in a plain block. */

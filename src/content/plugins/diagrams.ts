@@ -20,8 +20,7 @@ import { svgToHast } from '../diagram-svg.js';
  * who cannot see the drawing and for copying.
  */
 
-type Renderer = typeof import('beautiful-mermaid');
-let renderer: Promise<Renderer> | undefined;
+let renderer: Promise<typeof import('beautiful-mermaid')> | undefined;
 const loadRenderer = () => (renderer ??= import('beautiful-mermaid'));
 
 /** The language of the blocks drawn as diagrams. */

@@ -10,18 +10,13 @@ export const ANCHOR_LABEL_ID = 'section-titled';
 /** Pages with more h3 headings than this give self-links to their h2s only. */
 export const SELF_LINK_H3_LIMIT = 300;
 
-export interface Anchor {
-  title: string;
-  id: string;
-}
-
 /**
  * Checks the heading outline (no h1 in the body: the title is the page's h1;
  * no skipped levels), gives h2 and h3 a self-link, and returns the h2 anchors
  * that the sidebars list.
  */
-export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
-  return () => (tree: Root, file: VFile) => {
+export function rehypeHeadings() {
+  return (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
     let previous = 1;
     // A reference page with hundreds of h3s (one per CLI flag) keeps its h3 ids but
@@ -41,8 +36,8 @@ export function rehypeHeadings(anchors: Anchor[], headings: string[] = []) {
       const id = node.properties.id as string | undefined;
       if (!id || depth > 3) return;
       const title = toString(node).trim();
-      headings.push(title);
-      if (depth === 2) anchors.push({ title, id });
+      ctx.headings.push(title);
+      if (depth === 2) ctx.anchors.push({ title, id });
       if (depth > selfLinkDepth) return;
       // Named "Section titled <heading>" by reference: the words live once per page
       // (ANCHOR_LABEL_ID in the layout), so reference pages with a thousand headings stay small.
