@@ -7,7 +7,7 @@ import { cacheHas } from '../io/cache.js';
 import type { Anchor } from './context.js';
 import { parser } from './mdast-parse.js';
 import { frontmatterOf, pageIdOf, prepare, type SourcePage } from './load.js';
-import { CHROME_IDS, freeId, isReservedForHeading } from './slug.js';
+import { CHROME_IDS, EMPTY_SLUG, freeId, isReservedForHeading } from './slug.js';
 
 /*
  * Pages known by their frontmatter and headings only. `docs serve` shows the
@@ -79,8 +79,9 @@ function outlineOf(headings: HeadingText[]): Pick<SourcePage, 'anchors' | 'headi
     const text = heading.text!;
     const title = text.trim();
     let id = slugger.slug(text);
-    // Numbered from the heading's own slug, as rehypeUniqueIds does.
-    if (taken.has(id) || isReservedForHeading(id)) id = freeId(slug(text), taken);
+    // Numbered from the heading's own slug, and "section" for one with nothing to slug, as rehypeUniqueIds does.
+    const own = slug(text);
+    if (!own || taken.has(id) || isReservedForHeading(id)) id = freeId(own || EMPTY_SLUG, taken);
     taken.add(id);
     if (heading.depth > 3) continue;
     texts.push(title);

@@ -47,7 +47,7 @@ export function isChromeId(id: string): boolean {
 
 const HEADING = /^h[1-6]$/;
 /** The id of a heading whose text slugs to nothing (numbered on as duplicates are). */
-const EMPTY_SLUG = 'section';
+export const EMPTY_SLUG = 'section';
 const RAW_ID = /\sid=["']([^"']+)["']/g;
 
 /**

@@ -51,6 +51,7 @@ const HOSTILE: Record<string, string> = {
     '---\ntitle: Duplicate headings\n---\n\n## Setup\n\nText.\n\n## Setup\n\n## Setup-1\n\n## Content\n\n## Sidebar\n\n## Footer\n\n### Setup\n\n## Tabs 1 1 tab\n\n::::tabs\n:::tab[npm]\nOne.\n:::\n::::\n',
   'outline/fences.md':
     '---\ntitle: Headings in code\n---\n\n## Before\n\n```md\n## Not a heading\n```\n\n~~~\n# Nor this\n```\n## Still code\n~~~\n\n````js\n```\n## Code too\n````\n\n## After\n',
+  'outline/emoji.md': '---\ntitle: Headings with nothing to slug\n---\n\n## 🚀\n\n## 🚀\n\n## Section\n\n## !!\n',
   'outline/bad.md': '---\ntitle: [unclosed\n---\n\n## Never seen\n',
 };
 
@@ -98,7 +99,7 @@ describe('page outlines (frontmatter and headings, without the render)', () => {
         expect([outline.anchors, outline.headings], file).toEqual([page.anchors, page.headings]);
         compared++;
       }
-      expect(compared).toBe(3);
+      expect(compared).toBe(4);
       const markup = outlines.get('outline/markup.md');
       if (!markup || markup instanceof Error) throw new Error('no outline');
       expect(markup.anchors.map((a) => a.title)).toEqual([
