@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { contentKey } from './output.js';
-import { TITLE_BONUS } from './search-entry.js';
+import { TITLE_BONUS } from '../content/search-sections.js';
 
 /*
  * The bytes of the search index (its layout: src/build/search.ts): the term

@@ -5,12 +5,12 @@ import { flushCacheWrites } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
 import { contentKey, namedAfter } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
-import { createEntryReader, type PageEntry, type SearchInput } from './search-entry.js';
-import { htmlOf, listKey, pageKey, stateVersion, type StateHead } from './search-state.js';
+import { createBodyReader, entryOf, type PageEntry } from '../content/search-sections.js';
+import { htmlOf, listKey, pageKey, stateVersion, type SearchInput, type StateHead } from './search-state.js';
 
 /*
  * The index writer: takes the pages one by one, keeps their postings (from
- * each page's entry, see src/build/search-entry.ts) and makes the index
+ * each page's entry, see src/build/search-state.ts) and makes the index
  * files (src/build/search-encoding.ts; their layout: src/build/search.ts).
  * A rebuild starts from the last build's state and puts in only the pages
  * whose entry changed.
@@ -54,7 +54,8 @@ export function createSearchIndexer(options: { state?: string } = {}) {
   /** Pages as given (most without their body), to make their entries when the index is merged. */
   const inputs: SearchInput[] = [];
   let built: IndexFile[] | undefined;
-  const read = createEntryReader();
+  /** Reads the bodies of pages whose entry was not made where they rendered. */
+  const readBody = createBodyReader();
 
   /*
    * Two ways to get to the postings. Merged: each page's entry is merged as it comes (a first
@@ -96,7 +97,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     return posting;
   };
   /** A page's entry, as made where the page was rendered, or else from its body HTML. */
-  const entryAt = (page: number, input = inputs[page]!): PageEntry => input.entry ?? read(input, htmlOf(input));
+  const entryAt = (page: number, input = inputs[page]!): PageEntry => input.entry ?? entryOf(input, readBody(htmlOf(input)));
 
   /** Takes a page's length, share and document from its entry. */
   const describe = (page: number, entry: PageEntry) => {
@@ -230,24 +231,20 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     made = 'changed in place';
   };
 
-  /** Every term in sorted order (the state's came sorted: a run that the engine's merge sort takes whole, sorting in the ones added since). */
-  const termsInOrder = () => (sortedTerms === termNames.length ? termNames : termNames.slice().sort());
-
-  /** The document of a page, from this build or from its entry. */
-  const documentOf = (page: number): Buffer => documents[page] ?? Buffer.from(entryAt(page).doc, 'base64');
-
   /** The files, from the postings. */
   const build = (): IndexFile[] => {
     if (built) return built;
     if (!merged) applyChanges();
-    const order = termsInOrder();
+    // Every term in sorted order (the state's came sorted: a run that the engine's merge sort takes whole, sorting in the ones added since).
+    const order = sortedTerms === termNames.length ? termNames : termNames.slice().sort();
     const { files, shards } = encodeIndex({
       terms: order,
       postingOf: (term) => postingAt(termIds.get(term)!),
       lengths,
       titleShares,
       docKeys,
-      documentOf,
+      // (From this build, or from the page's entry.)
+      documentOf: (page) => documents[page] ?? Buffer.from(entryAt(page).doc, 'base64'),
       previousShards: head?.shards ?? [],
     });
     built = files;
@@ -304,14 +301,10 @@ export function createSearchIndexer(options: { state?: string } = {}) {
      * Writes the index files into `dir`, but for those `keep` says the output already holds (path relative
      * to search-index/; `key` is a hash of the bytes), telling `written` of each; returns how many it wrote.
      */
-    async writeTo(
-      dir: string,
-      options: { keep?: (path: string, key: string) => boolean; written?: (path: string, key: string, size: number) => void } = {},
-    ) {
-      const listed = list();
-      const wanted = listed.filter(([path, key, size]) => {
-        if (options.keep?.(path, key)) return false;
-        options.written?.(path, key, size);
+    async writeTo(dir: string, options: { keep: (path: string, key: string) => boolean; written: (path: string, key: string, size: number) => void }) {
+      const wanted = list().filter(([path, key, size]) => {
+        if (options.keep(path, key)) return false;
+        options.written(path, key, size);
         return true;
       });
       const paths = new Set(wanted.map(([path]) => path));

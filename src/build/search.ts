@@ -26,13 +26,13 @@ import { MAX_TERM } from '../../templates/client/search-text.js';
  * URL slug; quantised to a byte. The engine multiplies by the term's IDF.
  */
 /*
- * The parts: src/build/search-entry.ts reads a page into its entry (terms,
- * counts, document); src/build/search-indexer.ts keeps the postings and the
- * state between builds; src/build/search-encoding.ts writes the bytes of the
- * files.
+ * The parts: src/content/search-sections.ts reads a page into its entry (terms,
+ * counts, document); src/build/search-indexer.ts keeps the postings and
+ * src/build/search-state.ts the state between builds; src/build/search-encoding.ts
+ * writes the bytes of the files.
  */
 
-export type { SearchInput } from './search-entry.js';
+export type { SearchInput } from './search-state.js';
 export { createSearchIndexer, type SearchIndexer } from './search-indexer.js';
 
 /**
