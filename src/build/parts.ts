@@ -18,7 +18,7 @@ import type { OutputKeys } from './keys.js';
 import type { Contents } from './output.js';
 import { renderNotFound, renderPrintable } from './render.js';
 import { listStatic } from '../io/sources.js';
-import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
+import { llmsFullTxt, llmsTxt } from './llms.js';
 import { cspSources, resolveTheme } from '../theme/theme.js';
 import type { Components } from '../theme/components.js';
 import { siteIdOf } from '../site/blog.js';
@@ -79,7 +79,7 @@ export function renderContext(
   base: string,
   assets: { js: ClientAsset; css: Asset },
   updated: Map<string, string>,
-  own: { components: Components; key: string; logoRatio: number } = { components: {}, key: '', logoRatio: 1 },
+  own: { components: Components; key: string; logoRatio: number },
 ): { ctx: RenderContext; files: Array<[string, string]> } {
   const { js, css } = assets;
   const files: Array<[string, string]> = [
@@ -119,29 +119,48 @@ export function printables(site: Site): Array<[index: number, path: string]> {
   return site.sections.flatMap((section, i) => (section.pages.length ? [[i, join(section.url, 'printable', 'index.html')] as [number, string]] : []));
 }
 
+/** What the output holds as it would be made (OutputWriter.keep), and the keys of a tree's files to ask it with. */
+export type Kept = { keys: OutputKeys; keep: (path: string, key: string) => boolean };
+
 /**
- * The files written after the pages and the search index, in order: printable
- * sections, the default 404 page (when the site has no content/404.md), llms.txt, redirects, headers, sitemap, robots, favicon, static files;
- * each made when asked for.
+ * A tree's printable sections and, for a tree with its own llms files (`prefix`: "" for the first tree, "zh/"
+ * for a language of the current version), its llms.txt and llms-full.txt; each unless `kept` says the output has it.
  */
-export function* siteFiles(
+export function* treeOwnFiles(
   ctx: RenderContext,
-  root: string,
-  templatesDir: string,
-  printable: (section: SidebarSection) => string = (section) => renderPrintable(ctx, ctx.site, section),
-  markdownOf: (page: SitePage) => string = markdownFromDisk(root),
-  kept?: { keys: OutputKeys; keep: (path: string, key: string) => boolean },
+  markdownOf: (page: SitePage) => string,
+  kept: Kept | undefined,
+  prefix: string | undefined,
+  printable = (section: SidebarSection) => renderPrintable(ctx, ctx.site, section),
 ): Generator<[path: string, contents: Contents, key?: string]> {
   const { site, base } = ctx;
   for (const [i, path] of printables(site)) {
     const key = kept?.keys.printable(site.sections[i]!);
     if (!key || !kept!.keep(path, key)) yield [path, printable(site.sections[i]!), key];
   }
+  if (prefix === undefined) return;
+  yield [`${prefix}llms.txt`, llmsTxt(site, base, prefix)];
+  const fullKey = kept?.keys.everyPage();
+  if (!fullKey || !kept!.keep(`${prefix}llms-full.txt`, fullKey)) yield [`${prefix}llms-full.txt`, llmsFullTxt(site, base, markdownOf), fullKey];
+}
+
+/**
+ * The files written after the pages and the search index, in order: printable sections and the llms
+ * files, the default 404 page (when the site has no content/404.md), the blog's feed, redirects, headers,
+ * sitemap, robots, favicon, static files; each made when asked for.
+ */
+export function* siteFiles(
+  ctx: RenderContext,
+  root: string,
+  templatesDir: string,
+  printable: ((section: SidebarSection) => string) | undefined,
+  markdownOf: (page: SitePage) => string,
+  kept?: Kept,
+): Generator<[path: string, contents: Contents, key?: string]> {
+  const { site, base } = ctx;
+  yield* treeOwnFiles(ctx, markdownOf, kept, '', printable);
   if (!site.byId.has('404')) yield ['404.html', renderNotFound(ctx)];
   if (site.blog?.feedUrl) yield [site.blog.feedUrl.slice(1), atomFeed(site, site.blog, base)];
-  yield ['llms.txt', llmsTxt(site, base)];
-  const fullKey = kept?.keys.everyPage();
-  if (!fullKey || !kept!.keep('llms-full.txt', fullKey)) yield ['llms-full.txt', llmsFullTxt(site, base, markdownOf), fullKey];
   for (const [from, to] of Object.entries(site.config.redirects)) {
     yield [join(from, 'index.html'), redirectPage(site, base, to, ctx.assets.csp)];
   }
