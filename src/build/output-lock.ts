@@ -72,12 +72,6 @@ export function processStarted(pid: number): number | undefined {
   return Number.isFinite(ticks) ? bootTimeMs + ticks * 10 : undefined;
 }
 
-/** The file name of the program a process runs, where the system tells (Linux: /proc). */
-function processProgram(pid: number): string | undefined {
-  const argv0 = readText(`/proc/${pid}/cmdline`)?.split('\0')[0];
-  return argv0 ? basename(argv0) : undefined;
-}
-
 /** A text file's contents, or undefined when it cannot be read (gone, or a system without /proc). */
 function readText(file: string): string | undefined {
   try {
@@ -104,8 +98,9 @@ function mayBeRunning(lock: Holder, lockWritten: number): boolean {
   if (lock.pid === process.pid) return false;
   if (!processAlive(lock.pid)) return false;
   // A build is a Node.js process: an id that now names another program (the system's init as process 1, say) is not one.
-  const program = processProgram(lock.pid);
-  if (program !== undefined && !/node/i.test(program)) return false;
+  // (The program's file name, where the system tells: Linux's /proc.)
+  const program = readText(`/proc/${lock.pid}/cmdline`)?.split('\0')[0];
+  if (program && !/node/i.test(basename(program))) return false;
   const started = processStarted(lock.pid);
   if (started === undefined) return true;
   // A process that started after the lock was written did not write it (an id used again); nor one whose start is not the lock's.
