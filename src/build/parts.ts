@@ -77,11 +77,10 @@ export function searchOrder(site: Site): SitePage[] {
 export function renderContext(
   site: Site,
   base: string,
-  assets: { js: ClientAsset; css: Asset },
+  { js, css }: { js: ClientAsset; css: Asset },
   updated: Map<string, string>,
   own: { components: Components; key: string; logoRatio: number },
 ): { ctx: RenderContext; files: Array<[string, string]> } {
-  const { js, css } = assets;
   const files: Array<[string, string]> = [
     [js.url, js.contents],
     [css.url, css.contents],
@@ -94,19 +93,18 @@ export function renderContext(
     files.push([terms, json]);
   }
   const head = headScript(site.config);
-  const theme = { ...resolveTheme(site.config), logoRatio: own.logoRatio };
   const csp = contentSecurityPolicy(site.config, head, false, hasContributors(site));
   const data: ContextData = {
     base,
     assets: { css: css.url, js: js.url, headScript: head, csp, searchTerms: terms, searchEngine: js.engine.url, components: own.key || undefined },
     lastUpdated: updated,
-    theme,
+    theme: { ...resolveTheme(site.config), logoRatio: own.logoRatio },
   };
   return { ctx: contextOf(site, data, own.components), files };
 }
 
 /** What a render context holds besides the site, its navigation lists and the site's components: plain data, which a worker thread can be sent. */
-export type ContextData = Omit<RenderContext, 'site' | 'nav' | 'components'>;
+type ContextData = Omit<RenderContext, 'site' | 'nav' | 'components'>;
 
 /** A render context from its data, for the site (or a view of it) and with the site's own components. */
 export function contextOf(site: Site, data: ContextData, components: Components): RenderContext {
