@@ -12,7 +12,8 @@ import type { SearchPlace } from '../content/search-sections.js';
 import { withBase } from '../site/links.js';
 import { hasContributors, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { contentHash, type Asset, type ClientAsset } from './assets.js';
-import { searchTerms, type SearchInput } from './search.js';
+import type { SearchInput } from './search-state.js';
+import { MAX_TERM } from '../../templates/client/search-text.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import type { OutputKeys } from './keys.js';
 import type { Contents } from './output.js';
@@ -101,6 +102,28 @@ export function renderContext(
     theme: { ...resolveTheme(site.config), logoRatio: own.logoRatio },
   };
   return { ctx: contextOf(site, data, own.components), files };
+}
+
+/**
+ * The words of every title and heading, for correcting typos in queries
+ * ("splitchuncks" → "splitchunks"): the index matches words and prefixes,
+ * so the engine finds the closest known word when a query finds nothing.
+ */
+function searchTerms(site: Site): string[] {
+  const terms = new Set<string>();
+  const add = (text: string) => {
+    for (const word of text.toLowerCase().split(/[^a-z0-9._$-]+/)) {
+      const clean = word.replace(/^[._-]+|[._-]+$/g, '');
+      if (clean.length >= 4 && clean.length <= MAX_TERM) terms.add(clean);
+      for (const part of clean.split(/[._-]/)) if (part.length >= 4) terms.add(part);
+    }
+  };
+  for (const page of site.pages) {
+    if (page.id === '404') continue;
+    add(page.title);
+    for (const heading of page.headings) add(heading);
+  }
+  return [...terms].sort();
 }
 
 /** What a render context holds besides the site, its navigation lists and the site's components: plain data, which a worker thread can be sent. */

@@ -11,7 +11,7 @@ import { htmlOf, listKey, pageKey, stateVersion, type SearchInput, type StateHea
 /*
  * The index writer: takes the pages one by one, keeps their postings (from
  * each page's entry, see src/build/search-state.ts) and makes the index
- * files (src/build/search-encoding.ts; their layout: src/build/search.ts).
+ * files (their layout and bytes: src/build/search-encoding.ts).
  * A rebuild starts from the last build's state and puts in only the pages
  * whose entry changed.
  */

@@ -5,7 +5,7 @@ import { isCurrent } from '../site/tree-links.js';
 import type { Site, SitePage } from '../site/model.js';
 import { treeConfig, treeOfId, treeSpecs } from '../site/trees.js';
 import { searchInputs, searchPlaces, treeOwnFiles, type Kept } from './parts.js';
-import type { SearchIndexer } from './search.js';
+import type { SearchIndexer } from './search-indexer.js';
 
 /*
  * The build of a site in several languages or versions (see src/site/trees.ts): one search index

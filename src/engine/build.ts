@@ -8,7 +8,7 @@ import { BuildRecord, currentRecord } from '../io/record.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { resolveLinks, type LinkTargets } from '../site/links.js';
 import { pageFile, type Site, type SitePage } from '../site/model.js';
-import { createSearchIndexer, type SearchIndexer } from '../build/search.js';
+import { createSearchIndexer, type SearchIndexer } from '../build/search-indexer.js';
 import { treeFiles, treeSearch } from '../build/trees.js';
 import { OutputWriter } from '../build/output.js';
 import { lockOutput, type OutputLock } from '../build/output-lock.js';
