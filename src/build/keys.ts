@@ -49,8 +49,7 @@ export function outputKeys(ctx: RenderContext) {
       // and where the body is kept meanwhile.
       // (Left out at the top only: a field of the frontmatter may have any name.)
       const { html: _html, htmlInCache: _inCache, ids: _ids, links: _links, headings: _headings, ...kept } = p;
-      const meta = JSON.stringify(kept);
-      key = sha(shared, sectionKeys[p.section] ?? '-', p.sourceKey, meta, ctx.lastUpdated.get(p.sourcePath) ?? '');
+      key = sha(shared, sectionKeys[p.section] ?? '-', p.sourceKey, JSON.stringify(kept), ctx.lastUpdated.get(p.sourcePath) ?? '');
       pageKeys.set(p, key);
     }
     return key;

@@ -109,16 +109,14 @@ function mayBeRunning(lock: Holder, lockWritten: number): boolean {
 }
 
 /** How long lockOutput waits, its clock and its hard links: a test's own, so that it need not wait minutes or find a file system without links. */
-export interface LockOptions {
+interface LockOptions {
   waitLimitMs?: number;
   pollMs?: number;
   now?: () => number;
   link?: (existing: string, path: string) => void;
 }
 
-export interface OutputLock {
-  release(): void;
-}
+export type OutputLock = Awaited<ReturnType<typeof lockOutput>>;
 
 /** Puts the lock written to `temp` in place at `file`, unless a lock is there: whether it did. */
 function takeLock(temp: string, file: string, contents: string, link: (existing: string, path: string) => void): boolean {
@@ -148,7 +146,7 @@ function takeLock(temp: string, file: string, contents: string, link: (existing:
  * Then removes the temporary folders that interrupted builds into the same folder left behind: no
  * other build into it can be running.
  */
-export async function lockOutput(target: string, onWait?: (pid: number) => void, options: LockOptions = {}): Promise<OutputLock> {
+export async function lockOutput(target: string, onWait?: (pid: number) => void, options: LockOptions = {}) {
   const { waitLimitMs = WAIT_LIMIT_MS, pollMs = POLL_MS, now = Date.now, link = linkSync } = options;
   const file = lockPath(target);
   if (heldHere.has(file)) throw new Error(`this process already builds into ${target}`);

@@ -99,17 +99,16 @@ export function createSearchIndexer(options: { state?: string } = {}) {
   /** A page's entry, as made where the page was rendered, or else from its body HTML. */
   const entryAt = (page: number, input = inputs[page]!): PageEntry => input.entry ?? entryOf(input, readBody(htmlOf(input)));
 
-  /** Takes a page's length, share and document from its entry. */
-  const describe = (page: number, entry: PageEntry) => {
+  /**
+   * Takes a page's length, share and document from its entry, and adds its terms to the postings
+   * (pages in increasing order: a page after every page there is goes at the end).
+   */
+  const post = (page: number, entry: PageEntry, atEnd: boolean) => {
     const doc = Buffer.from(entry.doc, 'base64');
     lengths[page] = entry.length;
     titleShares[page] = entry.share;
     documents[page] = doc;
     docKeys[page] = [contentKey(doc), doc.length];
-  };
-
-  /** Adds a page's terms to the postings (pages in increasing order: a page after every page there is goes at the end). */
-  const post = (page: number, entry: PageEntry, atEnd: boolean) => {
     entry.terms.forEach((term, i) => {
       const id = termIds.get(term);
       if (id === undefined) return addTerm(term, page, entry.values[i]!);
@@ -143,11 +142,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
   /** Leaves the state's way: every page's entry merged, in order. */
   const mergeAll = () => {
     merged = true;
-    for (let page = 0; page < keys.length; page++) {
-      const entry = changed.get(page) ?? entryAt(page);
-      describe(page, entry);
-      post(page, entry, true);
-    }
+    for (let page = 0; page < keys.length; page++) post(page, changed.get(page) ?? entryAt(page), true);
     changed.clear();
   };
 
@@ -162,11 +157,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     if (known) return;
     // (With the body as given, when the page was just rendered.)
     const entry = entryAt(page, input);
-    if (merged) {
-      describe(page, entry);
-      post(page, entry, true);
-      return;
-    }
+    if (merged) return post(page, entry, true);
     changed.set(page, entry);
     // Most of the site changed (a new pipeline, say): merging is then the shorter way, and holds no entries.
     if (changed.size > MAX_CHANGED) mergeAll();
@@ -222,10 +213,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
       posting.pages = order ? Uint32Array.from(order, (i) => keptPages[i]!) : keptPages.slice(0, at);
       posting.values = order ? Uint32Array.from(order, (i) => keptValues[i]!) : keptValues.slice(0, at);
     }
-    for (const [page, entry] of changed) {
-      describe(page, entry);
-      post(page, entry, false);
-    }
+    for (const [page, entry] of changed) post(page, entry, false);
     changed.clear();
     merged = true;
     made = 'changed in place';
@@ -259,8 +247,9 @@ export function createSearchIndexer(options: { state?: string } = {}) {
       const posting = postings[termIds.get(term)!]!;
       return typeof posting === 'number' || posting.pages.length > 0;
     });
-    const bytes = packPostings(list, live, (term) => postingAt(termIds.get(term)!));
-    const state: StateHead = {
+    // The head goes into the record when the build has committed, and is used only with postings of its own list.
+    record!.writeFile(part, `${stateName}.bin`, packPostings(list, live, (term) => postingAt(termIds.get(term)!)));
+    record!.set(part, stateVersion(), {
       version: stateVersion(),
       keys,
       list,
@@ -269,10 +258,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
       docs: docKeys,
       shards: shards.map((shard) => [shard.raw, shard.key, shard.size]),
       files: files.map((f) => [f.path, f.key, f.size]),
-    };
-    // The head goes into the record when the build has committed, and is used only with postings of its own list.
-    record!.writeFile(part, `${stateName}.bin`, bytes);
-    record!.set(part, stateVersion(), state);
+    } satisfies StateHead);
   };
 
   /** When every page's entry is the one of the last build, so are the files. */
@@ -299,7 +285,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     list,
     /**
      * Writes the index files into `dir`, but for those `keep` says the output already holds (path relative
-     * to search-index/; `key` is a hash of the bytes), telling `written` of each; returns how many it wrote.
+     * to search-index/; `key` is a hash of the bytes), telling `written` of each.
      */
     async writeTo(dir: string, options: { keep: (path: string, key: string) => boolean; written: (path: string, key: string, size: number) => void }) {
       const wanted = list().filter(([path, key, size]) => {
@@ -317,7 +303,6 @@ export function createSearchIndexer(options: { state?: string } = {}) {
         }),
       );
       await flushCacheWrites();
-      return files.length;
     },
   };
 }
