@@ -22,7 +22,7 @@ function orderedPages(site: Site) {
 }
 
 /** llms.txt of the site, or of one of its languages (`prefix`, such as "zh/": see src/site/trees.ts). */
-export function llmsTxt(site: Site, base: string, prefix = ''): string {
+export function llmsTxt(site: Site, base: string, prefix: string): string {
   const lines = [`# ${site.config.site.title}`, '', `> ${site.config.site.description}`, ''];
   lines.push(`The whole documentation as one Markdown file: ${absoluteUrl(site, base, `/${prefix}llms-full.txt`)}`, '');
   for (const section of orderedPages(site)) {

@@ -154,13 +154,10 @@ export class OutputWriter {
       .then(() => made)
       .then(() => writeFile(file, contents))
       .finally(() => this.release())
-      .then(
-        () => this.done(length),
-        (e: unknown) => {
-          this.failure ??= namedAfter(e, file);
-          this.done(length);
-        },
-      );
+      .catch((e: unknown) => {
+        this.failure ??= namedAfter(e, file);
+      })
+      .then(() => this.done(length));
   }
 
   /** Waits for one of the MAX_OPEN files that may be open at once (thousands of small files would take every file handle). */

@@ -1,4 +1,3 @@
-import { OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './out-guard.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -10,7 +9,7 @@ import type { SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import type { SearchPlace } from '../content/search-sections.js';
 import { withBase } from '../site/links.js';
-import { hasContributors, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
+import { hasContributors, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { contentHash, type Asset, type ClientAsset } from './assets.js';
 import type { SearchInput } from './search-state.js';
 import { MAX_TERM } from '../../templates/client/search-text.js';
