@@ -175,16 +175,13 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void,
       }
     }
     if (taken) break;
-    let written: number;
-    let folder: boolean;
+    let st;
     try {
-      const st = statSync(file);
-      written = st.mtimeMs;
-      folder = st.isDirectory();
+      st = statSync(file);
     } catch {
       continue; // Gone meanwhile: try again.
     }
-    if (folder) {
+    if (st.isDirectory()) {
       try {
         rmdirSync(file);
         continue;
@@ -193,7 +190,7 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void,
       }
     }
     const lock = readHolder(file);
-    if (!lock || !mayBeRunning(lock, written)) {
+    if (!lock || !mayBeRunning(lock, st.mtimeMs)) {
       // Left by a build that is gone, or not a lock at all: taken over (an exclusive link decides between two builds that both see it).
       try {
         unlinkSync(file);
