@@ -338,7 +338,7 @@ export class BuildInterrupted extends Error {
 }
 
 /** A write's error with the file it was writing: a disk-full error names no file, and the message should. */
-export function namedAfter(e: unknown, file: string): unknown {
+function namedAfter(e: unknown, file: string): unknown {
   if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = file;
   return e;
 }

@@ -65,7 +65,7 @@ export interface IndexFile {
   path: string;
   key: string;
   size: number;
-  content(): Uint8Array;
+  content(): Buffer;
 }
 
 /** Bytes written one by one into a buffer that grows. */

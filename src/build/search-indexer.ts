@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { flushCacheWrites } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
-import { contentKey, namedAfter } from './output.js';
+import { contentKey, type OutputWriter } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
 import { createBodyReader, entryOf, type PageEntry } from '../content/search-sections.js';
 import { htmlOf, listKey, pageKey, stateVersion, type SearchInput, type StateHead } from './search-state.js';
@@ -284,24 +283,17 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
     list,
     /**
-     * Writes the index files into `dir`, but for those `keep` says the output already holds (path relative
-     * to search-index/; `key` is a hash of the bytes), telling `written` of each.
+     * Adds the index files to `out` under `folder` (search-index/, or zh/search-index/), but for those the output
+     * holds already: their folder is named by the index's key, and an unchanged file moves to the new folder.
      */
-    async writeTo(dir: string, options: { keep: (path: string, key: string) => boolean; written: (path: string, key: string, size: number) => void }) {
-      const wanted = list().filter(([path, key, size]) => {
-        if (options.keep(path, key)) return false;
-        options.written(path, key, size);
-        return true;
-      });
-      const paths = new Set(wanted.map(([path]) => path));
-      const files = wanted.length ? build().filter((file) => paths.has(file.path)) : [];
-      for (const folder of new Set(files.map((file) => dirname(file.path)))) await mkdir(join(dir, folder), { recursive: true });
-      await Promise.all(
-        files.map((file) => {
-          const path = join(dir, file.path);
-          return writeFile(path, file.content()).catch((e: unknown) => Promise.reject(namedAfter(e, path)));
-        }),
-      );
+    async writeTo(out: OutputWriter, folder: string) {
+      let byPath: Map<string, IndexFile> | undefined;
+      for (const [path, key] of list()) {
+        if (out.keepMoved(join(folder, path), key)) continue;
+        // (Made only when a file must be written: when no page changed, the list is the last build's.)
+        const file = (byPath ??= new Map(build().map((f) => [f.path, f]))).get(path)!;
+        out.write(join(folder, path), file.content(), key);
+      }
       await flushCacheWrites();
     },
   };

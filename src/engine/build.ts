@@ -264,15 +264,7 @@ async function writeSite(rendering: Rendering, config: SiteConfig, { root, templ
   const keep = (path: string, key: string) => out.keep(path, key);
   // Every page is in the index by now: its files are written while the pages render.
   const searchFiles = indexers.length
-    ? Promise.all(
-        indexers.map(({ prefix, indexer }) =>
-          indexer.writeTo(join(out.temp, prefix, 'search-index'), {
-            // The index's files live in a folder named by its version: unchanged ones move to the new folder.
-            keep: (path, key) => out.keepMoved(join(prefix, 'search-index', path), key),
-            written: (path, key, size) => out.writtenElsewhere(join(prefix, 'search-index', path), key, size),
-          }),
-        ),
-      )
+    ? Promise.all(indexers.map(({ prefix, indexer }) => indexer.writeTo(out, join(prefix, 'search-index'))))
     : undefined;
   // (Handled here too: it may fail, on a full disk, while the pages are still being written; it is awaited below.)
   searchFiles?.catch(() => undefined);
