@@ -249,7 +249,6 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     // The head goes into the record when the build has committed, and is used only with postings of its own list.
     record!.writeFile(part, `${stateName}.bin`, packPostings(list, live, (term) => postingAt(termIds.get(term)!)));
     record!.set(part, stateVersion(), {
-      version: stateVersion(),
       keys,
       list,
       lengths,

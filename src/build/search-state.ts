@@ -51,8 +51,7 @@ export function htmlOf(input: SearchInput): string {
  */
 
 export interface StateHead {
-  /** The indexer's version and the pages' entry keys in order: what the state is a function of. */
-  version: string;
+  /** The pages' entry keys in order: what the state is a function of, with the indexer's version (the record part's key). */
   keys: string[];
   /** The key of the whole list (see listKey); the postings file carries it too. */
   list: string;
