@@ -56,7 +56,8 @@ export function outputKeys(ctx: RenderContext) {
   };
   return {
     page,
-    printable: (section: SidebarSection) => sha(shared, sectionKeys[site.sections.indexOf(section)] ?? '-', section.url, ...section.pages.map((entry) => page(site.byUrl.get(entry.url)!))),
+    printable: (section: SidebarSection) =>
+      sha(shared, sectionKeys[site.sections.indexOf(section)] ?? '-', section.url, ...section.pages.map((entry) => page(site.byUrl.get(entry.url)!))),
     /** llms-full.txt: every page's source. */
     everyPage: () => sha(shared, ...site.pages.map(page)),
   };

@@ -161,7 +161,8 @@ export function* treeOwnFiles(
   if (prefix === undefined) return;
   yield [`${prefix}llms.txt`, llmsTxt(site, base, prefix)];
   const fullKey = kept?.keys.everyPage();
-  if (!fullKey || !kept!.keep(`${prefix}llms-full.txt`, fullKey)) yield [`${prefix}llms-full.txt`, llmsFullTxt(site, base, markdownOf), fullKey];
+  const full = `${prefix}llms-full.txt`;
+  if (!fullKey || !kept!.keep(full, fullKey)) yield [full, llmsFullTxt(site, base, markdownOf), fullKey];
 }
 
 /**

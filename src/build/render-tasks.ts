@@ -64,21 +64,18 @@ export function documentsData(root: string, temp: string, config: SiteConfig, co
   }
 }
 
-/** A document to render, its file (relative to the output folder), and the bodies of the pages it shows (by their index in its context's site). */
-export interface DocumentJob {
-  task: DocumentTask;
-  path: string;
-  bodies: Array<[page: number, html: string]>;
-}
+type DocumentJob = ReturnType<typeof documentJob>;
 
 /**
- * A document's job for a worker thread, with the bodies it needs: the page's own, or those of a
- * printable section's pages. (A body left in the render cache, see pageHtml, is read there.)
+ * A document's job for a worker thread: the document, its file (relative to the output folder), and the
+ * bodies it needs (by their page's index in its context's site): the page's own, or those of a printable
+ * section's pages. (A body left in the render cache, see pageHtml, is read there.)
  */
-export function documentJob(contexts: RenderContext[], task: DocumentTask, path: string, placeOf: (context: number, page: SitePage) => number): DocumentJob {
+export function documentJob(contexts: RenderContext[], task: DocumentTask, path: string, placeOf: (context: number, page: SitePage) => number) {
   const { site } = contexts[task[1]]!;
   const shown = task[0] === 'page' ? [site.pages[task[2]]!] : site.sections[task[2]]!.pages.map((entry) => site.byUrl.get(entry.url)!);
-  return { task, path, bodies: shown.filter((page) => !page.htmlInCache).map((page) => [placeOf(task[1], page), page.html]) };
+  const bodies = shown.filter((page) => !page.htmlInCache).map((page): [page: number, html: string] => [placeOf(task[1], page), page.html]);
+  return { task, path, bodies };
 }
 
 /** What a worker thread answers for a document: the size of the file it wrote, or what it met writing it (an error of the system). */
