@@ -101,7 +101,7 @@ class ByteWriter {
   }
 }
 
-export interface IndexContents {
+interface IndexContents {
   /** Every term, in sorted order. */
   terms: string[];
   postingOf(term: string): Posting;
