@@ -90,11 +90,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     return typeof posting === 'number' ? { pages: [onePage[posting]!], values: [oneValue[posting]!] } : posting;
   };
   /** A term's posting, kept as an object from now on: to change it. */
-  const postingToChange = (id: number): Posting => {
-    const posting = postingAt(id);
-    postings[id] = posting;
-    return posting;
-  };
+  const postingToChange = (id: number): Posting => (postings[id] = postingAt(id));
   /** A page's entry, as made where the page was rendered, or else from its body HTML. */
   const entryAt = (page: number, input = inputs[page]!): PageEntry => input.entry ?? entryOf(input, readBody(htmlOf(input)));
 
