@@ -8,9 +8,9 @@ import { createBodyReader, entryOf, type PageEntry } from '../content/search-sec
 import { htmlOf, listKey, pageKey, stateVersion, type SearchInput, type StateHead } from './search-state.js';
 
 /*
- * The index writer: takes the pages one by one, keeps their postings (from
- * each page's entry, see src/build/search-state.ts) and makes the index
- * files (their layout and bytes: src/build/search-encoding.ts).
+ * The index writer: takes the pages one by one (src/build/search-state.ts), keeps
+ * their postings (from each page's entry, see entryOf in src/content/search-sections.ts)
+ * and makes the index files (their layout and bytes: src/build/search-encoding.ts).
  * A rebuild starts from the last build's state and puts in only the pages
  * whose entry changed.
  */
