@@ -53,10 +53,7 @@ export async function bundleBrowserScript(entry: string, format: 'iife' | 'esm' 
     metafile: true,
   });
   const contents = result.outputFiles[0]!.text;
-  const inputs = Object.keys(result.metafile.inputs).map((file): [string, string] => {
-    const path = resolve(file);
-    return [path, hashOfFile(path)];
-  });
+  const inputs = Object.keys(result.metafile.inputs).map((file) => resolve(file)).map((path): [string, string] => [path, hashOfFile(path)]);
   record.set(part, toolVersion(), { inputs, contents } satisfies BundledScript);
   if (record !== currentRecord()) await record.save();
   return contents;

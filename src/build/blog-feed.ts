@@ -1,5 +1,5 @@
 import type { Blog } from '../site/blog-types.js';
-import { withBase } from '../site/links.js';
+import { absoluteUrl } from './files.js';
 import type { Site } from '../site/model.js';
 
 /*
@@ -13,8 +13,7 @@ const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 const time = (date: string) => `${date}T00:00:00Z`;
 
 export function atomFeed(site: Site, blog: Blog, base: string): string {
-  const origin = site.config.site.url.replace(/\/$/, '');
-  const absolute = (url: string) => escapeXml(origin + withBase(base, url));
+  const absolute = (url: string) => escapeXml(absoluteUrl(site, base, url));
   const newest = [...blog.posts].reverse();
   const updated = newest[0] ? time(newest[0].date) : '1970-01-01T00:00:00Z';
   const lines = [

@@ -8,9 +8,11 @@ import { isCurrent } from '../site/tree-links.js';
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** The absolute URL of a path of the site (site.url, the base path and the path). */
+export const absoluteUrl = (site: Site, base: string, url: string) => site.config.site.url.replace(/\/$/, '') + withBase(base, url);
+
 export function sitemap(site: Site, base: string, lastUpdated: Map<string, string>): string {
-  const origin = site.config.site.url.replace(/\/$/, '');
-  const loc = (url: string) => escapeXml(origin + withBase(base, url));
+  const loc = (url: string) => escapeXml(absoluteUrl(site, base, url));
   // A site in several languages lists its current version's pages in each language, with their translations (see src/site/trees.ts).
   const trees = site.trees?.filter(isCurrent);
   const pages = trees ? trees.flatMap((tree) => tree.site.pages.filter((p) => !p.fallback)) : site.pages;
@@ -27,8 +29,7 @@ export function sitemap(site: Site, base: string, lastUpdated: Map<string, strin
 }
 
 export function robots(site: Site, base: string): string {
-  const origin = site.config.site.url.replace(/\/$/, '');
-  return `User-agent: *\nAllow: /\n\nSitemap: ${origin}${withBase(base, '/sitemap.xml')}\n`;
+  return `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(site, base, '/sitemap.xml')}\n`;
 }
 
 /** Escapes text for an attribute value or element content. */
@@ -41,7 +42,6 @@ const escapeAttribute = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&
  * escaping holds even so.
  */
 export function redirectPage(site: Site, base: string, to: string, csp: string): string {
-  const origin = site.config.site.url.replace(/\/$/, '');
   const target = withBase(base, to);
   const t = escapeAttribute(target);
   const ui = uiStrings(site.config.site.language, site.config.ui);
@@ -50,7 +50,7 @@ export function redirectPage(site: Site, base: string, to: string, csp: string):
     `<!DOCTYPE html><html lang="${escapeAttribute(site.config.site.language)}"><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">` +
     `<title>${escapeAttribute(format(ui.movedTitle, { url: target }))}</title><meta http-equiv="refresh" content="0; url=${t}">` +
-    `<link rel="canonical" href="${escapeAttribute(origin + target)}"><meta name="robots" content="noindex"></head>` +
+    `<link rel="canonical" href="${escapeAttribute(absoluteUrl(site, base, to))}"><meta name="robots" content="noindex"></head>` +
     `<body><p>${before}<a href="${t}">${t}</a>${after ?? ''}</p></body></html>\n`
   );
 }

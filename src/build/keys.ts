@@ -23,15 +23,10 @@ const sha = (...parts: string[]) => {
   return hash.digest('hex');
 };
 
-export interface OutputKeys {
-  page(page: SitePage): string;
-  printable(section: SidebarSection): string;
-  /** llms-full.txt: every page's source. */
-  everyPage(): string;
-}
+export type OutputKeys = ReturnType<typeof outputKeys>;
 
 /** The keys of one build's files (see above). */
-export function outputKeys(ctx: RenderContext): OutputKeys {
+export function outputKeys(ctx: RenderContext) {
   const { site } = ctx;
   // Every page shows the outline of every section (titles and page titles); only the pages of a
   // section show the rest of it (its pages' anchors in the sidebar, previous and next).
@@ -54,15 +49,16 @@ export function outputKeys(ctx: RenderContext): OutputKeys {
       // and where the body is kept meanwhile.
       // (Left out at the top only: a field of the frontmatter may have any name.)
       const { html: _html, htmlInCache: _inCache, ids: _ids, links: _links, headings: _headings, ...kept } = p;
-      const meta = JSON.stringify(kept);
-      key = sha(shared, sectionKeys[p.section] ?? '-', p.sourceKey, meta, ctx.lastUpdated.get(p.sourcePath) ?? '');
+      key = sha(shared, sectionKeys[p.section] ?? '-', p.sourceKey, JSON.stringify(kept), ctx.lastUpdated.get(p.sourcePath) ?? '');
       pageKeys.set(p, key);
     }
     return key;
   };
   return {
     page,
-    printable: (section) => sha(shared, sectionKeys[site.sections.indexOf(section)] ?? '-', section.url, ...section.pages.map((entry) => page(site.byUrl.get(entry.url)!))),
+    printable: (section: SidebarSection) =>
+      sha(shared, sectionKeys[site.sections.indexOf(section)] ?? '-', section.url, ...section.pages.map((entry) => page(site.byUrl.get(entry.url)!))),
+    /** llms-full.txt: every page's source. */
     everyPage: () => sha(shared, ...site.pages.map(page)),
   };
 }

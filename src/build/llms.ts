@@ -2,17 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { splitSource } from '../config/split-source.js';
 import type { Site, SitePage } from '../site/model.js';
-import { withBase } from '../site/links.js';
+import { absoluteUrl } from './files.js';
 
 /*
  * Files for AI readers and tools: /llms.txt lists every page with its title,
  * URL and description by section; /llms-full.txt holds the whole
  * documentation as Markdown, in sidebar order.
  */
-
-function absolute(site: Site, base: string, url: string): string {
-  return site.config.site.url.replace(/\/$/, '') + withBase(base, url);
-}
 
 function orderedPages(site: Site) {
   const sections = site.sections.map((section) => ({
@@ -26,15 +22,16 @@ function orderedPages(site: Site) {
 }
 
 /** llms.txt of the site, or of one of its languages (`prefix`, such as "zh/": see src/site/trees.ts). */
-export function llmsTxt(site: Site, base: string, prefix = ''): string {
+export function llmsTxt(site: Site, base: string, prefix: string): string {
   const lines = [`# ${site.config.site.title}`, '', `> ${site.config.site.description}`, ''];
-  lines.push(`The whole documentation as one Markdown file: ${absolute(site, base, `/${prefix}llms-full.txt`)}`, '');
+  lines.push(`The whole documentation as one Markdown file: ${absoluteUrl(site, base, `/${prefix}llms-full.txt`)}`, '');
   for (const section of orderedPages(site)) {
     if (!section.pages.length) continue;
     lines.push(`## ${section.title}`, '');
     for (const page of section.pages) {
       const description = page.frontmatter.description ? `: ${page.frontmatter.description}` : '';
-      lines.push(`- [${linkText(page.title)}](${absolute(site, base, page.url)})${description}`);
+      // The title as a link's text: brackets and backslashes escaped, so that it cannot end the link and start another.
+      lines.push(`- [${page.title.replace(/[\\[\]]/g, (c) => `\\${c}`)}](${absoluteUrl(site, base, page.url)})${description}`);
     }
     lines.push('');
   }
@@ -51,16 +48,11 @@ export function llmsFullTxt(site: Site, base: string, markdownOf: (page: SitePag
   const parts: string[] = [];
   for (const section of orderedPages(site)) {
     for (const page of section.pages) {
-      parts.push(`${parts.length ? '\n---\n\n' : ''}# ${page.title}\n\nSource: ${absolute(site, base, page.url)}\n\n`);
+      parts.push(`${parts.length ? '\n---\n\n' : ''}# ${page.title}\n\nSource: ${absoluteUrl(site, base, page.url)}\n\n`);
       parts.push(absoluteLinks(markdownOf(page).trim(), linkTargetsOf(site, base, page)), '\n');
     }
   }
   return parts.join('');
-}
-
-/** A title as the text of a Markdown link: brackets and backslashes escaped, so that it cannot end the link and start another. */
-function linkText(title: string): string {
-  return title.replace(/[\\[\]]/g, (c) => `\\${c}`);
 }
 
 /**
@@ -75,7 +67,7 @@ function linkTargetsOf(site: Site, base: string, page: SitePage): Map<string, st
   page.links.forEach((link, i) => {
     const final = page.hrefs[i];
     if (final === undefined || targets.has(link.href)) return;
-    if (final.startsWith('#')) targets.set(link.href, absolute(site, base, page.url) + (final === '#' ? '' : final));
+    if (final.startsWith('#')) targets.set(link.href, absoluteUrl(site, base, page.url) + (final === '#' ? '' : final));
     else if (final.startsWith('/')) targets.set(link.href, origin + final);
   });
   return targets;

@@ -15,7 +15,7 @@ export class UsageError extends Error {
  * ours to replace; any other non-empty folder is refused, whatever else it
  * holds (a hand-made site has a 404.html, a sitemap.xml and a _headers too).
  */
-export { OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from '../site/model.js';
+export { OUTPUT_MARKER } from '../site/model.js';
 import { OUTPUT_MARKER } from '../site/model.js';
 
 /** The path with every existing part resolved through symbolic links (the rest appended as written). */

@@ -71,12 +71,6 @@ export function processStarted(pid: number): number | undefined {
   return Number.isFinite(ticks) ? bootTimeMs + ticks * 10 : undefined;
 }
 
-/** The file name of the program a process runs, where the system tells (Linux: /proc). */
-function processProgram(pid: number): string | undefined {
-  const argv0 = readText(`/proc/${pid}/cmdline`)?.split('\0')[0];
-  return argv0 ? basename(argv0) : undefined;
-}
-
 /** A text file's contents, or undefined when it cannot be read (gone, or a system without /proc). */
 function readText(file: string): string | undefined {
   try {
@@ -108,8 +102,9 @@ function mayBeRunning(lock: Holder, lockWritten: number): boolean {
     if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   // A build is a Node.js process: an id that now names another program (the system's init as process 1, say) is not one.
-  const program = processProgram(lock.pid);
-  if (program !== undefined && !/node/i.test(program)) return false;
+  // (The program's file name, where the system tells: Linux's /proc.)
+  const program = readText(`/proc/${lock.pid}/cmdline`)?.split('\0')[0];
+  if (program && !/node/i.test(basename(program))) return false;
   const started = processStarted(lock.pid);
   if (started === undefined) return true;
   // A process that started after the lock was written did not write it (an id used again); nor one whose start is not the lock's.
@@ -118,16 +113,14 @@ function mayBeRunning(lock: Holder, lockWritten: number): boolean {
 }
 
 /** How long lockOutput waits, its clock and its hard links: a test's own, so that it need not wait minutes or find a file system without links. */
-export interface LockOptions {
+interface LockOptions {
   waitLimitMs?: number;
   pollMs?: number;
   now?: () => number;
   link?: (existing: string, path: string) => void;
 }
 
-export interface OutputLock {
-  release(): void;
-}
+export type OutputLock = Awaited<ReturnType<typeof lockOutput>>;
 
 /** Puts the lock written to `temp` in place at `file`, unless a lock is there: whether it did. */
 function takeLock(temp: string, file: string, contents: string, link: (existing: string, path: string) => void): boolean {
@@ -157,7 +150,7 @@ function takeLock(temp: string, file: string, contents: string, link: (existing:
  * Then removes the temporary folders that interrupted builds into the same folder left behind: no
  * other build into it can be running.
  */
-export async function lockOutput(target: string, onWait?: (pid: number) => void, options: LockOptions = {}): Promise<OutputLock> {
+export async function lockOutput(target: string, onWait?: (pid: number) => void, options: LockOptions = {}) {
   const { waitLimitMs = WAIT_LIMIT_MS, pollMs = POLL_MS, now = Date.now, link = linkSync } = options;
   const file = lockPath(target);
   if (heldHere.has(file)) throw new Error(`this process already builds into ${target}`);
@@ -186,16 +179,13 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void,
       }
     }
     if (taken) break;
-    let written: number;
-    let folder: boolean;
+    let st;
     try {
-      const st = statSync(file);
-      written = st.mtimeMs;
-      folder = st.isDirectory();
+      st = statSync(file);
     } catch {
       continue; // Gone meanwhile: try again.
     }
-    if (folder) {
+    if (st.isDirectory()) {
       try {
         rmdirSync(file);
         continue;
@@ -204,7 +194,7 @@ export async function lockOutput(target: string, onWait?: (pid: number) => void,
       }
     }
     const lock = readHolder(file);
-    if (!lock || !mayBeRunning(lock, written)) {
+    if (!lock || !mayBeRunning(lock, st.mtimeMs)) {
       // Left by a build that is gone, or not a lock at all: taken over (an exclusive link decides between two builds that both see it).
       try {
         unlinkSync(file);

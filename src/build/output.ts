@@ -154,13 +154,10 @@ export class OutputWriter {
       .then(() => made)
       .then(() => writeFile(file, contents))
       .finally(() => this.release())
-      .then(
-        () => this.done(length),
-        (e: unknown) => {
-          this.failure ??= namedAfter(e, file);
-          this.done(length);
-        },
-      );
+      .catch((e: unknown) => {
+        this.failure ??= namedAfter(e, file);
+      })
+      .then(() => this.done(length));
   }
 
   /** Waits for one of the MAX_OPEN files that may be open at once (thousands of small files would take every file handle). */
@@ -341,7 +338,7 @@ export class BuildInterrupted extends Error {
 }
 
 /** A write's error with the file it was writing: a disk-full error names no file, and the message should. */
-export function namedAfter(e: unknown, file: string): unknown {
+function namedAfter(e: unknown, file: string): unknown {
   if (e && typeof e === 'object' && !(e as NodeJS.ErrnoException).path) (e as NodeJS.ErrnoException).path = file;
   return e;
 }

@@ -1,4 +1,3 @@
-import { OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from './out-guard.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -10,15 +9,16 @@ import type { SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import type { SearchPlace } from '../content/search-sections.js';
 import { withBase } from '../site/links.js';
-import { hasContributors, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
+import { hasContributors, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { contentHash, type Asset, type ClientAsset } from './assets.js';
-import { searchTerms, type SearchInput } from './search.js';
+import type { SearchInput } from './search-state.js';
+import { MAX_TERM } from '../../templates/client/search-text.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import type { OutputKeys } from './keys.js';
 import type { Contents } from './output.js';
 import { renderNotFound, renderPrintable } from './render.js';
 import { listStatic } from '../io/sources.js';
-import { llmsFullTxt, llmsTxt, markdownFromDisk } from './llms.js';
+import { llmsFullTxt, llmsTxt } from './llms.js';
 import { cspSources, resolveTheme } from '../theme/theme.js';
 import type { Components } from '../theme/components.js';
 import { siteIdOf } from '../site/blog.js';
@@ -77,11 +77,10 @@ export function searchOrder(site: Site): SitePage[] {
 export function renderContext(
   site: Site,
   base: string,
-  assets: { js: ClientAsset; css: Asset },
+  { js, css }: { js: ClientAsset; css: Asset },
   updated: Map<string, string>,
-  own: { components: Components; key: string; logoRatio: number } = { components: {}, key: '', logoRatio: 1 },
+  own: { components: Components; key: string; logoRatio: number },
 ): { ctx: RenderContext; files: Array<[string, string]> } {
-  const { js, css } = assets;
   const files: Array<[string, string]> = [
     [js.url, js.contents],
     [css.url, css.contents],
@@ -94,19 +93,40 @@ export function renderContext(
     files.push([terms, json]);
   }
   const head = headScript(site.config);
-  const theme = { ...resolveTheme(site.config), logoRatio: own.logoRatio };
   const csp = contentSecurityPolicy(site.config, head, false, hasContributors(site));
   const data: ContextData = {
     base,
     assets: { css: css.url, js: js.url, headScript: head, csp, searchTerms: terms, searchEngine: js.engine.url, components: own.key || undefined },
     lastUpdated: updated,
-    theme,
+    theme: { ...resolveTheme(site.config), logoRatio: own.logoRatio },
   };
   return { ctx: contextOf(site, data, own.components), files };
 }
 
+/**
+ * The words of every title and heading, for correcting typos in queries
+ * ("splitchuncks" → "splitchunks"): the index matches words and prefixes,
+ * so the engine finds the closest known word when a query finds nothing.
+ */
+function searchTerms(site: Site): string[] {
+  const terms = new Set<string>();
+  const add = (text: string) => {
+    for (const word of text.toLowerCase().split(/[^a-z0-9._$-]+/)) {
+      const clean = word.replace(/^[._-]+|[._-]+$/g, '');
+      if (clean.length >= 4 && clean.length <= MAX_TERM) terms.add(clean);
+      for (const part of clean.split(/[._-]/)) if (part.length >= 4) terms.add(part);
+    }
+  };
+  for (const page of site.pages) {
+    if (page.id === '404') continue;
+    add(page.title);
+    for (const heading of page.headings) add(heading);
+  }
+  return [...terms].sort();
+}
+
 /** What a render context holds besides the site, its navigation lists and the site's components: plain data, which a worker thread can be sent. */
-export type ContextData = Omit<RenderContext, 'site' | 'nav' | 'components'>;
+type ContextData = Omit<RenderContext, 'site' | 'nav' | 'components'>;
 
 /** A render context from its data, for the site (or a view of it) and with the site's own components. */
 export function contextOf(site: Site, data: ContextData, components: Components): RenderContext {
@@ -119,29 +139,49 @@ export function printables(site: Site): Array<[index: number, path: string]> {
   return site.sections.flatMap((section, i) => (section.pages.length ? [[i, join(section.url, 'printable', 'index.html')] as [number, string]] : []));
 }
 
+/** What the output holds as it would be made (OutputWriter.keep), and the keys of a tree's files to ask it with. */
+export type Kept = { keys: OutputKeys; keep: (path: string, key: string) => boolean };
+
 /**
- * The files written after the pages and the search index, in order: printable
- * sections, the default 404 page (when the site has no content/404.md), llms.txt, redirects, headers, sitemap, robots, favicon, static files;
- * each made when asked for.
+ * A tree's printable sections and, for a tree with its own llms files (`prefix`: "" for the first tree, "zh/"
+ * for a language of the current version), its llms.txt and llms-full.txt; each unless `kept` says the output has it.
  */
-export function* siteFiles(
+export function* treeOwnFiles(
   ctx: RenderContext,
-  root: string,
-  templatesDir: string,
-  printable: (section: SidebarSection) => string = (section) => renderPrintable(ctx, ctx.site, section),
-  markdownOf: (page: SitePage) => string = markdownFromDisk(root),
-  kept?: { keys: OutputKeys; keep: (path: string, key: string) => boolean },
+  markdownOf: (page: SitePage) => string,
+  kept: Kept | undefined,
+  prefix: string | undefined,
+  printable = (section: SidebarSection) => renderPrintable(ctx, ctx.site, section),
 ): Generator<[path: string, contents: Contents, key?: string]> {
   const { site, base } = ctx;
   for (const [i, path] of printables(site)) {
     const key = kept?.keys.printable(site.sections[i]!);
     if (!key || !kept!.keep(path, key)) yield [path, printable(site.sections[i]!), key];
   }
+  if (prefix === undefined) return;
+  yield [`${prefix}llms.txt`, llmsTxt(site, base, prefix)];
+  const fullKey = kept?.keys.everyPage();
+  const full = `${prefix}llms-full.txt`;
+  if (!fullKey || !kept!.keep(full, fullKey)) yield [full, llmsFullTxt(site, base, markdownOf), fullKey];
+}
+
+/**
+ * The files written after the pages and the search index, in order: printable sections and the llms
+ * files, the default 404 page (when the site has no content/404.md), the blog's feed, redirects, headers,
+ * sitemap, robots, favicon, static files; each made when asked for.
+ */
+export function* siteFiles(
+  ctx: RenderContext,
+  root: string,
+  templatesDir: string,
+  printable: ((section: SidebarSection) => string) | undefined,
+  markdownOf: (page: SitePage) => string,
+  kept?: Kept,
+): Generator<[path: string, contents: Contents, key?: string]> {
+  const { site, base } = ctx;
+  yield* treeOwnFiles(ctx, markdownOf, kept, '', printable);
   if (!site.byId.has('404')) yield ['404.html', renderNotFound(ctx)];
   if (site.blog?.feedUrl) yield [site.blog.feedUrl.slice(1), atomFeed(site, site.blog, base)];
-  yield ['llms.txt', llmsTxt(site, base)];
-  const fullKey = kept?.keys.everyPage();
-  if (!fullKey || !kept!.keep('llms-full.txt', fullKey)) yield ['llms-full.txt', llmsFullTxt(site, base, markdownOf), fullKey];
   for (const [from, to] of Object.entries(site.config.redirects)) {
     yield [join(from, 'index.html'), redirectPage(site, base, to, ctx.assets.csp)];
   }

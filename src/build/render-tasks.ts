@@ -5,7 +5,7 @@ import type { RenderContext } from '../../templates/types.js';
 import type { SiteConfig } from '../config/schema.js';
 import type { Site, SitePage } from '../site/model.js';
 import { loadComponents } from '../theme/components.js';
-import { contextOf, type ContextData } from './parts.js';
+import { contextOf } from './parts.js';
 import { renderPage, renderPrintable } from './render.js';
 
 /*
@@ -28,16 +28,7 @@ export const POOL_MIN_DOCUMENT_WORKERS = 2;
 export type DocumentTask = [kind: 'page' | 'printable', context: number, index: number];
 
 /** What a worker thread is sent to make the render contexts again, and where it writes the documents. */
-export interface DocumentsData {
-  root: string;
-  /** The output's temporary folder (OutputWriter.temp). */
-  temp: string;
-  /** The site's config, whose components the worker loads. */
-  config: SiteConfig;
-  /** The contexts' sites (views of one site), serialised together (they share their pages). */
-  sites: Uint8Array;
-  contexts: ContextData[];
-}
+export type DocumentsData = ReturnType<typeof documentsData>;
 
 export function renderDocumentTask(contexts: RenderContext[], [kind, context, index]: DocumentTask): string {
   const ctx = contexts[context]!;
@@ -45,12 +36,13 @@ export function renderDocumentTask(contexts: RenderContext[], [kind, context, in
 }
 
 /**
- * What a worker thread needs to render the documents of `contexts` (made by renderContext). The
+ * What a worker thread needs to render the documents of `contexts` (made by renderContext) and write them
+ * into `temp`, the output's temporary folder (OutputWriter.temp); it loads the components of `config`. The
  * pages' bodies are left out (each goes with the documents that show it: see documentJob), and so
  * is a page's locateField (where its frontmatter's fields are, for problems), the one function of
  * the site model, which rendering never calls.
  */
-export function documentsData(root: string, temp: string, config: SiteConfig, contexts: RenderContext[]): DocumentsData {
+export function documentsData(root: string, temp: string, config: SiteConfig, contexts: RenderContext[]) {
   const pages = new Set<SitePage>();
   for (const { site } of contexts) for (const list of [site.pages, site.byUrl.values(), site.byId.values()]) for (const page of list) pages.add(page);
   const taken = [...pages].map((page) => [page, page.locateField, page.html] as const);
@@ -63,6 +55,7 @@ export function documentsData(root: string, temp: string, config: SiteConfig, co
       root,
       temp,
       config,
+      // The contexts' sites (views of one site), serialised together (they share their pages).
       sites: serialize(contexts.map((c) => c.site)),
       contexts: contexts.map(({ site: _site, nav: _nav, components: _components, ...data }) => data),
     };
@@ -71,21 +64,18 @@ export function documentsData(root: string, temp: string, config: SiteConfig, co
   }
 }
 
-/** A document to render, its file (relative to the output folder), and the bodies of the pages it shows (by their index in its context's site). */
-export interface DocumentJob {
-  task: DocumentTask;
-  path: string;
-  bodies: Array<[page: number, html: string]>;
-}
+type DocumentJob = ReturnType<typeof documentJob>;
 
 /**
- * A document's job for a worker thread, with the bodies it needs: the page's own, or those of a
- * printable section's pages. (A body left in the render cache, see pageHtml, is read there.)
+ * A document's job for a worker thread: the document, its file (relative to the output folder), and the
+ * bodies it needs (by their page's index in its context's site): the page's own, or those of a printable
+ * section's pages. (A body left in the render cache, see pageHtml, is read there.)
  */
-export function documentJob(contexts: RenderContext[], task: DocumentTask, path: string, placeOf: (context: number, page: SitePage) => number): DocumentJob {
+export function documentJob(contexts: RenderContext[], task: DocumentTask, path: string, placeOf: (context: number, page: SitePage) => number) {
   const { site } = contexts[task[1]]!;
   const shown = task[0] === 'page' ? [site.pages[task[2]]!] : site.sections[task[2]]!.pages.map((entry) => site.byUrl.get(entry.url)!);
-  return { task, path, bodies: shown.filter((page) => !page.htmlInCache).map((page) => [placeOf(task[1], page), page.html]) };
+  const bodies = shown.filter((page) => !page.htmlInCache).map((page): [page: number, html: string] => [placeOf(task[1], page), page.html]);
+  return { task, path, bodies };
 }
 
 /** What a worker thread answers for a document: the size of the file it wrote, or what it met writing it (an error of the system). */

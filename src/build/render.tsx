@@ -26,10 +26,8 @@ const DIAGRAM_SOURCE = /(<summary data-diagram-source="">)Diagram source(<\/summ
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 /** The page body with its internal links filled in, and default aside titles in the site's language. */
-export function bodyHtml(page: SitePage, ui?: RenderContext['theme']['ui']): string {
-  const html = fillLinks(pageHtml(page), page.hrefs, escapeAttr);
-  if (!ui) return html;
-  return html
+export function bodyHtml(page: SitePage, ui: RenderContext['theme']['ui']): string {
+  return fillLinks(pageHtml(page), page.hrefs, escapeAttr)
     .replace(DEFAULT_ASIDE, (_, open: string, middle: string, kind: keyof typeof ASIDE_KEYS, close: string) => {
       const word = escapeText(ui[ASIDE_KEYS[kind]]);
       return `${open}${word}${middle}${word}${close}`;
@@ -71,7 +69,7 @@ export function renderPrintable(ctx: RenderContext, site: Site, section: Sidebar
 const TAG = /<\/?[a-zA-Z][^\s/>]*(?:\s+[^\s"'>/=]+(?:="[^"]*")?)*\s*\/?>/g;
 
 /** A page body with headings one level down and ids (and links to them) prefixed: in its tags only. */
-export function chapterHtml(html: string, prefix: string): string {
+function chapterHtml(html: string, prefix: string): string {
   return html.replace(TAG, (tag) =>
     tag
       .replace(/^<(\/?)h([2-5])(?=[\s/>])/, (_, slash: string, level: string) => `<${slash}h${Number(level) + 1}`)

@@ -1,12 +1,36 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { contentKey } from './output.js';
-import { TITLE_BONUS } from './search-entry.js';
+import { TITLE_BONUS } from '../content/search-sections.js';
 
 /*
- * The bytes of the search index (its layout: src/build/search.ts): the term
- * shards and the entry file, encoded from the postings; and the postings as
- * the indexer saves them in the cache between builds.
+ * The local search index, written by the build and read by the search engine
+ * in the browser (templates/client/search-engine.ts). It is cut so that a
+ * query downloads little whatever the size of the site:
+ *
+ *   search-index/index.json    the entry: the index's key, page count and the
+ *                              first term of each term shard (a few KB)
+ *   search-index/{key}/s{i}.bin  term shards: the sorted terms from one first
+ *                              term to the next, each with its pages and a
+ *                              score per page (about SHARD_BYTES before gzip)
+ *   search-index/{key}/p{n}.bin  one document per page: URL, title, section and
+ *                              the text of each heading's part, for the result
+ *                              line, the matching heading and the excerpt
+ *
+ * A query fetches index.json, the shard of each of its words and the documents
+ * of the few pages it shows. Shards and documents are gzipped by the build and
+ * unpacked in the browser, so any static host serves them small. Every file
+ * other than the entry lives under the key (a hash of the whole index), so a
+ * reader's cached files never mix two builds.
+ *
+ * Scores: per page and term, BM25 over the body with heading words counted
+ * HEADING_WEIGHT times, plus a bonus when the term is in the page's title or
+ * URL slug; quantised to a byte. The engine multiplies by the term's IDF.
+ *
+ * This module writes the bytes of the files, encoded from the postings, and the postings as the
+ * indexer saves them in the cache between builds. The other parts: src/content/search-sections.ts
+ * reads a page into its entry (terms, counts, document); src/build/search-indexer.ts keeps the
+ * postings and src/build/search-state.ts the state between builds.
  */
 
 /** Raw size a term shard grows to before the next one starts. */
@@ -41,7 +65,7 @@ export interface IndexFile {
   path: string;
   key: string;
   size: number;
-  content(): Uint8Array;
+  content(): Buffer;
 }
 
 /** Bytes written one by one into a buffer that grows. */
@@ -77,7 +101,7 @@ class ByteWriter {
   }
 }
 
-export interface IndexContents {
+interface IndexContents {
   /** Every term, in sorted order. */
   terms: string[];
   postingOf(term: string): Posting;

@@ -1,17 +1,16 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { flushCacheWrites } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
-import { contentKey, namedAfter } from './output.js';
+import { contentKey, type OutputWriter } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
-import { createEntryReader, type PageEntry, type SearchInput } from './search-entry.js';
-import { htmlOf, listKey, pageKey, stateVersion, type StateHead } from './search-state.js';
+import { createBodyReader, entryOf, type PageEntry } from '../content/search-sections.js';
+import { htmlOf, listKey, pageKey, stateVersion, type SearchInput, type StateHead } from './search-state.js';
 
 /*
- * The index writer: takes the pages one by one, keeps their postings (from
- * each page's entry, see src/build/search-entry.ts) and makes the index
- * files (src/build/search-encoding.ts; their layout: src/build/search.ts).
+ * The index writer: takes the pages one by one (src/build/search-state.ts), keeps
+ * their postings (from each page's entry, see entryOf in src/content/search-sections.ts)
+ * and makes the index files (their layout and bytes: src/build/search-encoding.ts).
  * A rebuild starts from the last build's state and puts in only the pages
  * whose entry changed.
  */
@@ -54,7 +53,8 @@ export function createSearchIndexer(options: { state?: string } = {}) {
   /** Pages as given (most without their body), to make their entries when the index is merged. */
   const inputs: SearchInput[] = [];
   let built: IndexFile[] | undefined;
-  const read = createEntryReader();
+  /** Reads the bodies of pages whose entry was not made where they rendered. */
+  const readBody = createBodyReader();
 
   /*
    * Two ways to get to the postings. Merged: each page's entry is merged as it comes (a first
@@ -90,25 +90,20 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     return typeof posting === 'number' ? { pages: [onePage[posting]!], values: [oneValue[posting]!] } : posting;
   };
   /** A term's posting, kept as an object from now on: to change it. */
-  const postingToChange = (id: number): Posting => {
-    const posting = postingAt(id);
-    postings[id] = posting;
-    return posting;
-  };
+  const postingToChange = (id: number): Posting => (postings[id] = postingAt(id));
   /** A page's entry, as made where the page was rendered, or else from its body HTML. */
-  const entryAt = (page: number, input = inputs[page]!): PageEntry => input.entry ?? read(input, htmlOf(input));
+  const entryAt = (page: number, input = inputs[page]!): PageEntry => input.entry ?? entryOf(input, readBody(htmlOf(input)));
 
-  /** Takes a page's length, share and document from its entry. */
-  const describe = (page: number, entry: PageEntry) => {
+  /**
+   * Takes a page's length, share and document from its entry, and adds its terms to the postings
+   * (pages in increasing order: a page after every page there is goes at the end).
+   */
+  const post = (page: number, entry: PageEntry, atEnd: boolean) => {
     const doc = Buffer.from(entry.doc, 'base64');
     lengths[page] = entry.length;
     titleShares[page] = entry.share;
     documents[page] = doc;
     docKeys[page] = [contentKey(doc), doc.length];
-  };
-
-  /** Adds a page's terms to the postings (pages in increasing order: a page after every page there is goes at the end). */
-  const post = (page: number, entry: PageEntry, atEnd: boolean) => {
     entry.terms.forEach((term, i) => {
       const id = termIds.get(term);
       if (id === undefined) return addTerm(term, page, entry.values[i]!);
@@ -142,11 +137,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
   /** Leaves the state's way: every page's entry merged, in order. */
   const mergeAll = () => {
     merged = true;
-    for (let page = 0; page < keys.length; page++) {
-      const entry = changed.get(page) ?? entryAt(page);
-      describe(page, entry);
-      post(page, entry, true);
-    }
+    for (let page = 0; page < keys.length; page++) post(page, changed.get(page) ?? entryAt(page), true);
     changed.clear();
   };
 
@@ -161,11 +152,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     if (known) return;
     // (With the body as given, when the page was just rendered.)
     const entry = entryAt(page, input);
-    if (merged) {
-      describe(page, entry);
-      post(page, entry, true);
-      return;
-    }
+    if (merged) return post(page, entry, true);
     changed.set(page, entry);
     // Most of the site changed (a new pipeline, say): merging is then the shorter way, and holds no entries.
     if (changed.size > MAX_CHANGED) mergeAll();
@@ -221,33 +208,26 @@ export function createSearchIndexer(options: { state?: string } = {}) {
       posting.pages = order ? Uint32Array.from(order, (i) => keptPages[i]!) : keptPages.slice(0, at);
       posting.values = order ? Uint32Array.from(order, (i) => keptValues[i]!) : keptValues.slice(0, at);
     }
-    for (const [page, entry] of changed) {
-      describe(page, entry);
-      post(page, entry, false);
-    }
+    for (const [page, entry] of changed) post(page, entry, false);
     changed.clear();
     merged = true;
     made = 'changed in place';
   };
 
-  /** Every term in sorted order (the state's came sorted: a run that the engine's merge sort takes whole, sorting in the ones added since). */
-  const termsInOrder = () => (sortedTerms === termNames.length ? termNames : termNames.slice().sort());
-
-  /** The document of a page, from this build or from its entry. */
-  const documentOf = (page: number): Buffer => documents[page] ?? Buffer.from(entryAt(page).doc, 'base64');
-
   /** The files, from the postings. */
   const build = (): IndexFile[] => {
     if (built) return built;
     if (!merged) applyChanges();
-    const order = termsInOrder();
+    // Every term in sorted order (the state's came sorted: a run that the engine's merge sort takes whole, sorting in the ones added since).
+    const order = sortedTerms === termNames.length ? termNames : termNames.slice().sort();
     const { files, shards } = encodeIndex({
       terms: order,
       postingOf: (term) => postingAt(termIds.get(term)!),
       lengths,
       titleShares,
       docKeys,
-      documentOf,
+      // (From this build, or from the page's entry.)
+      documentOf: (page) => documents[page] ?? Buffer.from(entryAt(page).doc, 'base64'),
       previousShards: head?.shards ?? [],
     });
     built = files;
@@ -262,9 +242,9 @@ export function createSearchIndexer(options: { state?: string } = {}) {
       const posting = postings[termIds.get(term)!]!;
       return typeof posting === 'number' || posting.pages.length > 0;
     });
-    const bytes = packPostings(list, live, (term) => postingAt(termIds.get(term)!));
-    const state: StateHead = {
-      version: stateVersion(),
+    // The head goes into the record when the build has committed, and is used only with postings of its own list.
+    record!.writeFile(part, `${stateName}.bin`, packPostings(list, live, (term) => postingAt(termIds.get(term)!)));
+    record!.set(part, stateVersion(), {
       keys,
       list,
       lengths,
@@ -272,10 +252,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
       docs: docKeys,
       shards: shards.map((shard) => [shard.raw, shard.key, shard.size]),
       files: files.map((f) => [f.path, f.key, f.size]),
-    };
-    // The head goes into the record when the build has committed, and is used only with postings of its own list.
-    record!.writeFile(part, `${stateName}.bin`, bytes);
-    record!.set(part, stateVersion(), state);
+    } satisfies StateHead);
   };
 
   /** When every page's entry is the one of the last build, so are the files. */
@@ -301,30 +278,18 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
     list,
     /**
-     * Writes the index files into `dir`, but for those `keep` says the output already holds (path relative
-     * to search-index/; `key` is a hash of the bytes), telling `written` of each; returns how many it wrote.
+     * Adds the index files to `out` under `folder` (search-index/, or zh/search-index/), but for those the output
+     * holds already: their folder is named by the index's key, and an unchanged file moves to the new folder.
      */
-    async writeTo(
-      dir: string,
-      options: { keep?: (path: string, key: string) => boolean; written?: (path: string, key: string, size: number) => void } = {},
-    ) {
-      const listed = list();
-      const wanted = listed.filter(([path, key, size]) => {
-        if (options.keep?.(path, key)) return false;
-        options.written?.(path, key, size);
-        return true;
-      });
-      const paths = new Set(wanted.map(([path]) => path));
-      const files = wanted.length ? build().filter((file) => paths.has(file.path)) : [];
-      for (const folder of new Set(files.map((file) => dirname(file.path)))) await mkdir(join(dir, folder), { recursive: true });
-      await Promise.all(
-        files.map((file) => {
-          const path = join(dir, file.path);
-          return writeFile(path, file.content()).catch((e: unknown) => Promise.reject(namedAfter(e, path)));
-        }),
-      );
+    async writeTo(out: OutputWriter, folder: string) {
+      let byPath: Map<string, IndexFile> | undefined;
+      for (const [path, key] of list()) {
+        if (out.keepMoved(join(folder, path), key)) continue;
+        // (Made only when a file must be written: when no page changed, the list is the last build's.)
+        const file = (byPath ??= new Map(build().map((f) => [f.path, f]))).get(path)!;
+        out.write(join(folder, path), file.content(), key);
+      }
       await flushCacheWrites();
-      return files.length;
     },
   };
 }

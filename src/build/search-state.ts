@@ -1,11 +1,30 @@
 import { createHash } from 'node:crypto';
 import { codeVersion, readCache } from '../io/cache.js';
-import type { SearchInput } from './search-entry.js';
+import type { PageEntry, SearchPlace } from '../content/search-sections.js';
 
-/* What the index writer (search-indexer.ts) keeps between builds: its pages' entry keys and the head of its saved state. */
+/*
+ * What the index writer (search-indexer.ts) is given per page, and what it keeps between builds: its
+ * pages' entry keys and the head of its saved state. (A page's entry is made by entryOf in
+ * src/content/search-sections.ts where the page renders, or by the indexer from its HTML.)
+ */
+
+/** A page as the index gets it. */
+export interface SearchInput extends SearchPlace {
+  title: string;
+  /**
+   * The rendered Markdown body (HTML; headings carry their ids). It may be
+   * left out when `sourceKey` is given: the indexer then takes it from the
+   * render cache, and only if its own cache has no entry for the page.
+   */
+  html?: string;
+  /** The render cache key of the page's Markdown (SourcePage.sourceKey): it stands for the body in the entry's key. */
+  sourceKey?: string;
+  /** The page's entry, when it was made where the page was rendered: then `html` is not read. */
+  entry?: PageEntry;
+}
 
 let entryVersion: string | undefined;
-const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-state.ts', 'src/build/search-entry.ts', 'src/build/search-encoding.ts', 'src/content/search-sections.ts', 'templates/client/search-text.ts']));
+const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-state.ts', 'src/build/search-encoding.ts', 'src/content/search-sections.ts', 'templates/client/search-text.ts']));
 export const pageKey = (input: SearchInput) =>
   createHash('sha256')
     .update(indexerVersion())
@@ -32,8 +51,7 @@ export function htmlOf(input: SearchInput): string {
  */
 
 export interface StateHead {
-  /** The indexer's version and the pages' entry keys in order: what the state is a function of. */
-  version: string;
+  /** The pages' entry keys in order: what the state is a function of, with the indexer's version (the record part's key). */
   keys: string[];
   /** The key of the whole list (see listKey); the postings file carries it too. */
   list: string;

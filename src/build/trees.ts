@@ -4,12 +4,8 @@ import type { PageHooks } from '../content/load.js';
 import { isCurrent } from '../site/tree-links.js';
 import type { Site, SitePage } from '../site/model.js';
 import { treeConfig, treeOfId, treeSpecs } from '../site/trees.js';
-import type { Contents } from './output.js';
-import type { OutputKeys } from './keys.js';
-import { llmsFullTxt, llmsTxt } from './llms.js';
-import { renderPrintable } from './render.js';
-import { printables, searchInputs, searchPlaces } from './parts.js';
-import type { SearchIndexer } from './search.js';
+import { searchInputs, searchPlaces, treeOwnFiles, type Kept } from './parts.js';
+import type { SearchIndexer } from './search-indexer.js';
 
 /*
  * The build of a site in several languages or versions (see src/site/trees.ts): one search index
@@ -50,24 +46,9 @@ export function treeSearch(config: SiteConfig, base: string, make: (prefix: stri
  * The files of each tree but the first (whose files are siteFiles'): its printable sections, and
  * for a language of the current version its llms.txt and llms-full.txt.
  */
-export function* treeFiles(
-  contexts: RenderContext[],
-  markdownOf: (page: SitePage) => string,
-  kept: Array<{ keys: OutputKeys; keep: (path: string, key: string) => boolean }>,
-): Generator<[path: string, contents: Contents, key?: string]> {
+export function* treeFiles(contexts: RenderContext[], markdownOf: (page: SitePage) => string, kept: Kept[]) {
   for (let i = 1; i < contexts.length; i++) {
-    const ctx = contexts[i]!;
-    const { site, base } = ctx;
-    const tree = site.trees![i]!;
-    const { keys, keep } = kept[i]!;
-    for (const [j, path] of printables(site)) {
-      const key = keys.printable(site.sections[j]!);
-      if (!keep(path, key)) yield [path, renderPrintable(ctx, site, site.sections[j]!), key];
-    }
-    if (!isCurrent(tree)) continue;
-    yield [`${tree.prefix}llms.txt`, llmsTxt(site, base, tree.prefix)];
-    const fullKey = keys.everyPage();
-    const full = `${tree.prefix}llms-full.txt`;
-    if (!keep(full, fullKey)) yield [full, llmsFullTxt(site, base, markdownOf), fullKey];
+    const tree = contexts[i]!.site.trees![i]!;
+    yield* treeOwnFiles(contexts[i]!, markdownOf, kept[i], isCurrent(tree) ? tree.prefix : undefined);
   }
 }

@@ -65,7 +65,7 @@ const SECTION_TEXT = 6000;
  * What a page's body gives the search index, read where the page is rendered (a worker thread of
  * the pool, in a cold build): the terms of its text and headings with their weighted counts, in the
  * order first seen, and the sections a result shows. The index adds the title's terms and the
- * page's address (src/build/search-entry.ts).
+ * page's address (entryOf).
  */
 export interface SearchBody {
   /** Body words. */

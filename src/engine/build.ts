@@ -8,7 +8,7 @@ import { BuildRecord, currentRecord } from '../io/record.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { resolveLinks, type LinkTargets } from '../site/links.js';
 import { pageFile, type Site, type SitePage } from '../site/model.js';
-import { createSearchIndexer, type SearchIndexer } from '../build/search.js';
+import { createSearchIndexer, type SearchIndexer } from '../build/search-indexer.js';
 import { treeFiles, treeSearch } from '../build/trees.js';
 import { OutputWriter } from '../build/output.js';
 import { lockOutput, type OutputLock } from '../build/output-lock.js';
@@ -253,15 +253,7 @@ async function writeSite(rendering: Rendering, config: SiteConfig, options: Buil
   const { onProgress, pool = {}, templates = TEMPLATES_DIR } = options;
   // Every page is in the index by now: its files are written while the pages render.
   const searchFiles = indexers.length
-    ? Promise.all(
-        indexers.map(({ prefix, indexer }) =>
-          indexer.writeTo(join(out.temp, prefix, 'search-index'), {
-            // The index's files live in a folder named by its version: unchanged ones move to the new folder.
-            keep: (path, key) => out.keepMoved(join(prefix, 'search-index', path), key),
-            written: (path, key, size) => out.writtenElsewhere(join(prefix, 'search-index', path), key, size),
-          }),
-        ),
-      )
+    ? Promise.all(indexers.map(({ prefix, indexer }) => indexer.writeTo(out, join(prefix, 'search-index'))))
     : undefined;
   // (Handled here too: it may fail, on a full disk, while the pages are still being written; it is awaited below.)
   searchFiles?.catch(() => undefined);

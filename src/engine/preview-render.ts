@@ -1,7 +1,7 @@
 import { join, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
 import { searchInputs, searchOrder, searchPlaces, siteFiles } from '../build/parts.js';
-import { createSearchIndexer } from '../build/search.js';
+import { createSearchIndexer } from '../build/search-indexer.js';
 import { treeFiles, treeViews } from '../build/trees.js';
 import { pageFile, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import type { Rendering } from './engine.js';

@@ -3,7 +3,7 @@ import type { SearchResult } from './search-logic.js';
 import { isUnspaced, queryWords, readVarint, termsOf, wordStarts, words } from './search-text.js';
 
 /*
- * The search engine of the local index (written by src/build/search.ts). It is
+ * The search engine of the local index (written by src/build/search-encoding.ts). It is
  * its own small script, loaded when the search box is first used; it fetches
  * the index entry, then per query only the term shards its words fall in and
  * the documents of the pages it shows.

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createSearchIndexer, type SearchInput } from '../../src/build/search.js';
-import { createEntryReader } from '../../src/build/search-entry.js';
+import { createSearchIndexer } from '../../src/build/search-indexer.js';
+import type { SearchInput } from '../../src/build/search-state.js';
 import { createBodyReader, entryOf, sectionsOf } from '../../src/content/search-sections.js';
 import { flushCacheWrites } from '../../src/io/cache.js';
 import { BuildRecord } from '../../src/io/record.js';
@@ -141,7 +141,7 @@ describe('search index', () => {
 
   it('counts a word of a heading three times, and marks the words of the title and slug', () => {
     const input = { url: '/api/loaders/', title: 'Loader API', slug: 'loaders', section: 'API' };
-    const entry = createEntryReader()(input, '<p>A loader loads.</p><h2 id="x">Loader options</h2><p>Options.</p>');
+    const entry = entryOf(input, createBodyReader()('<p>A loader loads.</p><h2 id="x">Loader options</h2><p>Options.</p>'));
     // A value is the weighted count times 4, plus 2 for a whole word of the title or slug and 1 for a part of one:
     // "loader" once in the body, once in a heading (3) and a title word; "api" and "loaders" only in the title and slug;
     // "loaderapi" the title's words joined.
@@ -157,11 +157,12 @@ describe('search index', () => {
     // 250,000 words found on this page alone, and one that other pages have too.
     const rows = Array.from({ length: 250_000 }, (_, i) => `option${i}`);
     const table = page('/reference/options/', 'Options', `<h2 id="all">All options</h2><p>${rows.join(' ')} browsers</p>`, 'Reference');
-    const read = createEntryReader();
-    const bigEntry = read(table, table.html!);
+    const readBody = createBodyReader();
+    const read = (input: SearchInput) => entryOf(input, readBody(input.html!));
+    const bigEntry = read(table);
     expect(bigEntry.terms.length).toBeGreaterThan(250_000);
     // The reader forgot what it learnt from that page: what it reads next is what a new reader reads.
-    for (const p of PAGES) expect(read(p, p.html!)).toEqual(createEntryReader()(p, p.html!));
+    for (const p of PAGES) expect(read(p)).toEqual(entryOf(p, createBodyReader()(p.html!)));
     const engine = engineOf(indexOf([...PAGES, table]));
     expect((await engine.search('option123456')).map((r) => r.url)).toEqual(['/reference/options/#all']);
     expect((await engine.search('option7')).map((r) => r.url)).toEqual(['/reference/options/#all']);

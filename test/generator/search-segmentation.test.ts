@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEntryReader } from '../../src/build/search-entry.js';
-import { sectionsOf } from '../../src/content/search-sections.js';
+import { createBodyReader, entryOf, sectionsOf } from '../../src/content/search-sections.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 import { correctQuery } from '../../templates/client/search-logic.js';
@@ -83,7 +82,7 @@ describe('search words of unspaced scripts', () => {
   });
 
   it('puts the words of a Chinese page into its entry', () => {
-    const entry = createEntryReader()({ url: '/tides/', title: '潮汐', slug: 'tides', html: `<p>${TIDES}</p><h2 id="config">配置</h2><p>使用 splitChunks 配置。</p>` }, `<p>${TIDES}</p><h2 id="config">配置</h2><p>使用 splitChunks 配置。</p>`);
+    const entry = entryOf({ url: '/tides/', title: '潮汐', slug: 'tides' }, createBodyReader()(`<p>${TIDES}</p><h2 id="config">配置</h2><p>使用 splitChunks 配置。</p>`));
     for (const term of ['潮汐', '月球', '海平面', 'splitchunks', 'chunks', '配置']) expect(entry.terms, term).toContain(term);
   });
 });
