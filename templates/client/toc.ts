@@ -47,6 +47,8 @@ export function initToc(): void {
       else if (box.bottom > frame.bottom) inner.scrollTop += box.bottom - frame.bottom + 8;
     }
   };
-  window.addEventListener('hashchange', onScrollFrame(update));
-  update();
+  const queue = onScrollFrame(update);
+  window.addEventListener('hashchange', queue);
+  // In the first frame, not now: measuring the headings here would lay the page out before it is shown.
+  queue();
 }
