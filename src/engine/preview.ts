@@ -6,11 +6,13 @@ import { loadHighlighter } from '../content/highlight.js';
 import { cachePath } from '../io/cache.js';
 import { BuildRecord } from '../io/record.js';
 import { formatProblem, InputError, type SourceProblem } from '../shared/errors.js';
-import type { Site } from '../site/model.js';
+import { siteFiles } from '../build/parts.js';
+import { treeFiles } from '../build/trees.js';
+import { pageFile, type SidebarSection, type Site } from '../site/model.js';
 import type { RenderContext } from '../../templates/types.js';
-import { Engine, type EngineChange } from './engine.js';
+import { Engine, type EngineChange, type Rendering } from './engine.js';
 import { FirstPass } from './first-pass.js';
-import { BASE, renderOutput, sameContents, searchIndexFiles, UNKNOWN, urlPath, type FileList, type Rendered, type Renderer, type StalePrintable } from './preview-render.js';
+import { BASE, sameContents, searchIndexFiles, UNKNOWN, urlPath, type FileList, type Renderer } from './preview-render.js';
 
 export type { FileList, Renderer } from './preview-render.js';
 
@@ -67,11 +69,16 @@ export interface PreviewOptions {
   renderer: Renderer;
 }
 
+interface Rendered {
+  key: string;
+  html: string;
+}
+
 interface Current {
   site: Site;
   ctx: RenderContext;
   /** Printable sections whose cached HTML is out of date, with the key to render them for. */
-  stalePrintables: StalePrintable[];
+  stalePrintables: Array<{ section: SidebarSection; key: string }>;
   searchDirty: boolean;
 }
 
@@ -79,6 +86,7 @@ export class Preview {
   private readonly engine: Engine;
   /** The record of the last build of this site root (src/io/record.ts). */
   private readonly record: BuildRecord;
+  /** The pages the last build rendered, by id. */
   private pages = new Map<string, Rendered>();
   private readonly printables = new Map<string, Rendered>();
   private search: FileList = [];
@@ -178,11 +186,7 @@ export class Preview {
     if (!update.ok) return failed(update.problems);
     const { site, rendering, parsed } = update;
 
-    const { output, ctx, rendered, stalePrintables, pages } = await renderOutput(
-      { ...this.options, rendering: rendering!, pages: this.pages, search: this.search, printables: this.printables, pause: this.current ? undefined : () => this.pause() },
-      site,
-    );
-    this.pages = pages;
+    const { output, ctx, rendered, stalePrintables } = await this.render(site, rendering!);
     lap('render');
     const set = this.changed(output);
     const remove = [...this.output.keys()].filter((path) => !output.has(path));
@@ -192,6 +196,53 @@ export class Preview {
     lap('diff');
     const warnings = update.warnings.map((w) => `${formatProblem(w)} (warning)`);
     return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started, stages, warnings } };
+  }
+
+  /**
+   * The files of the build: every page rendered again only when its key changed (the keys of `docs build`'s
+   * output files), the printable sections, the generated files.
+   */
+  private async render(site: Site, { contexts, markdownOf }: Rendering) {
+    const { renderer, root, templatesDir } = this.options;
+    const { ctx, keys } = contexts[0]!;
+    const output = new Map<string, string | Uint8Array>();
+    for (const [path, contents] of contexts.flatMap((c) => c.files)) output.set(urlPath(path), contents);
+
+    // The same keys as `docs build` (src/build/keys.ts): a page is rendered again exactly when a build would; one set per tree.
+    const pages = new Map<string, Rendered>();
+    let rendered = 0;
+    for (const page of site.pages) {
+      const tree = contexts[page.tree ?? 0]!;
+      const key = tree.keys.page(page);
+      let entry = this.pages.get(page.id);
+      if (entry?.key !== key) {
+        entry = { key, html: renderer.page(tree.ctx, page) };
+        // During the first build: lets a page asked for meanwhile be rendered.
+        if (++rendered % 16 === 0 && !this.current) await this.pause();
+      }
+      pages.set(page.id, entry);
+      output.set(urlPath(pageFile(page)), entry.html);
+    }
+    for (const [path, contents] of this.search) output.set(path, contents);
+
+    const stalePrintables: Current['stalePrintables'] = [];
+    const printable = (section: SidebarSection) => {
+      const key = keys.printable(section);
+      const cached = this.printables.get(section.url);
+      if (cached?.key === key) return cached.html;
+      if (cached) {
+        stalePrintables.push({ section, key });
+        return cached.html;
+      }
+      const html = renderer.printable(ctx, site, section);
+      this.printables.set(section.url, { key, html });
+      return html;
+    };
+    for (const [path, contents] of siteFiles(ctx, root, templatesDir, printable, markdownOf)) output.set(urlPath(path), contents);
+    // (The other trees' printable sections and llms.txt, made again at each build: only a site in several languages or versions has them.)
+    for (const [path, contents] of treeFiles(contexts.map((c) => c.ctx), markdownOf, contexts.map((c) => ({ keys: c.keys, keep: () => false })))) output.set(urlPath(path), contents);
+    this.pages = pages;
+    return { output, ctx, rendered, stalePrintables };
   }
 
   /** Whether background work is left (printable sections, search index). */
@@ -242,11 +293,6 @@ export class Preview {
   /** The files whose contents the output lacks or has otherwise (the previous worker's search index, UNKNOWN, stays until the new one is written). */
   private changed(files: Iterable<[string, string | Uint8Array]>): FileList {
     return [...files].filter(([path, contents]) => contents !== UNKNOWN && !sameContents(this.output.get(path) ?? UNKNOWN, contents));
-  }
-
-  /** Every output file, as `docs build` would write it (for tests and checks). */
-  files(): Map<string, string | Uint8Array> {
-    return new Map(this.output);
   }
 
   /**
