@@ -1,6 +1,7 @@
 import { Layout, NotFound } from '../../templates/Layout.js';
 import { Printable } from '../../templates/Printable.js';
-import type { RenderContext } from '../../templates/types.js';
+import type { ComponentType } from 'react';
+import type { PageProps, RenderContext } from '../../templates/types.js';
 import { pageHtml } from '../content/load.js';
 import { fillLinks } from '../content/markdown.js';
 import { ANCHOR_LABEL_ID } from '../content/plugins/headings.js';
@@ -38,9 +39,9 @@ export function bodyHtml(page: SitePage, ui: RenderContext['theme']['ui']): stri
     );
 }
 
-/** Renders one page to a complete HTML document. */
-export function renderPage(ctx: RenderContext, page: SitePage): string {
-  return renderDocument((raw) => <Layout ctx={withRawNav(ctx, raw)} page={page} body={raw(bodyHtml(page, ctx.theme.ui))} />);
+/** Renders one page to a complete HTML document (with another Layout: the preview of a templates folder's copy). */
+export function renderPage(ctx: RenderContext, page: SitePage, Page: ComponentType<PageProps> = Layout): string {
+  return renderDocument((raw) => <Page ctx={withRawNav(ctx, raw)} page={page} body={raw(bodyHtml(page, ctx.theme.ui))} />);
 }
 
 /** The 404 page of a site without content/404.md. */

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createElement, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import type { PageProps } from '../../templates/types.js';
 import { TEMPLATES_DIR } from '../build/parts.js';
-import { renderDocument, withRawNav } from '../build/document.js';
 import type { Renderer } from '../engine/preview.js';
 
 /**
@@ -19,8 +18,5 @@ export async function loadRenderer(templatesDir: string): Promise<Renderer> {
     return { page: render.renderPage, printable: render.renderPrintable };
   }
   const { Layout } = (await import(pathToFileURL(layoutFile).href)) as { Layout: ComponentType<PageProps> };
-  return {
-    page: (ctx, page) => renderDocument((raw) => createElement(Layout, { ctx: withRawNav(ctx, raw), page, body: raw(render.bodyHtml(page, ctx.theme.ui)) })),
-    printable: render.renderPrintable,
-  };
+  return { page: (ctx, page) => render.renderPage(ctx, page, Layout), printable: render.renderPrintable };
 }
