@@ -14,7 +14,7 @@ export interface ServeOptions {
   templates?: string;
   /** TypeScript config the worker compiles the templates with; defaults to the tool's. */
   tsconfig?: string;
-  /** Called after every build (and background update) is applied. */
+  /** Called after every build's result is applied (not after the background updates that follow it). */
   onBuild?: (result: BuildResult) => void;
 }
 
