@@ -106,39 +106,26 @@ export class Entry {
 
 export type Encoding = 'br' | 'gzip';
 
-export class FileStore {
-  private readonly entries = new Map<string, Entry>();
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get(path: string): Entry | undefined {
-    return this.entries.get(path);
-  }
-
-  has(path: string): boolean {
-    return this.entries.has(path);
-  }
-
+/** The served files by path (a build's changes come in through apply). */
+export class FileStore extends Map<string, Entry> {
   /** Applies a build's changes (the worker sends only files that changed); returns the paths set or removed. */
   apply(set: FileList, remove: string[]): string[] {
     const changed: string[] = [];
     const now = new Date();
-    for (const path of remove) if (this.entries.delete(path)) changed.push(path);
+    for (const path of remove) if (this.delete(path)) changed.push(path);
     for (const [path, contents] of set) {
-      this.entries.set(path, new Entry(path, contents, now));
+      this.set(path, new Entry(path, contents, now));
       changed.push(path);
     }
     return changed;
   }
 
   paths(): string[] {
-    return [...this.entries.keys()];
+    return [...this.keys()];
   }
 
   /** Every file with the bytes `docs build` writes. */
   sources(): Map<string, Buffer> {
-    return new Map([...this.entries].map(([path, entry]) => [path, entry.source]));
+    return new Map([...this].map(([path, entry]) => [path, entry.source]));
   }
 }
