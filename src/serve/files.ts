@@ -119,13 +119,4 @@ export class FileStore extends Map<string, Entry> {
     }
     return changed;
   }
-
-  paths(): string[] {
-    return [...this.keys()];
-  }
-
-  /** Every file with the bytes `docs build` writes. */
-  sources(): Map<string, Buffer> {
-    return new Map([...this].map(([path, entry]) => [path, entry.source]));
-  }
 }

@@ -125,7 +125,7 @@ export class PreviewServer {
 
   /** The files served, with the bytes `docs build` writes (no reload script). */
   files(): Map<string, Buffer> {
-    return this.store.sources();
+    return new Map([...this.store].map(([path, entry]) => [path, entry.source]));
   }
 
   state(): BuildState {
@@ -233,7 +233,7 @@ export class PreviewServer {
       this.worker = undefined;
       this.schedule({ full: true });
     });
-    const result = await next.build({ full: true, known: this.store.paths() }).catch(async (e: unknown) => {
+    const result = await next.build({ full: true, known: [...this.store.keys()] }).catch(async (e: unknown) => {
       await next.terminate();
       throw e;
     });
@@ -288,7 +288,7 @@ export class PreviewServer {
     if (this.firstBuild) {
       // Pages shown before the build was done: reloaded where the built page differs (changed() above compared them).
       this.firstBuild = false;
-      this.early.store.apply([], this.early.store.paths());
+      this.early.store.apply([], [...this.early.store.keys()]);
       this.finishFirst();
     }
     this.options.onBuild?.(result);
