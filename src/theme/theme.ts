@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
-import type { LoadedConfig } from '../config/load.js';
+import type { LoadedConfig } from '../config/checked.js';
 import { COMPONENT_NAMES, type SiteConfig } from '../config/schema.js';
 import { currentRecord } from '../io/record.js';
 import type { SourceProblem } from '../shared/errors.js';
