@@ -7,9 +7,9 @@ import type { ComponentType } from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';
 import { COMPONENT_NAMES, type ComponentName, type SiteConfig } from '../config/schema.js';
 import { esbuildProblems, InputError, type SourceProblem } from '../shared/errors.js';
-import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
+import { isWithin, PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { imageSize } from './image-size.js';
-import { inside, logoFiles } from './theme.js';
+import { logoFiles } from './theme.js';
 
 /* The site's own React components (config `components:`), compiled and run in the build. */
 
@@ -117,7 +117,7 @@ function compileComponent(root: string, entry: string, name: ComponentName) {
   const helpers = realpathSync(helpersFile());
   const outside = Object.keys(result.metafile.inputs)
     .map((file) => realpathSync(resolve(root, file)))
-    .filter((real) => real !== helpers && !inside(realRoot, real));
+    .filter((real) => real !== helpers && !isWithin(real, realRoot));
   if (outside.length) {
     throw new InputError([
       { file: display(entry), line: 1, column: 1, message: `component ${name}: ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the site folder; a component may import react, the site's own files and ${helpersImport()} only` },

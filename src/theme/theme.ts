@@ -5,6 +5,7 @@ import type { LoadedConfig } from '../config/checked.js';
 import { COMPONENT_NAMES, type SiteConfig } from '../config/schema.js';
 import { currentRecord } from '../io/record.js';
 import type { SourceProblem } from '../shared/errors.js';
+import { isWithin } from '../shared/paths.js';
 import { toolVersion } from '../shared/tool-version.js';
 import { colorStylesheet, contrastProblems, themeColors, type ColorKey, type ThemeColors } from './colors.js';
 import { SOCIAL_ICON_NAMES, SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
@@ -107,7 +108,7 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
     if (!isFile(full) || relative(root, full).startsWith('..')) return problems.push(loaded.problemAt(path, `there is no file ${file} in the site folder`));
     // Read through a symbolic link, a file outside the site would be published (the stylesheets and components
     // are built into the site); and static/ does not copy links, so a logo behind one would be missing.
-    if (!inside(realpathSync(root), realpathSync(full))) problems.push(loaded.problemAt(path, `${file} is a symbolic link to a file outside the site folder; copy the file into the site`));
+    if (!isWithin(realpathSync(full), realpathSync(root))) problems.push(loaded.problemAt(path, `${file} is a symbolic link to a file outside the site folder; copy the file into the site`));
     else if (image && lstatSync(full).isSymbolicLink()) problems.push(loaded.problemAt(path, `${file} is a symbolic link, and links in static/ are not copied; put the file itself there`));
     else if (image) {
       const bad = imageProblem(full);
@@ -184,12 +185,6 @@ function isFile(path: string): boolean {
     return false;
   }
 }
-
-/** Whether `dir` holds `path` (both real paths), or is it. */
-export const inside = (dir: string, path: string) => {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep));
-};
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
