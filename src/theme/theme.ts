@@ -19,12 +19,10 @@ import { hasTrees, TREES_CSS } from './trees-css.js';
  * themeProblems, read by themeStylesheet and loadComponents).
  */
 
-export type SocialEntry = SiteConfig['social'][number];
-
 export interface ResolvedTheme {
   ui: UiStrings;
   colors: ThemeColors;
-  social: SocialEntry[];
+  social: SiteConfig['social'];
   /** URL path of the logo file; undefined for the built-in neutral mark. */
   logo?: string;
   /** URL path of the logo file of the dark scheme, when it has its own. */
@@ -61,7 +59,7 @@ export function resolveTheme(config: SiteConfig): ResolvedTheme {
   const ui = uiStrings(config.site.language, config.ui as Partial<UiStrings>);
   // A "#" inside a fragment (matrix.to/#/#room:server) is not valid in an href: it is written %23, which such sites read the same.
   const href = (url: string) => url.replace(/#(.*)$/, (_, fragment: string) => '#' + fragment.replace(/#/g, '%23'));
-  const social: SocialEntry[] = config.social.map((link) => ({ ...link, url: href(link.url) }));
+  const social: SiteConfig['social'] = config.social.map((link) => ({ ...link, url: href(link.url) }));
   // A link of the older `links:` key: the icon of its host, else the plain link mark named by the host.
   const legacy = (url: string | undefined, text: string) => {
     if (!url) return;
