@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, parse, resolve } from 'node:path';
 
 /** A wrong command line (exit code 2): the build refuses before it touches anything. */
 export class UsageError extends Error {
@@ -17,6 +17,7 @@ export class UsageError extends Error {
  */
 export { OUTPUT_MARKER } from '../site/model.js';
 import { OUTPUT_MARKER } from '../site/model.js';
+import { isWithin } from '../shared/paths.js';
 
 /** The path with every existing part resolved through symbolic links (the rest appended as written). */
 function real(path: string): string {
@@ -33,12 +34,6 @@ function real(path: string): string {
       current = parent;
     }
   }
-}
-
-/** Whether `inner` is `outer` or lies inside it. */
-export function isWithin(inner: string, outer: string): boolean {
-  const rel = relative(outer, inner);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !parse(rel).root);
 }
 
 /**

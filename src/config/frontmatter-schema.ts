@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { nonBlank } from './text.js';
 import { parseValid } from './validate.js';
-import type { RawSource } from './split-source.js';
 
 /* The frontmatter's schema and its reading (loaded with the parsers: see src/config/parsers.ts). */
 
@@ -78,13 +77,6 @@ export const FrontmatterSchema = z.strictObject({
     .describe('Feature cards of the landing home page (theme.home: landing; content/index.md only).'),
 });
 export type Frontmatter = z.infer<typeof FrontmatterSchema>;
-
-/** A page's source with its frontmatter read. */
-export interface SplitSource extends Omit<RawSource, 'yaml'> {
-  frontmatter: Frontmatter;
-  /** 1-based line of the first frontmatter field, for problems found later (e.g. a related link). */
-  locateField(path: readonly PropertyKey[]): { line: number; column: number };
-}
 
 /** Reads and validates the frontmatter of a cut source; throws InputError with positions in `file`. */
 export function readFrontmatter(yaml: string, file: string): Frontmatter {

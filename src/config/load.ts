@@ -9,8 +9,6 @@ import { parsers } from './parsers.js';
 import type { LoadedConfig } from './checked.js';
 import type { SiteConfig } from './schema.js';
 
-export type { LoadedConfig };
-
 /** Reads, parses and validates site.config.yaml; throws InputError listing every problem (and ParsersNotLoaded, see src/config/parsers.ts). */
 export function loadConfig(path: string, displayName = basename(path)): LoadedConfig {
   let source: string;

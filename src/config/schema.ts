@@ -36,7 +36,6 @@ export const LinkSchema = z
     url: siteUrl.describe('Where it goes: a site path such as /guides/ or an external URL.'),
   })
   .describe('A link.');
-export type Link = z.infer<typeof LinkSchema>;
 
 export interface NavEntry {
   title: string;
@@ -71,7 +70,6 @@ export const PageEntrySchema = z.union([
   pageId.describe('A page: its path under content/ without .md.'),
   z.strictObject({ autogenerate: FolderSchema }).describe('The pages of a folder, at this place among the pages listed by hand.'),
 ]);
-export type PageEntry = z.infer<typeof PageEntrySchema>;
 
 export const SectionSchema = z
   .strictObject({

@@ -4,8 +4,8 @@ import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { timed } from '../shared/stages.js';
-import type { Frontmatter, SplitSource } from '../config/frontmatter-schema.js';
-import { splitSource } from '../config/split-source.js';
+import type { Frontmatter } from '../config/frontmatter-schema.js';
+import { splitSource, type RawSource } from '../config/split-source.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PageTask, type PoolOptions, type RenderOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
@@ -45,12 +45,10 @@ import { duplicatePage, FrontmatterProblems, pageIdOf, PageProblems, withBodyPro
  * A page read and split, before (or instead of) rendering its Markdown. Its frontmatter is read
  * where the page renders (see frontmatterOf), unless the page's render or last build had it.
  */
-export interface Prepared extends Omit<SplitSource, 'frontmatter'> {
+export interface Prepared extends RawSource, Pick<SourcePage, 'locateField'> {
   relPath: string;
   sourcePath: string;
   frontmatter?: Frontmatter;
-  /** The frontmatter as written. */
-  yaml: string;
   key: string;
 }
 

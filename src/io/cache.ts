@@ -13,8 +13,6 @@ import { toolVersion } from '../shared/tool-version.js';
  * safe to delete at any time. DOCS_CACHE=0 turns it off; DOCS_CACHE_DIR moves it.
  */
 
-const cacheRootDir = () => process.env.DOCS_CACHE_DIR ?? join(PACKAGED ? installedModules() : join(TOOL_ROOT, 'node_modules'), '.cache', 'docs');
-
 /** The node_modules folder the package is installed in (its .cache/ is where tools keep their caches), or its own one. */
 function installedModules(): string {
   const parent = dirname(TOOL_ROOT.replace(/[\\/]$/, ''));
@@ -59,7 +57,8 @@ export function layerEnabled(kind: string): boolean {
 }
 
 export function cachePath(...parts: string[]): string {
-  return join(cacheRootDir(), ...parts);
+  const root = process.env.DOCS_CACHE_DIR ?? join(PACKAGED ? installedModules() : join(TOOL_ROOT, 'node_modules'), '.cache', 'docs');
+  return join(root, ...parts);
 }
 
 export function cacheKey(file: string, lineOffset: number, body: string): string {
@@ -141,7 +140,7 @@ export function writeCache<T extends { html: string }>(key: string, value: T): P
 export function readCachedFile(kind: string, name: string, folder = ''): Buffer | undefined {
   if (!layerEnabled(kind)) return undefined;
   try {
-    return checkedContents(readFileSync(join(cacheRootDir(), kind, folder, name)));
+    return checkedContents(readFileSync(cachePath(kind, folder, name)));
   } catch {
     return undefined;
   }
@@ -153,7 +152,7 @@ const folders = new Map<string, Promise<unknown>>();
 /** Stores a file in the cache (in `kind`/`folder`/) in the background; resolves to whether it was stored. */
 export function writeCachedFile(kind: string, name: string, contents: string | Uint8Array, folder = ''): Promise<boolean> {
   if (!layerEnabled(kind)) return Promise.resolve(false);
-  const dir = join(cacheRootDir(), kind, folder);
+  const dir = cachePath(kind, folder);
   // Written under a temporary name and renamed, so a reader never sees half a file.
   const temp = join(dir, `${name}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   const write = (async () => {

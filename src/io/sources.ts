@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { InputError, type SourceProblem } from '../shared/errors.js';
+import { isWithin } from '../shared/paths.js';
 
 /*
  * What the build reads from the writer's folders, and the rules that keep it
@@ -49,7 +50,6 @@ export function scanContent(rootDir: string, contentDir: string): { files: strin
     problems.push({ file: display(contentDir) + '/', line: 0, column: 0, message });
     return { files, problems };
   }
-  const inside = (real: string) => real === realRoot || real.startsWith(realRoot + sep);
   // Real paths of the folders on the way down (`realDir` the last): a link back to one of them is a loop.
   const walk = (dir: string, realDir: string, rel: string, ancestors: Set<string>) => {
     let entries;
@@ -76,7 +76,7 @@ export function scanContent(rootDir: string, contentDir: string): { files: strin
           else problem(abs, `this symbolic link leads nowhere (its target does not exist): remove it or fix its target`);
           continue;
         }
-        if (!inside(real)) {
+        if (!isWithin(real, realRoot)) {
           problem(abs, `this symbolic link leads outside the site folder (to ${real}); docs publishes only files inside the site folder, so copy the file in instead`);
           continue;
         }

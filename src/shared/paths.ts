@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, parse, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /*
@@ -31,4 +31,10 @@ const SOURCE_ENTRIES = { pool: ['engine', 'worker-entry.mjs'], highlight: ['cont
 /** The script a worker thread starts from: the bundled one when running bundled, unless `bundled` is false. */
 export function workerEntry(name: keyof typeof SOURCE_ENTRIES, bundled = true): URL {
   return pathToFileURL(bundled && BUNDLE_DIR !== undefined ? join(BUNDLE_DIR, `${name}-worker.mjs`) : join(TOOL_ROOT, 'src', ...SOURCE_ENTRIES[name]));
+}
+
+/** Whether `inner` is `outer` or lies inside it (a path on another drive does not). */
+export function isWithin(inner: string, outer: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !parse(rel).root);
 }

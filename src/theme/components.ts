@@ -7,8 +7,9 @@ import type { ComponentType } from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';
 import { COMPONENT_NAMES, type ComponentName, type SiteConfig } from '../config/schema.js';
 import { esbuildProblems, InputError, type SourceProblem } from '../shared/errors.js';
-import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
-import { imageRatio, inside, logoFiles } from './theme.js';
+import { isWithin, PACKAGED, TOOL_ROOT } from '../shared/paths.js';
+import { imageSize } from './image-size.js';
+import { logoFiles } from './theme.js';
 
 /* The site's own React components (config `components:`), compiled and run in the build. */
 
@@ -40,7 +41,7 @@ export function loadComponents(root: string, config: SiteConfig): { components: 
   const components: Components = {};
   const key = createHash('sha256');
   const logo = logoFiles(config);
-  const logoRatio = logo ? imageRatio(resolve(root, logo.light)) : 1;
+  const logoRatio = logo ? ratioOf(resolve(root, logo.light)) : 1;
   key.update(String(logoRatio));
   const problems: SourceProblem[] = [];
   for (const name of COMPONENT_NAMES) {
@@ -64,6 +65,17 @@ export function loadComponents(root: string, config: SiteConfig): { components: 
   }
   if (problems.length) throw new InputError(problems);
   return { components, key: key.digest('hex').slice(0, 16), logoRatio };
+}
+
+/** Width over height of a logo file, to three decimals; 1 when it does not say (or cannot be read). */
+function ratioOf(path: string): number {
+  let size;
+  try {
+    size = imageSize(readFileSync(path));
+  } catch {
+    return 1;
+  }
+  return size ? Math.round((size.width / size.height) * 1000) / 1000 : 1;
 }
 
 const toolRequire = createRequire(import.meta.url);
@@ -105,7 +117,7 @@ function compileComponent(root: string, entry: string, name: ComponentName) {
   const helpers = realpathSync(helpersFile());
   const outside = Object.keys(result.metafile.inputs)
     .map((file) => realpathSync(resolve(root, file)))
-    .filter((real) => real !== helpers && !inside(realRoot, real));
+    .filter((real) => real !== helpers && !isWithin(real, realRoot));
   if (outside.length) {
     throw new InputError([
       { file: display(entry), line: 1, column: 1, message: `component ${name}: ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the site folder; a component may import react, the site's own files and ${helpersImport()} only` },

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
-import type { LoadedConfig } from '../config/load.js';
+import type { LoadedConfig } from '../config/checked.js';
 import { COMPONENT_NAMES, type SiteConfig } from '../config/schema.js';
 import { currentRecord } from '../io/record.js';
 import type { SourceProblem } from '../shared/errors.js';
+import { isWithin } from '../shared/paths.js';
 import { toolVersion } from '../shared/tool-version.js';
 import { colorStylesheet, contrastProblems, themeColors, type ColorKey, type ThemeColors } from './colors.js';
 import { SOCIAL_ICON_NAMES, SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
@@ -18,12 +19,10 @@ import { hasTrees, TREES_CSS } from './trees-css.js';
  * themeProblems, read by themeStylesheet and loadComponents).
  */
 
-export type SocialEntry = SiteConfig['social'][number];
-
 export interface ResolvedTheme {
   ui: UiStrings;
   colors: ThemeColors;
-  social: SocialEntry[];
+  social: SiteConfig['social'];
   /** URL path of the logo file; undefined for the built-in neutral mark. */
   logo?: string;
   /** URL path of the logo file of the dark scheme, when it has its own. */
@@ -60,7 +59,7 @@ export function resolveTheme(config: SiteConfig): ResolvedTheme {
   const ui = uiStrings(config.site.language, config.ui as Partial<UiStrings>);
   // A "#" inside a fragment (matrix.to/#/#room:server) is not valid in an href: it is written %23, which such sites read the same.
   const href = (url: string) => url.replace(/#(.*)$/, (_, fragment: string) => '#' + fragment.replace(/#/g, '%23'));
-  const social: SocialEntry[] = config.social.map((link) => ({ ...link, url: href(link.url) }));
+  const social: SiteConfig['social'] = config.social.map((link) => ({ ...link, url: href(link.url) }));
   // A link of the older `links:` key: the icon of its host, else the plain link mark named by the host.
   const legacy = (url: string | undefined, text: string) => {
     if (!url) return;
@@ -107,7 +106,7 @@ export function themeProblems(root: string, loaded: LoadedConfig): SourceProblem
     if (!isFile(full) || relative(root, full).startsWith('..')) return problems.push(loaded.problemAt(path, `there is no file ${file} in the site folder`));
     // Read through a symbolic link, a file outside the site would be published (the stylesheets and components
     // are built into the site); and static/ does not copy links, so a logo behind one would be missing.
-    if (!inside(realpathSync(root), realpathSync(full))) problems.push(loaded.problemAt(path, `${file} is a symbolic link to a file outside the site folder; copy the file into the site`));
+    if (!isWithin(realpathSync(full), realpathSync(root))) problems.push(loaded.problemAt(path, `${file} is a symbolic link to a file outside the site folder; copy the file into the site`));
     else if (image && lstatSync(full).isSymbolicLink()) problems.push(loaded.problemAt(path, `${file} is a symbolic link, and links in static/ are not copied; put the file itself there`));
     else if (image) {
       const bad = imageProblem(full);
@@ -185,12 +184,6 @@ function isFile(path: string): boolean {
   }
 }
 
-/** Whether `dir` holds `path` (both real paths), or is it. */
-export const inside = (dir: string, path: string) => {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep));
-};
-
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** What is wrong with a logo or favicon file, as the end of a sentence that starts with its name; undefined when nothing. */
@@ -206,30 +199,6 @@ export function imageProblem(path: string): string | undefined {
   if (ext === '.gif') return /^GIF8[79]a/.test(bytes.subarray(0, 6).toString('latin1')) ? undefined : 'is not a GIF image (it does not start with the GIF signature)';
   if (ext === '.ico') return undefined;
   return /<svg\b/.test(bytes.toString('utf8')) ? undefined : 'is not an SVG image (it has no <svg> element)';
-}
-
-/** Width over height of an SVG (width and height, or viewBox) or PNG file; 1 when it does not say. */
-export function imageRatio(path: string): number {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch {
-    return 1;
-  }
-  let w = 0;
-  let h = 0;
-  if (bytes.subarray(1, 4).toString('latin1') === 'PNG') {
-    if (bytes.length < 24) return 1;
-    w = bytes.readUInt32BE(16);
-    h = bytes.readUInt32BE(20);
-  } else {
-    const tag = bytes.toString('utf8').match(/<svg\b[^>]*>/)?.[0] ?? '';
-    const attr = (name: string) => tag.match(new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`))?.[1];
-    const box = attr('viewBox')?.trim().split(/[\s,]+/).map(Number);
-    w = parseFloat(attr('width') ?? '') || box?.[2] || 0;
-    h = parseFloat(attr('height') ?? '') || box?.[3] || 0;
-  }
-  return w > 0 && h > 0 && Number.isFinite(w / h) ? Math.round((w / h) * 1000) / 1000 : 1;
 }
 
 const themedCss = new Map<string, string>();
