@@ -8,8 +8,7 @@ import * as jsxRuntime from 'react/jsx-runtime';
 import { COMPONENT_NAMES, type ComponentName, type SiteConfig } from '../config/schema.js';
 import { esbuildProblems, InputError, type SourceProblem } from '../shared/errors.js';
 import { isWithin, PACKAGED, TOOL_ROOT } from '../shared/paths.js';
-import { imageSize } from './image-size.js';
-import { logoFiles } from './theme.js';
+import { imageRatio, logoFiles } from './theme.js';
 
 /* The site's own React components (config `components:`), compiled and run in the build. */
 
@@ -41,7 +40,7 @@ export function loadComponents(root: string, config: SiteConfig): { components: 
   const components: Components = {};
   const key = createHash('sha256');
   const logo = logoFiles(config);
-  const logoRatio = logo ? ratioOf(resolve(root, logo.light)) : 1;
+  const logoRatio = logo ? imageRatio(resolve(root, logo.light)) : 1;
   key.update(String(logoRatio));
   const problems: SourceProblem[] = [];
   for (const name of COMPONENT_NAMES) {
@@ -65,17 +64,6 @@ export function loadComponents(root: string, config: SiteConfig): { components: 
   }
   if (problems.length) throw new InputError(problems);
   return { components, key: key.digest('hex').slice(0, 16), logoRatio };
-}
-
-/** Width over height of a logo file, to three decimals; 1 when it does not say (or cannot be read). */
-function ratioOf(path: string): number {
-  let size;
-  try {
-    size = imageSize(readFileSync(path));
-  } catch {
-    return 1;
-  }
-  return size ? Math.round((size.width / size.height) * 1000) / 1000 : 1;
 }
 
 const toolRequire = createRequire(import.meta.url);

@@ -201,6 +201,30 @@ export function imageProblem(path: string): string | undefined {
   return /<svg\b/.test(bytes.toString('utf8')) ? undefined : 'is not an SVG image (it has no <svg> element)';
 }
 
+/** Width over height of an SVG (width and height, or viewBox) or PNG file; 1 when it does not say. */
+export function imageRatio(path: string): number {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return 1;
+  }
+  let w = 0;
+  let h = 0;
+  if (bytes.subarray(1, 4).toString('latin1') === 'PNG') {
+    if (bytes.length < 24) return 1;
+    w = bytes.readUInt32BE(16);
+    h = bytes.readUInt32BE(20);
+  } else {
+    const tag = bytes.toString('utf8').match(/<svg\b[^>]*>/)?.[0] ?? '';
+    const attr = (name: string) => tag.match(new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`))?.[1];
+    const box = attr('viewBox')?.trim().split(/[\s,]+/).map(Number);
+    w = parseFloat(attr('width') ?? '') || box?.[2] || 0;
+    h = parseFloat(attr('height') ?? '') || box?.[3] || 0;
+  }
+  return w > 0 && h > 0 && Number.isFinite(w / h) ? Math.round((w / h) * 1000) / 1000 : 1;
+}
+
 const themedCss = new Map<string, string>();
 
 /**
