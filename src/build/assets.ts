@@ -98,13 +98,36 @@ export async function bundleCss(templatesDir: string): Promise<Asset> {
   const dir = join(templatesDir, 'styles');
   const files = readdirSync(dir).filter((f) => f.endsWith('.css')).sort();
   const source = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') + '\n' + tokenStylesheet();
+  const code = await minifyCss(source, `assets ${dir}`);
+  return { url: `/assets/style.${contentHash(code)}.css`, contents: code };
+}
+
+const themedCss = new Map<string, string>();
+
+/** A stylesheet minified by esbuild, kept in the record of the last build under `part` (keyed by the tool and the source). */
+async function minifyCss(source: string, part: string): Promise<string> {
   const key = createHash('sha256').update(toolVersion()).update('\0').update(source).digest('hex');
-  const part = `assets ${dir}`;
   let code = currentRecord()?.get<string>(part, key);
   if (code === undefined) {
     const { transform } = await import('esbuild');
     ({ code } = await transform(source, { loader: 'css', minify: true, target: ['chrome123', 'firefox120', 'safari17.5'] }));
     currentRecord()?.set(part, key, code);
   }
-  return { url: `/assets/style.${contentHash(code)}.css`, contents: code };
+  return code;
+}
+
+/**
+ * The built-in stylesheet followed by the theme's (colours and the site's own
+ * files), minified like it, in one file named by its hash. The minified theme
+ * is kept in the record of the last build, as the built-in stylesheet is (see
+ * bundleCss): a warm start never starts esbuild.
+ */
+export async function withThemeCss(css: { url: string; contents: string }, extra: string): Promise<{ url: string; contents: string }> {
+  let minified = themedCss.get(extra);
+  if (minified === undefined) {
+    minified = await minifyCss(extra, 'assets theme');
+    themedCss.set(extra, minified);
+  }
+  const contents = css.contents + minified;
+  return { url: `/assets/style.${contentHash(contents)}.css`, contents };
 }

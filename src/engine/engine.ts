@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { bundleClient, bundleCss, type Asset, type ClientAsset } from '../build/assets.js';
+import { bundleClient, bundleCss, withThemeCss, type Asset, type ClientAsset } from '../build/assets.js';
 import { lastUpdated } from '../build/git.js';
 import { outputKeys, type OutputKeys } from '../build/keys.js';
 import { markdownFromDisk } from '../build/llms.js';
@@ -19,7 +19,7 @@ import { esbuildProblems, InputError, type SourceProblem } from '../shared/error
 import { timed } from '../shared/stages.js';
 import type { Site, SitePage } from '../site/model.js';
 import { loadComponents } from '../theme/components.js';
-import { themeStylesheet, withThemeCss } from '../theme/theme.js';
+import { themeStylesheet } from '../theme/theme.js';
 import { checkSite, linksWithoutConfig, siteWarnings, type LinkResolver } from './checks.js';
 
 /*

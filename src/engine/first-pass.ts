@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { bundleCss } from '../build/assets.js';
+import { bundleCss, withThemeCss } from '../build/assets.js';
 import { renderContext, siteFiles } from '../build/parts.js';
 import { linkTargets } from './checks.js';
 import { listStatic } from '../io/sources.js';
@@ -9,7 +9,7 @@ import { outlinePages } from '../content/outline.js';
 import { InputError } from '../shared/errors.js';
 import { resolveLinks } from '../site/links.js';
 import { buildTrees } from '../site/trees.js';
-import { themeStylesheet, withThemeCss } from '../theme/theme.js';
+import { themeStylesheet } from '../theme/theme.js';
 import type { Engine } from './engine.js';
 import { BASE, urlPath, type FileList, type Renderer } from './preview-render.js';
 

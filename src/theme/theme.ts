@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { LoadedConfig } from '../config/checked.js';
 import { COMPONENT_NAMES, type SiteConfig } from '../config/schema.js';
-import { currentRecord } from '../io/record.js';
 import type { SourceProblem } from '../shared/errors.js';
 import { isWithin } from '../shared/paths.js';
-import { toolVersion } from '../shared/tool-version.js';
 import { colorStylesheet, contrastProblems, themeColors, type ColorKey, type ThemeColors } from './colors.js';
 import { SOCIAL_ICON_NAMES, SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
 import { format, uiStrings, type UiStrings } from './ui.js';
@@ -223,28 +220,4 @@ export function imageRatio(path: string): number {
     h = parseFloat(attr('height') ?? '') || box?.[3] || 0;
   }
   return w > 0 && h > 0 && Number.isFinite(w / h) ? Math.round((w / h) * 1000) / 1000 : 1;
-}
-
-const themedCss = new Map<string, string>();
-
-/**
- * The built-in stylesheet followed by the theme's (colours and the site's own
- * files), minified like it, in one file named by its hash. The minified theme
- * is kept in the record of the last build, as the built-in stylesheet is (see
- * bundleCss): a warm start never starts esbuild.
- */
-export async function withThemeCss(css: { url: string; contents: string }, extra: string): Promise<{ url: string; contents: string }> {
-  let minified = themedCss.get(extra);
-  if (minified === undefined) {
-    const key = createHash('sha256').update(toolVersion()).update('\0').update(extra).digest('hex');
-    minified = currentRecord()?.get<string>('assets theme', key);
-    if (minified === undefined) {
-      const { transform } = await import('esbuild');
-      ({ code: minified } = await transform(extra, { loader: 'css', minify: true, target: ['chrome123', 'firefox120', 'safari17.5'] }));
-      currentRecord()?.set('assets theme', key, minified);
-    }
-    themedCss.set(extra, minified);
-  }
-  const contents = css.contents + minified;
-  return { url: `/assets/style.${createHash('sha256').update(contents).digest('hex').slice(0, 10)}.css`, contents };
 }
