@@ -35,9 +35,14 @@ export const swipe = (page: Page, from: Point, to: Point, steps = 8) =>
 
 export const tap = (page: Page, at: Point) => gesture(page, [at]);
 
-/** Touch events and the click after a tap are handled asynchronously: wait two frames. */
+/**
+ * Touch events and the click after a tap are handled asynchronously: wait two frames. A tap that follows a
+ * link may navigate within them, which ends the page being waited on: its effect happened, so that is settled too.
+ */
 export function settle(page: Page): Promise<unknown> {
-  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))).catch((e: unknown) => {
+    if (!/Execution context was destroyed/.test(String(e))) throw e;
+  });
 }
 
 /** The centre of the first element the selector finds. */
