@@ -1,6 +1,7 @@
 import type { SidebarPage, SidebarSection, Site } from '../src/site/model.js';
 import { format, UI_EN, type UiStrings } from '../src/theme/ui.js';
 import { anchorHref, groupHeadingFor } from './logic.js';
+import { escapeHtml } from '../src/shared/html.js';
 
 /*
  * The sidebar and phone-menu lists, built once per build. Every item is
@@ -26,8 +27,6 @@ export const ANCHORS_FULL_LIMIT = 400;
 export const SIDEBAR_FULL_LIMIT = 300;
 export const SIDEBAR_WINDOW = 50;
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 const CHEVRON =
   '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="m6 3 5 5-5 5"></path></svg>';
 
@@ -39,7 +38,7 @@ export interface NavCache {
 }
 
 export function createNavCache(site: Site, link: (url: string) => string, ui: UiStrings = UI_EN): NavCache {
-  const more = (count: number, section: SidebarSection) => esc(format(count === 1 ? ui.moreOne : ui.moreMany, { count, section: section.title }));
+  const more = (count: number, section: SidebarSection) => escapeHtml(format(count === 1 ? ui.moreOne : ui.moreMany, { count, section: section.title }));
   const item = (section: SidebarSection, index: number, currentUrl: string | null, withAnchors: boolean): string => {
     const page = section.pages[index]!;
     const heading = groupHeadingFor(section.pages, index);
@@ -47,16 +46,16 @@ export function createNavCache(site: Site, link: (url: string) => string, ui: Ui
     const anchors = withAnchors || current ? page.anchors : [];
     const listId = `sidebar-anchors-${index}`;
     let html = `<li class="sidebar-item${current ? ' open' : ''}">`;
-    if (heading) html += `<p class="sidebar-group">${esc(heading)}</p>`;
-    html += `<div class="sidebar-row"><a href="${esc(link(page.url))}"${current ? ' aria-current="page" class="active"' : ''}>${esc(page.title)}</a>`;
+    if (heading) html += `<p class="sidebar-group">${escapeHtml(heading)}</p>`;
+    html += `<div class="sidebar-row"><a href="${escapeHtml(link(page.url))}"${current ? ' aria-current="page" class="active"' : ''}>${escapeHtml(page.title)}</a>`;
     if (anchors.length) {
-      html += `<button type="button" class="chevron" aria-expanded="${current}" aria-controls="${listId}" aria-label="${esc(format(ui.anchorsOf, { title: page.title }))}">${CHEVRON}</button></div>`;
+      html += `<button type="button" class="chevron" aria-expanded="${current}" aria-controls="${listId}" aria-label="${escapeHtml(format(ui.anchorsOf, { title: page.title }))}">${CHEVRON}</button></div>`;
       html += `<ul class="sidebar-anchors" id="${listId}">`;
       for (const anchor of anchors) {
         const target = anchorHref(page.url, anchor.id, currentUrl ?? '');
         // (The footnotes' heading is the Markdown stage's English word: shown in the site's language.)
         const title = anchor.id === 'footnote-label' ? ui.footnotes : anchor.title;
-        html += `<li><a href="${esc(target.startsWith('#') ? target : link(target))}">${esc(title)}</a></li>`;
+        html += `<li><a href="${escapeHtml(target.startsWith('#') ? target : link(target))}">${escapeHtml(title)}</a></li>`;
       }
       html += '</ul>';
     } else html += '</div>';
@@ -81,7 +80,7 @@ export function createNavCache(site: Site, link: (url: string) => string, ui: Ui
     // A window around the current page; the index page (item 0) always leads, and lists every page itself.
     const from = Math.max(1, index - SIDEBAR_WINDOW);
     const to = Math.min(items.length, index + SIDEBAR_WINDOW + 1);
-    const moreItem = (count: number) => `<li class="sidebar-more"><a href="${esc(link(section.url))}">${more(count, section)}</a></li>`;
+    const moreItem = (count: number) => `<li class="sidebar-more"><a href="${escapeHtml(link(section.url))}">${more(count, section)}</a></li>`;
     return (
       items[0]! +
       (from > 1 ? moreItem(from - 1) : '') +
@@ -97,15 +96,15 @@ export function createNavCache(site: Site, link: (url: string) => string, ui: Ui
   const blocks = site.sections.map((section) => {
     const items = section.pages
       .filter((p: SidebarPage) => p.url !== section.url)
-      .map((p) => ({ url: p.url, html: `<li><a href="${esc(link(p.url))}">${esc(p.title)}</a></li>` }));
+      .map((p) => ({ url: p.url, html: `<li><a href="${escapeHtml(link(p.url))}">${escapeHtml(p.title)}</a></li>` }));
     return {
-      header: `<p class="mobile-section-title"><a href="${esc(link(section.url))}">${esc(section.title)}</a></p>`,
+      header: `<p class="mobile-section-title"><a href="${escapeHtml(link(section.url))}">${escapeHtml(section.title)}</a></p>`,
       items,
       pages: `<ul>${items.map((item) => item.html).join('')}</ul>`,
     };
   });
   const menuMore = (section: SidebarSection, count: number) =>
-    `<li class="mobile-more"><a href="${esc(link(section.url))}">${more(count, section)}</a></li>`;
+    `<li class="mobile-more"><a href="${escapeHtml(link(section.url))}">${more(count, section)}</a></li>`;
   /** The current section's list: all of it, or a window around the current page in a very large section. */
   const currentPages = (section: SidebarSection, block: (typeof blocks)[number], currentUrl: string) => {
     const { items } = block;
@@ -130,7 +129,7 @@ export function createNavCache(site: Site, link: (url: string) => string, ui: Ui
       if (sectionCurrent) header = header.replace('<a ', `<a aria-current="${sectionCurrent}" class="active" `);
       let pages = i === s ? currentPages(section, block, currentUrl) : menuFull ? block.pages : '';
       if (i === s && section.url !== currentUrl) {
-        pages = pages.replace(`<a href="${esc(link(currentUrl))}">`, `<a href="${esc(link(currentUrl))}" aria-current="page" class="active">`);
+        pages = pages.replace(`<a href="${escapeHtml(link(currentUrl))}">`, `<a href="${escapeHtml(link(currentUrl))}" aria-current="page" class="active">`);
       }
       html += `<div class="mobile-section">${header}${pages}</div>`;
     });

@@ -9,8 +9,7 @@ import { uniqueIds } from '../content/slug.js';
 import type { SidebarSection, Site, SitePage } from '../site/model.js';
 import { renderDocument, withRawNav } from './document.js';
 import { format } from '../theme/ui.js';
-
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+import { escapeHtml } from '../shared/html.js';
 
 /** An aside whose title the writer did not give (see asideNode): its label and title, in the interface's words. */
 const DEFAULT_ASIDE = /(<div class="aside aside-(?:note|tip|warning|danger)" role="note" aria-label=")[^"\n]*("><p class="aside-title" data-aside-default="(note|tip|warning|danger|important|caution)">)[^<\n]*(<\/p>)/g;
@@ -28,7 +27,7 @@ const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 
 /** The page body with its internal links filled in, and default aside titles in the site's language. */
 export function bodyHtml(page: SitePage, ui: RenderContext['theme']['ui']): string {
-  return fillLinks(pageHtml(page), page.hrefs, escapeAttr)
+  return fillLinks(pageHtml(page), page.hrefs, escapeHtml)
     .replace(DEFAULT_ASIDE, (_, open: string, middle: string, kind: keyof typeof ASIDE_KEYS, close: string) => {
       const word = escapeText(ui[ASIDE_KEYS[kind]]);
       return `${open}${word}${middle}${word}${close}`;

@@ -1,4 +1,5 @@
 import { SOCIAL_ICONS, type SocialIcon } from '../../src/theme/social-icons.js';
+import { escapeHtml } from '../../src/shared/html.js';
 
 /* Small inline icons; decorative (the links and buttons around them carry the names). */
 
@@ -13,8 +14,7 @@ interface IconProps {
  */
 export function Logo({ size = 32, src, dark, alt = '', ratio = 1 }: IconProps & { src?: string; dark?: string; alt?: string; ratio?: number }) {
   // Written as HTML: an <img> element would make React add a preload link for it at the top of <head>, before the policy.
-  const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const img = (file: string, className: string) => `<img${className ? ` class="${className}"` : ''} src="${esc(file)}" alt="${esc(alt)}" width="${Math.round(size * ratio)}" height="${size}">`;
+  const img = (file: string, className: string) => `<img${className ? ` class="${className}"` : ''} src="${escapeHtml(file)}" alt="${escapeHtml(alt)}" width="${Math.round(size * ratio)}" height="${size}">`;
   if (src) return <span className="logo-image" dangerouslySetInnerHTML={{ __html: dark ? img(src, 'logo-light') + img(dark, 'logo-dark') : img(src, '') }} />;
   return (
     <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
