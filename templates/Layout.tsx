@@ -13,7 +13,7 @@ import { Header } from './components/Header.js';
 import { Home, homeProps } from './components/Home.js';
 import { MobileMenu, Sidebar } from './components/Sidebar.js';
 import type { PageProps, RenderContext } from './types.js';
-import { href } from './types.js';
+import { absoluteHref, href } from './types.js';
 import { canonicalOf, TreeHead, TreeNotices } from './trees.js';
 import { isRtl } from '../src/theme/ui.js';
 
@@ -64,7 +64,7 @@ export function HeadEnd({ ctx, page }: { ctx: RenderContext; page?: SitePage }) 
 function absoluteUrl(ctx: RenderContext, url: string | undefined): string | undefined {
   if (!url) return undefined;
   if (/^https?:\/\//i.test(url)) return url;
-  return ctx.site.config.site.url.replace(/\/$/, '') + href(ctx, url);
+  return absoluteHref(ctx, url);
 }
 
 /** The whole document of one page. */
@@ -73,7 +73,7 @@ export function Layout(props: PageProps) {
   const { config } = ctx.site;
   const title = page.id === '' ? config.site.title : `${page.title} | ${config.site.title}`;
   const description = pageDescription(page, config.site.description);
-  const canonical = ctx.site.trees ? canonicalOf(ctx, page) : config.site.url.replace(/\/$/, '') + href(ctx, page.url);
+  const canonical = ctx.site.trees ? canonicalOf(ctx, page) : absoluteHref(ctx, page.url);
   const landing = page.id === '' && ctx.theme.home === 'landing';
   const image = absoluteUrl(ctx, page.frontmatter.image ?? ctx.theme.image);
   return (

@@ -2,7 +2,7 @@ import type { SidebarSection } from '../src/site/model.js';
 import { ANCHOR_LABEL_ID } from '../src/content/plugins/headings.js';
 import { HeadEnd, HeadStart } from './Layout.js';
 import type { RenderContext } from './types.js';
-import { href } from './types.js';
+import { absoluteHref, href } from './types.js';
 import { format } from '../src/theme/ui.js';
 import { UiContext } from './components/ExternalLink.js';
 
@@ -21,7 +21,7 @@ export function Printable({ ctx, section, chapters }: { ctx: RenderContext; sect
       <head>
         <HeadStart ctx={ctx} title={title} />
         <meta name="robots" content="noindex" />
-        <link rel="canonical" href={config.site.url.replace(/\/$/, '') + href(ctx, section.url)} />
+        <link rel="canonical" href={absoluteHref(ctx, section.url)} />
         <HeadEnd ctx={ctx} />
       </head>
       <body className="printable">
@@ -47,7 +47,7 @@ export function Printable({ ctx, section, chapters }: { ctx: RenderContext; sect
               <section key={chapter.url} className="chapter" aria-labelledby={chapter.slug}>
                 <h2 id={chapter.slug}>{chapter.title}</h2>
                 <p className="chapter-source">
-                  <a href={href(ctx, chapter.url)}>{config.site.url.replace(/\/$/, '') + href(ctx, chapter.url)}</a>
+                  <a href={href(ctx, chapter.url)}>{absoluteHref(ctx, chapter.url)}</a>
                 </p>
                 <div className="markdown" dangerouslySetInnerHTML={{ __html: chapter.body }} />
               </section>

@@ -4,7 +4,7 @@ import { format } from '../src/theme/ui.js';
 import { ChevronIcon } from './components/Icons.js';
 import { SmartLink } from './components/ExternalLink.js';
 import type { RenderContext } from './types.js';
-import { href } from './types.js';
+import { absoluteHref, href } from './types.js';
 
 /*
  * The parts of a page of a site in several languages or versions (see src/site/trees.ts): the
@@ -12,8 +12,6 @@ import { href } from './types.js';
  * the hreflang alternates, the notice of a page shown in its default language, and the banner of an
  * older version. A site of one tree shows only the language links of its config, as before.
  */
-
-const absolute = (ctx: RenderContext, url: string) => ctx.site.config.site.url.replace(/\/$/, '') + href(ctx, url);
 
 /** The language entries of the header's menu and of the phone menu. */
 export function LanguageItems({ ctx, currentUrl }: { ctx: RenderContext; currentUrl: string }) {
@@ -100,16 +98,16 @@ export function TreeHead({ ctx, page }: { ctx: RenderContext; page: SitePage }) 
     <>
       {old ? <meta name="robots" content="noindex" /> : null}
       {alternates.length > 1
-        ? alternates.map(({ tree: other, url }) => <link key={other.prefix} rel="alternate" hrefLang={other.language.code} href={absolute(ctx, url)} />)
+        ? alternates.map(({ tree: other, url }) => <link key={other.prefix} rel="alternate" hrefLang={other.language.code} href={absoluteHref(ctx, url)} />)
         : null}
-      {alternates.length > 1 && first ? <link rel="alternate" hrefLang="x-default" href={absolute(ctx, first.url)} /> : null}
+      {alternates.length > 1 && first ? <link rel="alternate" hrefLang="x-default" href={absoluteHref(ctx, first.url)} /> : null}
     </>
   );
 }
 
 /** The canonical URL of a page: its own, or its original's for a copy. */
 export function canonicalOf(ctx: RenderContext, page: SitePage): string {
-  return absolute(ctx, page.fallback ?? page.url);
+  return absoluteHref(ctx, page.fallback ?? page.url);
 }
 
 /** Above the page: the banner of an older version (to the same page in the current one), and the notice of a copy. */

@@ -98,6 +98,9 @@ export function href(ctx: RenderContext, url: string): string {
   return ctx.base === '/' ? url : ctx.base.replace(/\/$/, '') + url;
 }
 
+/** A path of this site as an absolute URL: site.url, the base path and the path. */
+export const absoluteHref = (ctx: RenderContext, url: string) => ctx.site.config.site.url.replace(/\/$/, '') + href(ctx, url);
+
 export function isExternal(url: string): boolean {
   return /^(https?:)?\/\//i.test(url);
 }
