@@ -3,7 +3,7 @@ import { parseValid } from './validate.js';
 import { locate, type LocatedYaml } from './yaml-positions.js';
 import { SiteConfigSchema, type SiteConfig } from './schema.js';
 
-/* The config's parsing and checks (loaded with the parsers: see src/config/parsers.ts). */
+/* The config's parsing and checks. */
 
 /** A config as read and checked (by parseChecked, or from the cache: see src/config/load.ts). */
 export interface LoadedConfig {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nonBlank } from './text.js';
 import { parseValid } from './validate.js';
 
-/* The frontmatter's schema and its reading (loaded with the parsers: see src/config/parsers.ts). */
+/* The frontmatter's schema and its reading. */
 
 /** A picture of static/ written from there (/images/hero.png): no "." or ".." parts, no query. */
 const heroImageFile = z

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { InputError } from '../shared/errors.js';
-import type { LocatedYaml } from './yaml-positions.js';
+import { parseLocatedYaml, type LocatedYaml } from './yaml-positions.js';
 import { toolVersion } from '../shared/tool-version.js';
 import { currentRecord } from '../io/record.js';
 import { readSourceText } from '../io/sources.js';
-import { parsers } from './parsers.js';
-import type { LoadedConfig } from './checked.js';
+import { configProblemAt, parseChecked, type LoadedConfig } from './checked.js';
 import type { SiteConfig } from './schema.js';
 
-/** Reads, parses and validates site.config.yaml; throws InputError listing every problem (and ParsersNotLoaded, see src/config/parsers.ts). */
+/** Reads, parses and validates site.config.yaml; throws InputError listing every problem. */
 export function loadConfig(path: string, displayName = basename(path)): LoadedConfig {
   let source: string;
   try {
@@ -38,12 +37,10 @@ export function parseConfig(source: string, file: string): LoadedConfig {
   const cached = record?.get<SiteConfig>('config', key);
   if (cached) {
     let located: LocatedYaml | undefined;
-    // (The parsers are needed only when a problem is reported: see src/config/parsers.ts.)
-    const problemAt: LoadedConfig['problemAt'] = (path, message) =>
-      parsers().configProblemAt(file, () => (located ??= parsers().parseLocatedYaml(source, file).located))(path, message);
+    const problemAt: LoadedConfig['problemAt'] = (path, message) => configProblemAt(file, () => (located ??= parseLocatedYaml(source, file).located))(path, message);
     return { config: cached, problemAt };
   }
-  const loaded = parsers().parseChecked(source, file);
+  const loaded = parseChecked(source, file);
   record?.set('config', key, loaded.config);
   return loaded;
 }

@@ -4,7 +4,7 @@ import { join, relative, sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { timed } from '../shared/stages.js';
-import type { Frontmatter } from '../config/frontmatter-schema.js';
+import { readFrontmatter, type Frontmatter } from '../config/frontmatter-schema.js';
 import { splitSource, type RawSource } from '../config/split-source.js';
 import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PageTask, type PoolOptions, type RenderOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
@@ -12,7 +12,7 @@ import { currentRecord } from '../io/record.js';
 import { registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass } from './highlight.js';
 import { highlightThreadFor, PAGES_IN_FLIGHT } from './highlight-thread.js';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.js';
-import { loadParsers, parsers, withParsers } from '../config/parsers.js';
+import { locate, parseLocatedYaml } from '../config/yaml-positions.js';
 import { codeBlocksIn } from './plugins/code-blocks.js';
 import { createBodyReader, entryOf, type PageEntry, type SearchBody, type SearchPlace } from './search-sections.js';
 
@@ -56,7 +56,7 @@ export interface Prepared extends RawSource, Pick<SourcePage, 'locateField'> {
  * Reads and splits a page, and with `lookup` takes its render from the cache.
  * The frontmatter of a cached render is parsed only when it differs from the
  * one the render was made with: YAML parsing is most of the time of a cached
- * page, and needs the parsers loaded (see src/config/parsers.ts). A page to
+ * page. A page to
  * render has its frontmatter read as it renders (on a worker thread, say),
  * unless it is the one the page had at the last build.
  */
@@ -76,7 +76,7 @@ export function prepare(rootDir: string, contentDir: string, relPath: string, lo
    * Places of frontmatter fields, for problems found later (a related link): the YAML is parsed again when one is asked for
    * (rare), so that no page keeps its parsed document, and a page whose frontmatter came from the cache was never parsed at all.
    */
-  const locateField: Prepared['locateField'] = (path) => parsers().locate(parsers().parseLocatedYaml(yaml, sourcePath, 1).located, path);
+  const locateField: Prepared['locateField'] = (path) => locate(parseLocatedYaml(yaml, sourcePath, 1).located, path);
   const prepared: Prepared = { relPath, sourcePath, body, bodyLineOffset, yaml, key, locateField };
   prepared.frontmatter = known || !cached ? known?.frontmatter : frontmatterOf(prepared);
   if (cached && !same) {
@@ -101,7 +101,7 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, {
   // (All of it is what the worker pool shares out: the frontmatter, the Markdown, the page's search entry, the cache's file.)
   return timed('markdown-pages', async () => {
     const { relPath, sourcePath, body, bodyLineOffset } = prepared;
-    const frontmatter = prepared.frontmatter ?? (await loadParsers(), frontmatterOf(prepared));
+    const frontmatter = prepared.frontmatter ?? frontmatterOf(prepared);
     const previous = reuseCode ? codeOfLastRender(sourcePath, lastKey) : undefined;
     if (previous) registerTokenClasses(previous.classes);
     const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter, codeBlocks: new Map(previous?.blocks) });
@@ -113,10 +113,10 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, {
   });
 }
 
-/** Reads a page's frontmatter; throws FrontmatterProblems (see withBodyProblems), or ParsersNotLoaded. */
+/** Reads a page's frontmatter; throws FrontmatterProblems (see withBodyProblems). */
 export function frontmatterOf(page: Prepared): Frontmatter {
   try {
-    return parsers().readFrontmatter(page.yaml, page.sourcePath);
+    return readFrontmatter(page.yaml, page.sourcePath);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     throw new FrontmatterProblems(e.problems, page);
@@ -182,7 +182,7 @@ export async function loadPage(
   lastKey?: string,
 ): Promise<{ page: SourcePage; markdown: string }> {
   try {
-    const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
+    const { prepared, cached } = prepare(rootDir, contentDir, relPath, true);
     return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, { reuseCode: true }, undefined, lastKey)).rendered), markdown: prepared.body };
   } catch (e) {
     throw await withBodyProblems(e);
@@ -196,7 +196,6 @@ export async function loadPage(
  * (whose tokens are read back from their last render) are the few.
  */
 export async function renderForWorker(rootDir: string, contentDir: string, { file, place }: PageTask, highlighter: HighlighterSource, options: RenderOptions): Promise<WorkerResult> {
-  await loadParsers();
   return renderPrepared(() => prepare(rootDir, contentDir, file, false).prepared, highlighter, options, place);
 }
 
@@ -318,7 +317,7 @@ export async function loadPages(
     }
     try {
       // Without keepHtml, a cached page's body stays in the cache (see pageHtml).
-      const { prepared, cached, packed } = await withParsers(() => prepare(rootDir, contentDir, file, true, keepHtml));
+      const { prepared, cached, packed } = prepare(rootDir, contentDir, file, true, keepHtml);
       slots.push({ prepared, rendered: cached, cached: !!cached, fromCache: !!cached, packed });
       // (A page from the cache goes out at once: a page the preview is asked for meanwhile finds it.)
       emit();

@@ -2,7 +2,6 @@ import GithubSlugger, { slug } from 'github-slugger';
 import type { Heading, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { InputError } from '../shared/errors.js';
-import { withParsers } from '../config/parsers.js';
 import { cacheHas } from '../io/cache.js';
 import type { Anchor } from './context.js';
 import { parser } from './mdast-parse.js';
@@ -107,7 +106,7 @@ export async function outlinePages(rootDir: string, contentDir: string, files: r
         result.set(file, null);
         continue;
       }
-      const frontmatter = prepared.frontmatter ?? (await withParsers(() => frontmatterOf(prepared)));
+      const frontmatter = prepared.frontmatter ?? frontmatterOf(prepared);
       const headings = headingLines(body).map(plainHeading);
       for (const heading of headings) if (heading.text === undefined) marked.push(heading);
       const page = { html: '', links: [], id: pageIdOf(file)!, sourcePath, frontmatter, bodyLineOffset, sourceKey, locateField };

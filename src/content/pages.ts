@@ -1,5 +1,4 @@
 import { sep } from 'node:path';
-import { loadParsers } from '../config/parsers.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { plainTokens, type TokenSource } from './highlight.js';
 import { renderMarkdown, type RawLink } from './markdown.js';
@@ -56,7 +55,6 @@ const uncoloured: TokenSource = { tokens: async (blocks) => new Map(blocks.map((
 export async function withBodyProblems(e: unknown): Promise<unknown> {
   if (!(e instanceof FrontmatterProblems)) return e;
   const { relPath, sourcePath, body, bodyLineOffset } = e.page;
-  await loadParsers();
   const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter: uncoloured });
   return new PageProblems([...e.problems, ...fresh.problems], { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
 }

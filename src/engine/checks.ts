@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/checked.js';
-import { loadParsers } from '../config/parsers.js';
+import { parseLocatedYaml, yamlValue } from '../config/yaml-positions.js';
 import type { SourcePage, UnbuiltPage } from '../content/load.js';
 import { listStatic, staticWarnings } from '../io/sources.js';
 import type { SourceProblem } from '../shared/errors.js';
@@ -66,7 +66,6 @@ export async function linksWithoutConfig(root: string, configPath: string, sourc
   const files = new Set<string>([...GENERATED, ...listStatic(join(root, 'static'))]);
   for (const page of pages) files.add(`${page.url.replace(/[^/]*\/$/, '')}printable/`).add(`${page.url}printable/`);
   try {
-    const { parseLocatedYaml, yamlValue } = await loadParsers();
     const written = yamlValue(parseLocatedYaml(readFileSync(configPath, 'utf8'), configPath).located) as { redirects?: unknown } | null;
     if (written?.redirects && typeof written.redirects === 'object') for (const from of Object.keys(written.redirects)) files.add(from).add(from.endsWith('/') ? from : `${from}/`);
   } catch {

@@ -9,7 +9,6 @@ import { renderContext } from '../build/parts.js';
 import { treeViews } from '../build/trees.js';
 import type { LoadedConfig } from '../config/checked.js';
 import { loadConfig } from '../config/load.js';
-import { loadParsers, withParsers } from '../config/parsers.js';
 import type { SiteConfig } from '../config/schema.js';
 import { loadHighlighter, tokenStylesheet } from '../content/highlight.js';
 import { duplicatePage, loadPage, loadPages, pageIdOf, PageProblems, type PageHooks, type SourcePage, type UnbuiltPage } from '../content/load.js';
@@ -136,8 +135,6 @@ export class Engine {
     const { root, configPath, base } = this.options;
     const first = this.updates++ === 0;
     const full = first || !!change.full;
-    // The config, frontmatter and problem positions are read synchronously.
-    if (!first) await loadParsers();
     if (change.client) this.js = undefined;
     if (change.css) this.css = undefined;
     // (Started now, so that a page asked for during the first update finds the script, and esbuild, ready.)
@@ -154,8 +151,7 @@ export class Engine {
       const links = await linksWithoutConfig(root, configPath, pages, failed, unbuilt);
       return { ok: false, problems: [...this.configProblems, ...problems, ...links], configProblems: this.configProblems };
     }
-    // (Run again with the parsers loaded if a problem needs a position in YAML: see src/config/parsers.ts.)
-    const { site, problems: siteProblems } = await withParsers(() => timed('site', () => checkSite(root, this.config!, pages, failed, unbuilt, base, this.options.resolveLinks)));
+    const { site, problems: siteProblems } = timed('site', () => checkSite(root, this.config!, pages, failed, unbuilt, base, this.options.resolveLinks));
     problems.unshift(...siteProblems);
     const warnings = siteWarnings(site, root, configPath);
     if (this.options.strict) problems.push(...warnings.splice(0));
@@ -203,7 +199,7 @@ export class Engine {
   private async readConfig(): Promise<void> {
     const { root, configPath } = this.options;
     try {
-      this.config = await withParsers(() => timed('config', () => loadConfig(configPath, relative(root, configPath))));
+      this.config = timed('config', () => loadConfig(configPath, relative(root, configPath)));
       this.configProblems = [];
     } catch (e) {
       // The pages are still read, so that their own problems come with the config's at once.

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { loadParsers } from '../config/parsers.js';
 import { loadHighlighter } from '../content/highlight.js';
 import { cachePath } from '../io/cache.js';
 import { BuildRecord } from '../io/record.js';
@@ -140,8 +139,6 @@ export class Preview {
     if (this.earlyActive++ === 0) this.earlyDone = new Promise((r) => (this.resumeBuild = r));
     try {
       await this.listed;
-      // (The first pass reads frontmatter and places of problems synchronously: with every page and the config from the cache, nothing loaded the parsers yet.)
-      await loadParsers();
       if (this.current) return undefined;
       this.firstPass ??= new FirstPass(this.engine, (ctx, page) => this.options.renderer.page(ctx, page));
       return await this.firstPass.files(path);

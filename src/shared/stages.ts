@@ -1,12 +1,12 @@
 /*
  * Time spent per stage of a build (ms), for DOCS_PROFILE and the benchmarks. A stage may be timed in
- * several places; its times add up. Sub-stages (the Markdown of the pages within "markdown", the
- * parsers' loading within the first step that needed them) are listed apart.
+ * several places; its times add up. A sub-stage (the Markdown of the pages within "markdown") is
+ * listed apart.
  */
 export const stageTimes: Record<string, number> = {};
 
 /** Stages that are part of another one. */
-export const SUBSTAGES = new Set(['markdown-pages', 'parsers']);
+export const SUBSTAGES = new Set(['markdown-pages']);
 
 /**
  * The stages the worker pool shares out (src/content/pool.ts): the pages' Markdown, and the

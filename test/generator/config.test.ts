@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import { loadParsers } from '../../src/config/parsers.js';
 import { InputError } from '../../src/shared/errors.js';
 import { ROOT } from '../helpers/content.js';
 
@@ -29,8 +28,6 @@ function edit(from: string | RegExp, to: string): string {
   return result;
 }
 
-// The config is read synchronously once the parsers are loaded (as the build does when it needs them).
-beforeAll(() => loadParsers());
 
 describe('site.config.yaml validation', () => {
   it('accepts the fixture config and fills in defaults', () => {

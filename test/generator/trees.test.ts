@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/engine/build.js';
 import { parseConfig } from '../../src/config/load.js';
-import { loadParsers } from '../../src/config/parsers.js';
 import { InputError } from '../../src/shared/errors.js';
 import { UI_EN, uiStrings, isRtl } from '../../src/theme/ui.js';
 import { ROOT } from '../helpers/content.js';
@@ -24,7 +23,6 @@ const head = (path: string) => read(path).split('</head>')[0]!;
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'docs-trees-'));
   await build({ root: FIXTURE, out });
-  await loadParsers();
 }, 60_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 

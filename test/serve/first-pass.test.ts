@@ -196,8 +196,8 @@ describe('pages rendered on request during the first build', () => {
 });
 
 describe('docs serve before its first build is done', () => {
-  it('warm, on this site: answers a page asked for at once from its first pass, without an error (with the config and every page from the cache, nothing had loaded the YAML parsers)', async () => {
-    // A copy of this repository's site: its first pass needs the parsers (the fixtures' does not).
+  it('warm, on this site: answers a page asked for at once from its first pass, without an error (with the config and every page from the cache)', async () => {
+    // A copy of this repository's site, whose first pass reads frontmatter and places of problems in YAML (the fixtures' does not).
     const dir = mkdtempSync(join(tmpdir(), 'docs-first-pass-warm-'));
     const site = join(dir, 'site');
     const cache = join(dir, 'cache');

@@ -8,7 +8,6 @@ import { headScript } from '../../templates/head-script.js';
 import { contentSecurityPolicy, SECURITY_HEADERS } from '../../src/build/parts.js';
 import { build } from '../../src/engine/build.js';
 import { loadConfig } from '../../src/config/load.js';
-import { loadParsers } from '../../src/config/parsers.js';
 import { RELOAD_TAG } from '../../src/serve/files.js';
 import { headersFor, negotiateEncoding, parseHeadersFile, parseTarget } from '../../src/serve/http.js';
 import type { PreviewServer as Preview } from '../../src/serve/serve.js';
@@ -31,8 +30,6 @@ afterAll(async () => {
   fixture?.cleanup();
 });
 
-// The config is read synchronously once the parsers are loaded (as the build does when it needs them).
-beforeAll(() => loadParsers());
 
 describe('request targets', () => {
   it('accepts plain paths and decodes them', () => {
