@@ -23,11 +23,9 @@ export type SearchIndexer = ReturnType<typeof createSearchIndexer>;
 /**
  * `state` names the saved state of the index in the current record (one per language and version of
  * the site, say): with it, the indexer starts from the last build's state under that name and saves
- * its own. The files are the same bytes with or without. `onMade` hears how the files `list` gives were made: as the
- * last build's (no page's entry changed), from the last build's postings with the changed pages put in place,
- * or by merging every entry.
+ * its own. The files are the same bytes with or without.
  */
-export function createSearchIndexer(options: { state?: string; onMade?: (way: 'unchanged' | 'changed in place' | 'merged') => void } = {}) {
+export function createSearchIndexer(options: { state?: string } = {}) {
   const record = options.state === undefined ? undefined : currentRecord();
   const stateName = options.state === undefined ? '' : createHash('sha256').update(options.state).digest('hex').slice(0, 32);
   const part = `search ${stateName}`;
@@ -68,7 +66,7 @@ export function createSearchIndexer(options: { state?: string; onMade?: (way: 'u
   const lastPlace = new Map(head?.keys.map((key, page) => [key, page]));
   let merged = !head;
   const changed = new Map<number, PageEntry>();
-  let changedInPlace = false;
+  let made: 'unchanged' | 'changed in place' | 'merged' = 'merged';
 
   /** A new term, on `page` alone. */
   const addTerm = (term: string, page: number, value: number) => {
@@ -213,7 +211,7 @@ export function createSearchIndexer(options: { state?: string; onMade?: (way: 'u
     for (const [page, entry] of changed) post(page, entry, false);
     changed.clear();
     merged = true;
-    changedInPlace = true;
+    made = 'changed in place';
   };
 
   /** The files, from the postings. */
@@ -261,17 +259,20 @@ export function createSearchIndexer(options: { state?: string; onMade?: (way: 'u
   const unchanged = () => !merged && !changed.size && head!.keys.length === keys.length && head!.keys.every((key, page) => keys[page] === key);
   const list = (): Array<[string, string, number]> => {
     if (!built && unchanged()) {
-      options.onMade?.('unchanged');
+      made = 'unchanged';
       return head!.files;
     }
-    const files = build();
-    options.onMade?.(changedInPlace ? 'changed in place' : 'merged');
-    return files.map((f): [string, string, number] => [f.path, f.key, f.size]);
+    return build().map((f): [string, string, number] => [f.path, f.key, f.size]);
   };
 
   return {
     /** Adds a page; pages are numbered in the order they are added. */
     add,
+    /**
+     * How the last files listed were made: as the last build's (no page's entry changed), from
+     * the last build's postings with the changed pages put in place, or by merging every entry.
+     */
+    made: () => made,
     /** The index files (paths relative to the search-index/ folder), once every page is added. */
     files: () => build().map((f) => ({ path: f.path, content: f.content() })),
     /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */

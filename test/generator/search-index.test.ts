@@ -74,10 +74,10 @@ describe('search index', () => {
         const both = async (pages: SearchInput[]) => {
           // The state is a part of the record of the last build (src/io/record.ts).
           const record = new BuildRecord('/site/dist');
-          let made = '';
-          const indexer = await record.run(async () => createSearchIndexer({ state: '/site/dist', onMade: (way) => (made = way) }));
+          const indexer = await record.run(async () => createSearchIndexer({ state: '/site/dist' }));
           for (const p of pages) indexer.add(p);
           const listed = indexer.list();
+          const made = indexer.made();
           const files = new Map(indexer.files().map((f) => [f.path, f.content]));
           const fresh = createSearchIndexer();
           for (const p of pages) fresh.add(p);
