@@ -11,7 +11,7 @@ import type { SearchPlace } from '../content/search-sections.js';
 import { withBase } from '../site/links.js';
 import { hasContributors, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { contentHash, type Asset, type ClientAsset } from './assets.js';
-import type { SearchInput } from './search-state.js';
+import type { SearchInput } from './search-indexer.js';
 import { MAX_TERM } from '../../templates/client/search-text.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import type { OutputKeys } from './keys.js';

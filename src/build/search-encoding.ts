@@ -30,7 +30,7 @@ import { TITLE_BONUS } from '../content/search-sections.js';
  * This module writes the bytes of the files, encoded from the postings, and the postings as the
  * indexer saves them in the cache between builds. The other parts: src/content/search-sections.ts
  * reads a page into its entry (terms, counts, document); src/build/search-indexer.ts keeps the
- * postings and src/build/search-state.ts the state between builds.
+ * postings, and the state between builds.
  */
 
 /** Raw size a term shard grows to before the next one starts. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createSearchIndexer } from '../../src/build/search-indexer.js';
-import type { SearchInput } from '../../src/build/search-state.js';
+import type { SearchInput } from '../../src/build/search-indexer.js';
 import { createBodyReader, entryOf, sectionsOf } from '../../src/content/search-sections.js';
 import { flushCacheWrites } from '../../src/io/cache.js';
 import { BuildRecord } from '../../src/io/record.js';
