@@ -139,7 +139,6 @@ export function createSearchIndexer(options: { state?: string } = {}) {
   const lastPlace = new Map(head?.keys.map((key, page) => [key, page]));
   let merged = !head;
   const changed = new Map<number, PageEntry>();
-  let made: 'unchanged' | 'changed in place' | 'merged' = 'merged';
 
   /** A new term, on `page` alone. */
   const addTerm = (term: string, page: number, value: number) => {
@@ -276,7 +275,6 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     for (const [page, entry] of changed) post(page, entry, false);
     changed.clear();
     merged = true;
-    made = 'changed in place';
   };
 
   /** The files, from the postings. */
@@ -323,21 +321,13 @@ export function createSearchIndexer(options: { state?: string } = {}) {
   /** When every page's entry is the one of the last build, so are the files. */
   const unchanged = () => !merged && !changed.size && head!.keys.length === keys.length && head!.keys.every((key, page) => keys[page] === key);
   const list = (): Array<[string, string, number]> => {
-    if (!built && unchanged()) {
-      made = 'unchanged';
-      return head!.files;
-    }
+    if (!built && unchanged()) return head!.files;
     return build().map((f): [string, string, number] => [f.path, f.key, f.size]);
   };
 
   return {
     /** Adds a page; pages are numbered in the order they are added. */
     add,
-    /**
-     * How the last files listed were made: as the last build's (no page's entry changed), from
-     * the last build's postings with the changed pages put in place, or by merging every entry.
-     */
-    made: () => made,
     /** The index files (paths relative to the search-index/ folder), once every page is added. */
     files: () => build().map((f) => ({ path: f.path, content: f.content() })),
     /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */
