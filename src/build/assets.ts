@@ -115,12 +115,8 @@ async function minifyCss(source: string, part: string): Promise<string> {
  * is kept in the record of the last build, as the built-in stylesheet is (see
  * bundleCss): a warm start never starts esbuild.
  */
-export async function withThemeCss(css: { url: string; contents: string }, extra: string): Promise<{ url: string; contents: string }> {
-  let minified = themedCss.get(extra);
-  if (minified === undefined) {
-    minified = await minifyCss(extra, 'assets theme');
-    themedCss.set(extra, minified);
-  }
-  const contents = css.contents + minified;
+export async function withThemeCss(css: Asset, extra: string): Promise<Asset> {
+  if (!themedCss.has(extra)) themedCss.set(extra, await minifyCss(extra, 'assets theme'));
+  const contents = css.contents + themedCss.get(extra)!;
   return { url: `/assets/style.${contentHash(contents)}.css`, contents };
 }

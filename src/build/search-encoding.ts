@@ -140,7 +140,6 @@ export function encodeIndex({ terms, postingOf, lengths, titleShares, docKeys, d
     inShard = 0;
     previous = '';
   };
-  const encoder = new TextEncoder();
   const norms = lengths.map((length) => 1 - B + (B * length) / average);
   for (const term of terms) {
     const posting = postingOf(term);
@@ -159,7 +158,7 @@ export function encodeIndex({ terms, postingOf, lengths, titleShares, docKeys, d
       bytes.varint(term.length - shared);
       for (let c = shared; c < term.length; c++) bytes.byte(term.charCodeAt(c));
     } else {
-      const rest = encoder.encode(term.slice(shared));
+      const rest = Buffer.from(term.slice(shared));
       bytes.varint(rest.length);
       bytes.append(rest);
     }
