@@ -82,7 +82,7 @@ class ByteWriter {
     this.room(1);
     this.buffer[this.length++] = value;
   }
-  /** The same bytes as writeVarint (templates/client/search-text.ts), which the engine reads. */
+  /** A number as readVarint (templates/client/search-text.ts) reads it in the engine: 7 bits a byte, low bits first. */
   varint(value: number) {
     this.room(8);
     while (value >= 0x80) {
