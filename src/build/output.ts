@@ -70,11 +70,8 @@ export class OutputWriter {
   /** Set by a signal (see interrupt): the build stops at its next write, and commits nothing. */
   private interrupted = false;
 
-  /** Makes a hard link (linkSync; a test gives a function that fails as some file systems do). */
-  private readonly link: (existing: string, path: string) => void;
-
-  constructor(outDir: string, io: { link?: (existing: string, path: string) => void } = {}) {
-    this.link = io.link ?? linkSync;
+  /** `link` makes a hard link (linkSync; a test gives a function that fails as some file systems do). */
+  constructor(outDir: string, private readonly link: (existing: string, path: string) => void = linkSync) {
     this.target = resolve(outDir);
     mkdirSync(dirname(this.target), { recursive: true });
     this.temp = mkdtempSync(join(dirname(this.target), tempFolderPrefix(this.target)));
