@@ -4,6 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { BuildRecord, currentRecord } from '../io/record.js';
 import { BUNDLE_DIR, PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { tokenStylesheet } from '../content/highlight.js';
+import { hashOf } from '../theme/components.js';
 import { toolVersion } from '../shared/tool-version.js';
 
 export interface Asset {
@@ -38,7 +39,7 @@ export async function bundleBrowserScript(entry: string, format: 'iife' | 'esm' 
   // Outside a build (the preview server's own script), in a record of its own.
   const record = currentRecord() ?? new BuildRecord(part);
   const cached = record.get<BundledScript>(part, toolVersion());
-  if (cached && cached.inputs.every(([file, hash]) => hashOfFile(file) === hash)) return cached.contents;
+  if (cached && cached.inputs.every(([file, hash]) => hashOf(file) === hash)) return cached.contents;
   // Loaded only when a bundle must be made (Node reads its CommonJS exports at every load).
   const { build: esbuild } = await import('esbuild');
   const result = await esbuild({
@@ -53,7 +54,7 @@ export async function bundleBrowserScript(entry: string, format: 'iife' | 'esm' 
     metafile: true,
   });
   const contents = result.outputFiles[0]!.text;
-  const inputs = Object.keys(result.metafile.inputs).map((file) => resolve(file)).map((path): [string, string] => [path, hashOfFile(path)]);
+  const inputs = Object.keys(result.metafile.inputs).map((file) => resolve(file)).map((path): [string, string] => [path, hashOf(path)]);
   record.set(part, toolVersion(), { inputs, contents } satisfies BundledScript);
   if (record !== currentRecord()) await record.save();
   return contents;
@@ -68,14 +69,6 @@ interface BundledScript {
   /** The files the bundle was made from, with a hash of each. */
   inputs: Array<[path: string, hash: string]>;
   contents: string;
-}
-
-function hashOfFile(path: string): string {
-  try {
-    return createHash('sha256').update(readFileSync(path)).digest('hex');
-  } catch {
-    return 'missing';
-  }
 }
 
 /** The interaction script of the pages, and the search engine it loads when the search box is first used. */
@@ -122,12 +115,8 @@ async function minifyCss(source: string, part: string): Promise<string> {
  * is kept in the record of the last build, as the built-in stylesheet is (see
  * bundleCss): a warm start never starts esbuild.
  */
-export async function withThemeCss(css: { url: string; contents: string }, extra: string): Promise<{ url: string; contents: string }> {
-  let minified = themedCss.get(extra);
-  if (minified === undefined) {
-    minified = await minifyCss(extra, 'assets theme');
-    themedCss.set(extra, minified);
-  }
-  const contents = css.contents + minified;
+export async function withThemeCss(css: Asset, extra: string): Promise<Asset> {
+  if (!themedCss.has(extra)) themedCss.set(extra, await minifyCss(extra, 'assets theme'));
+  const contents = css.contents + themedCss.get(extra)!;
   return { url: `/assets/style.${contentHash(contents)}.css`, contents };
 }

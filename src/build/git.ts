@@ -9,7 +9,8 @@ export function lastUpdated(root: string, dir: string): Map<string, string> {
   const dates = new Map<string, string>();
   let out: string;
   try {
-    out = execFileSync('git', ['log', '--format=%x00%cs', '--name-only', '--no-renames', '--', dir], {
+    // (--relative: the paths from the site root, which may be a folder inside the repository.)
+    out = execFileSync('git', ['log', '--format=%x00%cs', '--name-only', '--no-renames', '--relative', '--', dir], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -18,14 +19,10 @@ export function lastUpdated(root: string, dir: string): Map<string, string> {
   } catch {
     return dates;
   }
-  const prefix = execFileSync('git', ['rev-parse', '--show-prefix'], { cwd: root, encoding: 'utf8' }).trim();
   for (const entry of out.split('\0')) {
     const [date, ...files] = entry.split('\n').filter(Boolean);
     if (!date) continue;
-    for (const file of files) {
-      const rel = prefix && file.startsWith(prefix) ? file.slice(prefix.length) : file;
-      if (!dates.has(rel)) dates.set(rel, date);
-    }
+    for (const file of files) if (!dates.has(file)) dates.set(file, date);
   }
   return dates;
 }

@@ -1,6 +1,8 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, parse, resolve } from 'node:path';
+import { isWithin } from '../shared/paths.js';
+import { OUTPUT_MARKER } from '../site/model.js';
 
 /** A wrong command line (exit code 2): the build refuses before it touches anything. */
 export class UsageError extends Error {
@@ -9,15 +11,6 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
-
-/**
- * A file every build writes into its output folder. A folder that holds it is
- * ours to replace; any other non-empty folder is refused, whatever else it
- * holds (a hand-made site has a 404.html, a sitemap.xml and a _headers too).
- */
-export { OUTPUT_MARKER } from '../site/model.js';
-import { OUTPUT_MARKER } from '../site/model.js';
-import { isWithin } from '../shared/paths.js';
 
 /** The path with every existing part resolved through symbolic links (the rest appended as written). */
 function real(path: string): string {
@@ -112,7 +105,10 @@ export function checkOutputFolder(outDir: string, sources: { root: string; confi
   return lstatSync(out).isSymbolicLink() ? realOut : out;
 }
 
-/** Whether a folder is empty or marked as a build's output. */
+/**
+ * Whether a folder is empty or marked as a build's output (OUTPUT_MARKER). Any other is refused, whatever
+ * else it holds (a hand-made site has a 404.html, a sitemap.xml and a _headers too).
+ */
 function isOutput(dir: string): boolean {
   let names: string[];
   try {

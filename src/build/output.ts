@@ -16,7 +16,6 @@ interface Manifest {
   files: Record<string, [key: string, size: number]>;
 }
 
-/** What a file of the output holds: its text or its bytes. */
 export type Contents = string | Buffer;
 
 /** A key for contents that have no cheaper one: a hash of the bytes. */
@@ -71,11 +70,8 @@ export class OutputWriter {
   /** Set by a signal (see interrupt): the build stops at its next write, and commits nothing. */
   private interrupted = false;
 
-  /** Makes a hard link (linkSync; a test gives a function that fails as some file systems do). */
-  private readonly link: (existing: string, path: string) => void;
-
-  constructor(outDir: string, io: { link?: (existing: string, path: string) => void } = {}) {
-    this.link = io.link ?? linkSync;
+  /** `link` makes a hard link (linkSync; a test gives a function that fails as some file systems do). */
+  constructor(outDir: string, private readonly link: (existing: string, path: string) => void = linkSync) {
     this.target = resolve(outDir);
     mkdirSync(dirname(this.target), { recursive: true });
     this.temp = mkdtempSync(join(dirname(this.target), tempFolderPrefix(this.target)));
@@ -140,7 +136,7 @@ export class OutputWriter {
 
   /** Adds a file to the build; `key` defaults to a hash of the contents. */
   write(relPath: string, contents: Contents, key?: string): void {
-    if (this.interrupted) throw new BuildInterrupted();
+    if (this.interrupted) throw interruption();
     if (this.keep(relPath, (key ??= contentKey(contents)))) return;
     this.files.set(relPath, { key, size: typeof contents === 'string' ? Buffer.byteLength(contents) : contents.length });
     const file = join(this.temp, relPath);
@@ -180,7 +176,7 @@ export class OutputWriter {
    * `failure`: the error that writer met instead (thrown by commit, as a failed write of its own).
    */
   writtenElsewhere(relPath: string, key: string, size: number, failure?: unknown): void {
-    if (this.interrupted) throw new BuildInterrupted();
+    if (this.interrupted) throw interruption();
     if (failure) this.failure ??= namedAfter(failure, join(this.temp, relPath));
     this.files.set(relPath, { key, size });
   }
@@ -191,7 +187,7 @@ export class OutputWriter {
    * does not grow with the size of the site.
    */
   async ready(): Promise<void> {
-    if (this.interrupted) throw new BuildInterrupted();
+    if (this.interrupted) throw interruption();
     if (this.inFlightSize >= this.maxInFlight) await new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
@@ -221,7 +217,7 @@ export class OutputWriter {
    */
   async commit(): Promise<void> {
     await this.settle();
-    if (this.interrupted) throw new BuildInterrupted();
+    if (this.interrupted) throw interruption();
     faultPoint('commit-start');
     if (this.unchanged()) {
       // The output folder already is this build's output: nothing to swap (its manifest still describes it).
@@ -307,7 +303,7 @@ export class OutputWriter {
   }
 
   /**
-   * Ctrl+C or a kill: the build stops at its next write or wait (BuildInterrupted), and its failure
+   * Ctrl+C or a kill: the build stops at its next write or wait (it throws), and its failure
    * path waits for the writes in flight before it removes the temporary folder (abort): removing it
    * while they land would leave files, and folders made again.
    */
@@ -331,11 +327,7 @@ export class OutputWriter {
 }
 
 /** What a write of an interrupted build throws (see OutputWriter.interrupt). */
-export class BuildInterrupted extends Error {
-  constructor() {
-    super('the build was interrupted');
-  }
-}
+const interruption = () => new Error('the build was interrupted');
 
 /** A write's error with the file it was writing: a disk-full error names no file, and the message should. */
 function namedAfter(e: unknown, file: string): unknown {

@@ -11,7 +11,7 @@ import type { SearchPlace } from '../content/search-sections.js';
 import { withBase } from '../site/links.js';
 import { hasContributors, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { contentHash, type Asset, type ClientAsset } from './assets.js';
-import type { SearchInput } from './search-state.js';
+import type { SearchInput } from './search-indexer.js';
 import { MAX_TERM } from '../../templates/client/search-text.js';
 import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import type { OutputKeys } from './keys.js';
@@ -40,15 +40,14 @@ export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
 export function searchPlaces(config: SiteConfig, base: string): (id: string) => SearchPlace | null {
   const sectionOf = sectionOfPage(config);
   return (pageId) => {
+    if (pageId === '404') return null;
     // A blog post is at /<path>/<slug>/, not at the address of its file (see src/site/blog.ts).
     const id = siteIdOf(config, pageId);
-    return pageId === '404'
-      ? null
-      : {
-          url: withBase(base, routeOf(id)),
-          section: id !== pageId ? config.blog!.title : config.sections[sectionOf(pageId)]?.title,
-          slug: id.slice(id.lastIndexOf('/') + 1),
-        };
+    return {
+      url: withBase(base, routeOf(id)),
+      section: id !== pageId ? config.blog!.title : config.sections[sectionOf(pageId)]?.title,
+      slug: id.slice(id.lastIndexOf('/') + 1),
+    };
   };
 }
 

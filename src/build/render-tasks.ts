@@ -27,9 +27,6 @@ export const POOL_MIN_DOCUMENT_WORKERS = 2;
 /** A document to render: a page or a printable section (by its index in the site's list) of the render context `context`. */
 export type DocumentTask = [kind: 'page' | 'printable', context: number, index: number];
 
-/** What a worker thread is sent to make the render contexts again, and where it writes the documents. */
-export type DocumentsData = ReturnType<typeof documentsData>;
-
 export function renderDocumentTask(contexts: RenderContext[], [kind, context, index]: DocumentTask): string {
   const ctx = contexts[context]!;
   return kind === 'page' ? renderPage(ctx, ctx.site.pages[index]!) : renderPrintable(ctx, ctx.site, ctx.site.sections[index]!);
@@ -64,8 +61,6 @@ export function documentsData(root: string, temp: string, config: SiteConfig, co
   }
 }
 
-type DocumentJob = ReturnType<typeof documentJob>;
-
 /**
  * A document's job for a worker thread: the document, its file (relative to the output folder), and the
  * bodies it needs (by their page's index in its context's site): the page's own, or those of a printable
@@ -85,7 +80,7 @@ export type DocumentWritten = { size: number; failure?: { message: string; code?
  * A worker thread's writer of documents into the output's temporary folder, from what
  * documentsData made: it renders and writes each (the build notes the file: OutputWriter.writtenElsewhere).
  */
-export function documentWriter(data: DocumentsData): (job: DocumentJob) => DocumentWritten {
+export function documentWriter(data: ReturnType<typeof documentsData>): (job: ReturnType<typeof documentJob>) => DocumentWritten {
   const sites = deserialize(data.sites) as Site[];
   const { components } = loadComponents(data.root, data.config);
   const contexts = sites.map((site, i) => contextOf(site, data.contexts[i]!, components));

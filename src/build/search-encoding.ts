@@ -30,7 +30,7 @@ import { TITLE_BONUS } from '../content/search-sections.js';
  * This module writes the bytes of the files, encoded from the postings, and the postings as the
  * indexer saves them in the cache between builds. The other parts: src/content/search-sections.ts
  * reads a page into its entry (terms, counts, document); src/build/search-indexer.ts keeps the
- * postings and src/build/search-state.ts the state between builds.
+ * postings, and the state between builds.
  */
 
 /** Raw size a term shard grows to before the next one starts. */
@@ -82,7 +82,7 @@ class ByteWriter {
     this.room(1);
     this.buffer[this.length++] = value;
   }
-  /** The same bytes as writeVarint (templates/client/search-text.ts), which the engine reads. */
+  /** A number as readVarint (templates/client/search-text.ts) reads it in the engine: 7 bits a byte, low bits first. */
   varint(value: number) {
     this.room(8);
     while (value >= 0x80) {
@@ -140,7 +140,6 @@ export function encodeIndex({ terms, postingOf, lengths, titleShares, docKeys, d
     inShard = 0;
     previous = '';
   };
-  const encoder = new TextEncoder();
   const norms = lengths.map((length) => 1 - B + (B * length) / average);
   for (const term of terms) {
     const posting = postingOf(term);
@@ -159,7 +158,7 @@ export function encodeIndex({ terms, postingOf, lengths, titleShares, docKeys, d
       bytes.varint(term.length - shared);
       for (let c = shared; c < term.length; c++) bytes.byte(term.charCodeAt(c));
     } else {
-      const rest = encoder.encode(term.slice(shared));
+      const rest = Buffer.from(term.slice(shared));
       bytes.varint(rest.length);
       bytes.append(rest);
     }

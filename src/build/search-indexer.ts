@@ -1,19 +1,92 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { flushCacheWrites } from '../io/cache.js';
+import { codeVersion, flushCacheWrites, readCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
 import { contentKey, type OutputWriter } from './output.js';
 import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
-import { createBodyReader, entryOf, type PageEntry } from '../content/search-sections.js';
-import { htmlOf, listKey, pageKey, stateVersion, type SearchInput, type StateHead } from './search-state.js';
+import { createBodyReader, entryOf, type PageEntry, type SearchPlace } from '../content/search-sections.js';
 
 /*
- * The index writer: takes the pages one by one (src/build/search-state.ts), keeps
- * their postings (from each page's entry, see entryOf in src/content/search-sections.ts)
- * and makes the index files (their layout and bytes: src/build/search-encoding.ts).
- * A rebuild starts from the last build's state and puts in only the pages
- * whose entry changed.
+ * The index writer: takes the pages one by one (SearchInput), keeps their postings (from each
+ * page's entry, see entryOf in src/content/search-sections.ts, made where the page renders or
+ * here from its HTML) and makes the index files (their layout and bytes: src/build/search-encoding.ts).
+ * A rebuild starts from the last build's state and puts in only the pages whose entry changed.
  */
+
+/** A page as the index gets it. */
+export interface SearchInput extends SearchPlace {
+  title: string;
+  /**
+   * The rendered Markdown body (HTML; headings carry their ids). It may be
+   * left out when `sourceKey` is given: the indexer then takes it from the
+   * render cache, and only if its own cache has no entry for the page.
+   */
+  html?: string;
+  /** The render cache key of the page's Markdown (SourcePage.sourceKey): it stands for the body in the entry's key. */
+  sourceKey?: string;
+  /** The page's entry, when it was made where the page was rendered: then `html` is not read. */
+  entry?: PageEntry;
+}
+
+let entryVersion: string | undefined;
+const indexerVersion = () => (entryVersion ??= codeVersion(['src/build/search-indexer.ts', 'src/build/search-encoding.ts', 'src/content/search-sections.ts', 'templates/client/search-text.ts']));
+const pageKey = (input: SearchInput) =>
+  createHash('sha256')
+    .update(indexerVersion())
+    .update(JSON.stringify([input.url, input.title, input.section ?? '', input.slug]))
+    // The body HTML is a function of the Markdown's render cache key: hashing that is cheaper.
+    .update(input.sourceKey !== undefined ? `source:${input.sourceKey}` : `html:${input.html ?? ''}`)
+    .digest('hex');
+
+/** The body HTML of a page, from the input or else from the render cache (an earlier build's render). */
+function htmlOf(input: SearchInput): string {
+  if (input.html !== undefined) return input.html;
+  const cached = input.sourceKey === undefined ? undefined : readCache(input.sourceKey)?.html;
+  if (!cached) throw new Error(`search index: no HTML for ${input.url} (the render cache lost it during the build; build again)`);
+  return cached;
+}
+
+/*
+ * The state of the last build's index, a part of the record of the last build
+ * (src/io/record.ts), so that a rebuild does not merge every page's entry
+ * again: when no page's entry changed, the files are those of the last build;
+ * when some did, only their postings are taken out and put in again. The
+ * head is in the record's JSON; the postings (large, read only when a page
+ * changed or a file must be written again) are a file of the record beside it.
+ */
+
+interface StateHead {
+  /** The pages' entry keys in order: what the state is a function of, with the indexer's version (the record part's key). */
+  keys: string[];
+  /** The key of the whole list (see listKey); the postings file carries it too. */
+  list: string;
+  lengths: number[];
+  shares: number[];
+  /** Per page: its document's content key and size. */
+  docs: Array<[key: string, size: number]>;
+  /** Per term shard: the content key of its bytes before and after compression, and its compressed size. */
+  shards: Array<[raw: string, key: string, size: number]>;
+  /** The index files, as SearchIndexer.list gives them. */
+  files: Array<[path: string, key: string, size: number]>;
+}
+
+/** The indexer's code and Node's version (its zlib compresses the shards). */
+const stateVersion = () => `${indexerVersion()} ${process.version}`;
+
+const listKey = (keys: readonly string[]) => {
+  const hash = createHash('sha256').update(indexerVersion());
+  for (const key of keys) hash.update(key);
+  return hash.digest('hex');
+};
+
+/** A typed array of `list` with `value` put in at `at`. */
+function insertAt(list: number[] | Uint32Array, at: number, value: number): Uint32Array {
+  const grown = new Uint32Array(list.length + 1);
+  grown.set(list.slice(0, at));
+  grown[at] = value;
+  grown.set(list.slice(at), at + 1);
+  return grown;
+}
 
 /** Above this many changed pages, the index is merged from every page's entry instead of changed in place. */
 const MAX_CHANGED = 1000;
@@ -66,7 +139,6 @@ export function createSearchIndexer(options: { state?: string } = {}) {
   const lastPlace = new Map(head?.keys.map((key, page) => [key, page]));
   let merged = !head;
   const changed = new Map<number, PageEntry>();
-  let made: 'unchanged' | 'changed in place' | 'merged' = 'merged';
 
   /** A new term, on `page` alone. */
   const addTerm = (term: string, page: number, value: number) => {
@@ -121,16 +193,8 @@ export function createSearchIndexer(options: { state?: string } = {}) {
         if (pages[middle]! < page) at = middle + 1;
         else end = middle;
       }
-      const grownPages = new Uint32Array(pages.length + 1);
-      const grownValues = new Uint32Array(pages.length + 1);
-      grownPages.set(pages.slice(0, at));
-      grownPages[at] = page;
-      grownPages.set(pages.slice(at), at + 1);
-      grownValues.set(values.slice(0, at));
-      grownValues[at] = entry.values[i]!;
-      grownValues.set(values.slice(at), at + 1);
-      posting.pages = grownPages;
-      posting.values = grownValues;
+      posting.pages = insertAt(pages, at, page);
+      posting.values = insertAt(values, at, entry.values[i]!);
     });
   };
 
@@ -211,7 +275,6 @@ export function createSearchIndexer(options: { state?: string } = {}) {
     for (const [page, entry] of changed) post(page, entry, false);
     changed.clear();
     merged = true;
-    made = 'changed in place';
   };
 
   /** The files, from the postings. */
@@ -258,21 +321,13 @@ export function createSearchIndexer(options: { state?: string } = {}) {
   /** When every page's entry is the one of the last build, so are the files. */
   const unchanged = () => !merged && !changed.size && head!.keys.length === keys.length && head!.keys.every((key, page) => keys[page] === key);
   const list = (): Array<[string, string, number]> => {
-    if (!built && unchanged()) {
-      made = 'unchanged';
-      return head!.files;
-    }
+    if (!built && unchanged()) return head!.files;
     return build().map((f): [string, string, number] => [f.path, f.key, f.size]);
   };
 
   return {
     /** Adds a page; pages are numbered in the order they are added. */
     add,
-    /**
-     * How the last files listed were made: as the last build's (no page's entry changed), from
-     * the last build's postings with the changed pages put in place, or by merging every entry.
-     */
-    made: () => made,
     /** The index files (paths relative to the search-index/ folder), once every page is added. */
     files: () => build().map((f) => ({ path: f.path, content: f.content() })),
     /** The same files' paths, with a hash of their bytes (a key for OutputWriter) and their sizes. */

@@ -16,7 +16,8 @@ export type Components = Partial<Record<ComponentName, ComponentType<any>>>;
 
 const compiled = new Map<string, ReturnType<typeof compileComponent>>();
 
-const hashOf = (path: string) => {
+/** A hash of a file's bytes ('missing' when it cannot be read), to tell whether an input of a bundle changed. */
+export const hashOf = (path: string) => {
   try {
     return createHash('sha256').update(readFileSync(path)).digest('hex');
   } catch {

@@ -84,6 +84,19 @@ describe('the manual on "Last updated"', () => {
     expect(page('guides/first/index.html')).not.toContain('<time datetime=');
     expect(page('sitemap.xml')).not.toContain('<lastmod>');
   });
+
+  it('dates the pages of a site in a folder of its repository (the paths git gives are taken from the site folder)', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'docs-dates-'));
+    dirs.push(repo);
+    const dir = join(repo, 'docs-site');
+    cpSync(site(), dir, { recursive: true });
+    const date = '2023-04-05T12:00:00Z';
+    const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.org', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.org' };
+    for (const args of [['init', '-q'], ['add', '.'], ['commit', '-q', '-m', 'site']]) execFileSync('git', args, { cwd: repo, env, stdio: 'ignore' });
+    expect((await runDocs(['build', '--root', dir, '--quiet'])).code).toBe(0);
+    expect(readFileSync(join(dir, 'dist/guides/first/index.html'), 'utf8')).toContain('<time datetime="2023-04-05">');
+    expect(readFileSync(join(dir, 'dist/sitemap.xml'), 'utf8')).toContain('/guides/first/</loc><lastmod>2023-04-05</lastmod>');
+  });
 });
 
 describe('the manual on --base and on components', () => {

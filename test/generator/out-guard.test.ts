@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkConfigFile, checkOutputFolder, checkSiteFolder, OUTPUT_MARKER, UsageError } from '../../src/build/out-guard.js';
+import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from '../../src/build/out-guard.js';
+import { OUTPUT_MARKER } from '../../src/site/model.js';
 import { isWithin } from '../../src/shared/paths.js';
 
 /*

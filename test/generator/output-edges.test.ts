@@ -47,7 +47,7 @@ describe('the output writer where the file system refuses', () => {
       const { target } = place();
       await firstBuild(target, { 'a.html': 'aaa', 'sub/b.html': 'bbb' });
       const before = inode(join(target, 'a.html'));
-      const out = new OutputWriter(target, { link: failing(code) });
+      const out = new OutputWriter(target, failing(code));
       expect(out.keep('a.html', 'key of aaa')).toBe(true);
       expect(out.keep('sub/b.html', 'key of bbb')).toBe(true);
       // (A file written too: a build that changes nothing leaves the folder as it is, and links nothing.)
@@ -63,7 +63,7 @@ describe('the output writer where the file system refuses', () => {
   it('fails the commit on any other refusal of a link, and leaves the output as it was', async () => {
     const { target } = place();
     await firstBuild(target, { 'a.html': 'aaa' });
-    const out = new OutputWriter(target, { link: failing('EIO') });
+    const out = new OutputWriter(target, failing('EIO'));
     expect(out.keep('a.html', 'key of aaa')).toBe(true);
     out.write('b.html', 'bbb');
     await expect(out.commit()).rejects.toMatchObject({ code: 'EIO' });
@@ -76,7 +76,7 @@ describe('the output writer where the file system refuses', () => {
     const { target } = place();
     await firstBuild(target, { 'a.html': 'aaa' });
     const linked: string[] = [];
-    const out = new OutputWriter(target, { link: (from, to) => (linked.push(from), linkSync(from, to)) });
+    const out = new OutputWriter(target, (from, to) => (linked.push(from), linkSync(from, to)));
     out.keep('a.html', 'key of aaa');
     out.write('b.html', 'bbb');
     await out.commit();
