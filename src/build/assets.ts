@@ -4,8 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { BuildRecord, currentRecord } from '../io/record.js';
 import { BUNDLE_DIR, PACKAGED, TOOL_ROOT } from '../shared/paths.js';
 import { tokenStylesheet } from '../content/highlight.js';
-import { hashOf } from '../theme/components.js';
-import { toolVersion } from '../shared/tool-version.js';
+import { hashOf, toolVersion } from '../shared/tool-version.js';
 
 export interface Asset {
   /** URL path, e.g. /assets/main.3f2a1c9b0d.js */

@@ -31,3 +31,12 @@ export function toolVersion(): string {
   }
   return (tool = hash.digest('hex'));
 }
+
+/** A hash of a file's bytes ('missing' when it cannot be read), to tell whether an input of a bundle changed. */
+export function hashOf(path: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
+  } catch {
+    return 'missing';
+  }
+}

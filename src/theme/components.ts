@@ -8,6 +8,7 @@ import * as jsxRuntime from 'react/jsx-runtime';
 import { COMPONENT_NAMES, type ComponentName, type SiteConfig } from '../config/schema.js';
 import { esbuildProblems, InputError, type SourceProblem } from '../shared/errors.js';
 import { isWithin, PACKAGED, TOOL_ROOT } from '../shared/paths.js';
+import { hashOf } from '../shared/tool-version.js';
 import { imageRatio, logoFiles } from './theme.js';
 
 /* The site's own React components (config `components:`), compiled and run in the build. */
@@ -15,15 +16,6 @@ import { imageRatio, logoFiles } from './theme.js';
 export type Components = Partial<Record<ComponentName, ComponentType<any>>>;
 
 const compiled = new Map<string, ReturnType<typeof compileComponent>>();
-
-/** A hash of a file's bytes ('missing' when it cannot be read), to tell whether an input of a bundle changed. */
-export const hashOf = (path: string) => {
-  try {
-    return createHash('sha256').update(readFileSync(path)).digest('hex');
-  } catch {
-    return 'missing';
-  }
-};
 
 /**
  * The site's own components (config `components:`), compiled with esbuild
