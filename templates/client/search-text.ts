@@ -126,11 +126,3 @@ export function readVarint(bytes: Uint8Array, at: { pos: number }): number {
     shift += 7;
   }
 }
-
-export function writeVarint(out: number[], value: number): void {
-  while (value >= 0x80) {
-    out.push((value % 0x80) | 0x80);
-    value = Math.floor(value / 0x80);
-  }
-  out.push(value);
-}
