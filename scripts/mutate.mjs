@@ -32,7 +32,6 @@ export const MODULES = [
  */
 export const EQUIVALENT = {
   'link-checker': [
-    ['links.ts resolved(): any change to `resolvedPaths.size >= 100_000` (the bound of the memo of resolved paths)', 'only how much is remembered changes, never a resolved path'],
     ["links.ts withBase: `base === '/'` made false (or its '/' made '')", "'/' without its last slash is '', so the URL comes out the same"],
     ["links.ts resolveHref: `let hash = ''` made 'Stryker was here!'", 'the try block sets it (or returns) before it is read'],
     ['links.ts resolveHref: `normal !== candidate` made true', 'when they are equal, targets.files.has(candidate) was asked just above'],

@@ -35,7 +35,7 @@ export function resolveHref(site: Site, page: LinkingPage, href: string, targets
   const path = queryAt < 0 ? rawPath : rawPath.slice(0, queryAt);
   // (Kept as written: a page may read it, a tab or a search for instance.)
   const query = queryAt < 0 ? '' : rawPath.slice(queryAt);
-  const candidates = path.startsWith('/') ? [path] : path.endsWith('.md') ? [mdRoute(page, path)] : [resolved(page.url, path), resolved(sourceFolder(page), path)];
+  const candidates = path.startsWith('/') ? [path] : path.endsWith('.md') ? [mdRoute(page, path)] : [posix.resolve(page.url, path), posix.resolve(sourceFolder(page), path)];
   for (const candidate of candidates) {
     const normal = candidate.endsWith('/') || posix.extname(candidate) ? candidate : `${candidate}/`;
     const target = site.byUrl.get(normal) ?? (normal.endsWith('/index.html') ? site.byUrl.get(normal.slice(0, -'index.html'.length)) : undefined);
@@ -52,24 +52,9 @@ export function resolveHref(site: Site, page: LinkingPage, href: string, targets
 /** The folder of a page's source as a URL path (/guides for content/guides/caching.md). */
 const sourceFolder = (page: LinkingPage) => posix.dirname('/' + page.sourcePath.replace(/^content\//, ''));
 
-/*
- * posix.resolve of a link's path from a folder, remembered: the pages of a folder link to the
- * same few places, and resolving is most of the time of checking a link. Bounded for `docs serve`.
- */
-const resolvedPaths = new Map<string, string>();
-function resolved(from: string, path: string): string {
-  const key = `${from}\0${path}`;
-  let result = resolvedPaths.get(key);
-  if (result === undefined) {
-    if (resolvedPaths.size >= 100_000) resolvedPaths.clear();
-    resolvedPaths.set(key, (result = posix.resolve(from, path)));
-  }
-  return result;
-}
-
 /** The page of a link to its Markdown file (../guides/index.md is /guides/). */
 function mdRoute(page: LinkingPage, path: string): string {
-  return routeOf(resolved(sourceFolder(page), path).slice(1, -3).replace(/(^|\/)index$/, ''));
+  return routeOf(posix.resolve(sourceFolder(page), path).slice(1, -3).replace(/(^|\/)index$/, ''));
 }
 
 /**
