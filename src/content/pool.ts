@@ -32,16 +32,11 @@ export interface PoolOptions {
   heapMb?: number;
 }
 
-/** How a page is rendered: whether the tokens of its last render's code blocks are reused. */
-export interface RenderOptions {
-  reuseCode: boolean;
-}
-
 /**
  * What a worker thread of the pool does: render Markdown pages (loadPages), or pages' documents
  * around their bodies (src/build/render-tasks.ts), from what it is given here.
  */
-export type PoolWork = { kind: 'markdown'; rootDir: string; contentDir: string; render: RenderOptions } | { kind: 'documents'; data: unknown };
+export type PoolWork = { kind: 'markdown'; rootDir: string; contentDir: string } | { kind: 'documents'; data: unknown };
 
 /** A page to render (its file, relative to the content folder), and where the search index shows it (then its search entry is made too). */
 export interface PageTask {
