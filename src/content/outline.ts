@@ -1,4 +1,4 @@
-import GithubSlugger, { slug } from 'github-slugger';
+import GithubSlugger from 'github-slugger';
 import type { Heading, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { InputError } from '../shared/errors.js';
@@ -7,7 +7,7 @@ import { cacheHas } from '../io/cache.js';
 import type { Anchor } from './context.js';
 import { parser } from './mdast-parse.js';
 import { frontmatterOf, pageIdOf, prepare, type SourcePage } from './load.js';
-import { CHROME_IDS, EMPTY_SLUG, freeId, isReservedForHeading } from './slug.js';
+import { CHROME_IDS, headingId } from './slug.js';
 
 /*
  * Pages known by their frontmatter and headings only. `docs serve` shows the
@@ -78,11 +78,8 @@ function outlineOf(headings: HeadingText[]): Pick<SourcePage, 'anchors' | 'headi
   for (const heading of headings) {
     const text = heading.text!;
     const title = text.trim();
-    let id = slugger.slug(text);
-    // Numbered from the heading's own slug, and "section" for one with nothing to slug, as rehypeUniqueIds does.
-    const own = slug(text);
-    if (!own || taken.has(id) || isReservedForHeading(id)) id = freeId(own || EMPTY_SLUG, taken);
-    taken.add(id);
+    // (As rehype-slug and then rehypeUniqueIds do.)
+    const id = headingId(slugger.slug(text), text, taken);
     if (heading.depth > 3) continue;
     texts.push(title);
     if (heading.depth === 2) anchors.push({ title, id });
