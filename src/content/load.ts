@@ -174,13 +174,7 @@ function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
  * One page, and its Markdown body as written (which a SourcePage does not keep). `lastKey`: the
  * render cache key of the page's last render (SourcePage.sourceKey), whose code tokens are reused.
  */
-export async function loadPage(
-  rootDir: string,
-  contentDir: string,
-  relPath: string,
-  highlighter: HighlighterSource,
-  lastKey?: string,
-): Promise<{ page: SourcePage; markdown: string }> {
+export async function loadPage(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, lastKey?: string) {
   try {
     const { prepared, cached } = await withParsers(() => prepare(rootDir, contentDir, relPath, true));
     return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, true, undefined, lastKey)).rendered), markdown: prepared.body };
@@ -335,8 +329,21 @@ export async function loadPages(
     }
     emit();
   };
-  /** Renders the pages `misses` on this thread. */
-  const renderHere = async (misses: Slot[]): Promise<void> => {
+  // Pass 2: render the rest, on this thread or with worker threads when there is enough Markdown to pay for them.
+  const misses = slots.filter((slot) => !slot.fromCache);
+  // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
+  const reuseCode = misses.length < slots.length;
+  const placeOf = (slot: Slot) => hooks.searchPlace?.(pageIdOf(slot.prepared.relPath)!);
+  if (misses.reduce((bytes, m) => bytes + m.prepared.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
+    const tasks = misses.map((m): PageTask => ({ file: m.prepared.relPath, place: placeOf(m) }));
+    await renderInWorkers(
+      { kind: 'markdown', rootDir, contentDir },
+      tasks,
+      (i) => renderPrepared(() => misses[i]!.prepared, highlighter, reuseCode, tasks[i]!.place),
+      (i, result: WorkerResult) => settle(misses[i]!, result),
+      pool,
+    );
+  } else {
     // (Pages rendered before have their tokens in their last render.)
     const thread = highlightThreadFor(misses.filter((m) => !lastBuild?.keys.has(m.prepared.sourcePath)).map((m) => m.prepared.body), highlighter);
     // With a highlight thread, a page waiting for its tokens lets the next ones parse meanwhile.
@@ -356,22 +363,7 @@ export async function loadPages(
     } finally {
       await thread?.close();
     }
-  };
-  // Pass 2: render the rest, on this thread or with worker threads when there is enough Markdown to pay for them.
-  const misses = slots.filter((slot) => !slot.fromCache);
-  // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
-  const reuseCode = misses.length < slots.length;
-  const placeOf = (slot: Slot) => hooks.searchPlace?.(pageIdOf(slot.prepared.relPath)!);
-  if (misses.reduce((bytes, m) => bytes + m.prepared.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
-    const tasks = misses.map((m): PageTask => ({ file: m.prepared.relPath, place: placeOf(m) }));
-    await renderInWorkers(
-      { kind: 'markdown', rootDir, contentDir },
-      tasks,
-      (i) => renderPrepared(() => misses[i]!.prepared, highlighter, reuseCode, tasks[i]!.place),
-      (i, result: WorkerResult) => settle(misses[i]!, result),
-      pool,
-    );
-  } else await renderHere(misses);
+  }
   const pages = slots.flatMap((slot) => (slot.page ? [slot.page] : []));
   if (changed || pages.length !== lastBuild?.keys.size) {
     currentRecord()?.set('renders', rendersKey, pages.map((page) => [page.sourcePath, page.sourceKey, metas.get(page.sourceKey)!]) satisfies Renders);

@@ -67,23 +67,14 @@ export async function renderInWorkers<Task, Result>(
   onResult: (index: number, result: Result) => void,
   { mainThread = true, heapMb = WORKER_HEAP_MB }: PoolOptions = {},
 ): Promise<void> {
-  const threads = workerCount();
   let next = 0;
   const renderOneHere = async (i: number) => onResult(i, await renderHere(i));
   // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
   const BATCH = 8;
-  const take = () => {
-    const batch: number[] = [];
-    while (batch.length < BATCH && next < tasks.length) batch.push(next++);
-    return batch;
-  };
   const started: Worker[] = [];
-  const workers = Array.from({ length: Math.min(threads, tasks.length) }, () => {
+  const workers = Array.from({ length: Math.min(workerCount(), tasks.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
-    const worker = new Worker(workerEntry('pool'), {
-      workerData: work,
-      resourceLimits: { maxOldGenerationSizeMb: heapMb },
-    });
+    const worker = new Worker(workerEntry('pool'), { workerData: work, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     started.push(worker);
     return new Promise<void>((resolve, reject) => {
       let batch: number[] = [];
@@ -95,7 +86,7 @@ export async function renderInWorkers<Task, Result>(
         }
         const done = batch;
         const deliver = () => message.results?.forEach((result, j) => onResult(done[j]!, result));
-        batch = take();
+        batch = Array.from({ length: Math.min(BATCH, tasks.length - next) }, () => next++);
         if (batch.length) {
           worker.postMessage(batch.map((i) => tasks[i]));
           try {

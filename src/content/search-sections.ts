@@ -194,23 +194,17 @@ export function entryOf(input: SearchPlace & { title: string }, body: SearchBody
     }
     for (let i = 1; i < pieces.length; i++) if ((pieces[i - 1]! + pieces[i]!).length <= MAX_TERM) inTitle(pieces[i - 1]! + pieces[i]!, 1);
   }
+  const share = TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 2).length));
   // The body's terms in the order first seen, then the title's that the body does not have.
   const terms = [...body.terms];
-  const inBody = new Set<string>();
-  const values = body.counts.map((count, i) => {
-    const place = titleTerms.get(body.terms[i]!);
-    if (place) inBody.add(body.terms[i]!);
-    return count * 4 + (place ?? 0);
-  });
-  for (const [term, place] of titleTerms) {
-    if (inBody.has(term)) continue;
-    terms.push(term);
-    values.push(place);
-  }
+  const values = body.counts.map((count, i) => count * 4 + (titleTerms.get(body.terms[i]!) ?? 0));
+  for (const term of body.terms) titleTerms.delete(term);
+  terms.push(...titleTerms.keys());
+  values.push(...titleTerms.values());
   const doc = { url: input.url, title: input.title, section: input.section ?? '', sections: body.sections };
   return {
     length: body.length,
-    share: TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 2).length)),
+    share,
     terms,
     values,
     doc: gzipSync(JSON.stringify(doc)).toString('base64'),
