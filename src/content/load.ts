@@ -102,9 +102,11 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
   return timed('markdown-pages', async () => {
     const { relPath, sourcePath, body, bodyLineOffset } = prepared;
     const frontmatter = prepared.frontmatter ?? (await loadParsers(), frontmatterOf(prepared));
-    const previous = reuseCode ? codeOfLastRender(sourcePath, lastKey) : undefined;
-    if (previous) registerTokenClasses(previous.classes);
-    const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter, codeBlocks: new Map(previous?.blocks) });
+    // (The code blocks' tokens are read back from the last render's markup, with the classes they use: see codeBlocksIn.)
+    const lastRender = reuseCode && layerEnabled('markup-tokens') ? (lastKey ?? lastBuild?.keys.get(sourcePath)) : undefined;
+    const last = lastRender === undefined ? undefined : readCache<CachedMarkdown>(lastRender);
+    if (last) registerTokenClasses(last.tokenClasses);
+    const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter, codeBlocks: last && codeBlocksIn(last.html) });
     if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
     const { problems: _problems, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
     const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter } };
@@ -144,14 +146,6 @@ function readLastBuild(key: string) {
   const saved = currentRecord()?.get<Renders>('renders', key);
   if (!Array.isArray(saved)) return undefined;
   return { keys: new Map(saved.map(([path, key]) => [path, key])), metas: new Map(saved.map(([, key, meta]) => [key, meta])) };
-}
-
-/** A page's highlighted code blocks at its last render (see remarkCodeBlocks), with the classes their tokens use. */
-function codeOfLastRender(sourcePath: string, lastKey = lastBuild?.keys.get(sourcePath)) {
-  if (!layerEnabled('markup-tokens')) return undefined;
-  const last = lastKey === undefined ? undefined : readCache<CachedMarkdown>(lastKey);
-  if (!last) return undefined;
-  return { blocks: [...codeBlocksIn(last.html)], classes: last.tokenClasses };
 }
 
 function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {

@@ -58,11 +58,9 @@ const MARKUP = /[*_<>&\\!~[\]`]|:[A-Za-z]/;
 /** A heading line of plain words and code spans, read without the parser; the text is left out when it has other markup. */
 function plainHeading(line: string): HeadingText {
   const m = ATX.exec(line)!;
-  let content = m[2] ?? '';
-  if (/^#+$/.test(content)) content = '';
+  const content = (m[2] ?? '').replace(/^#+$/, '');
   const heading: HeadingText = { depth: m[1]!.length, line };
-  const outside = content.replace(CODE_SPAN, '');
-  if (MARKUP.test(outside)) return heading;
+  if (MARKUP.test(content.replace(CODE_SPAN, ''))) return heading;
   heading.text = content.replace(CODE_SPAN, (_, _ticks: string, code: string) =>
     code.length > 2 && code.startsWith(' ') && code.endsWith(' ') && code.trim() !== '' ? code.slice(1, -1) : code,
   );

@@ -45,7 +45,6 @@ export interface PageTask {
 }
 
 export const PARALLEL_MIN_BYTES = 4_000_000;
-const WORKER_HEAP_MB = 384;
 
 /** Worker threads to start besides the main thread: one per further core. */
 export function workerCount(): number {
@@ -65,7 +64,7 @@ export async function renderInWorkers<Task, Result>(
   tasks: Task[],
   renderHere: (index: number) => Result | Promise<Result>,
   onResult: (index: number, result: Result) => void,
-  { mainThread = true, heapMb = WORKER_HEAP_MB }: PoolOptions = {},
+  { mainThread = true, heapMb = 384 }: PoolOptions = {},
 ): Promise<void> {
   let next = 0;
   const renderOneHere = async (i: number) => onResult(i, await renderHere(i));

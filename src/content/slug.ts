@@ -128,24 +128,20 @@ export function rehypeUniqueIds() {
  */
 export function headingId(slugged: string, text: string, taken: Set<string>): string {
   const own = slug(text);
-  const id = own && !taken.has(slugged) && !isReservedForHeading(slugged) ? slugged : freeId(own || EMPTY_SLUG, taken);
-  taken.add(id);
-  return id;
+  const free = own && !taken.has(slugged) && !isReservedForHeading(slugged);
+  return takeId(free ? slugged : own || EMPTY_SLUG, taken, isReservedForHeading);
 }
 
-/** `base`, or the first of `base`-1, `base`-2… that is neither taken nor `reserved` (by default: for the chrome or the tabs). */
-function freeId(base: string, taken: ReadonlySet<string>, reserved = isReservedForHeading): string {
+/** Takes and returns `base`, or the first of `base`-1, `base`-2… that is neither taken nor `reserved`. */
+function takeId(base: string, taken: Set<string>, reserved: (id: string) => boolean): string {
   let id = base;
   for (let n = 1; taken.has(id) || reserved(id); n++) id = `${base}-${n}`;
+  taken.add(id);
   return id;
 }
 
 /** Unique ids for a document's parts, none of them one of the chrome's (the chapters of a printable section). */
 export function uniqueIds(): (base: string) => string {
   const used = new Set<string>();
-  return (base) => {
-    const id = freeId(base, used, isChromeId);
-    used.add(id);
-    return id;
-  };
+  return (base) => takeId(base, used, isChromeId);
 }
