@@ -46,7 +46,7 @@ export function svgToHast(svg: string, prefix: string): Element {
     const at = TOKEN.lastIndex;
     const m = TOKEN.exec(svg);
     if (!m) throw new Error(`unreadable SVG at character ${at}`);
-    const [whole, close, name, attrs, selfClosing, text] = m;
+    const [, close, name, attrs, selfClosing, text] = m; // (none of them: a comment, left out)
     const parent = open[open.length - 1]!;
     if (text !== undefined) {
       if (!skipping && text.trim() && parent.tagName !== '#root') parent.children.push({ type: 'text', value: decode(text) });
@@ -74,7 +74,7 @@ export function svgToHast(svg: string, prefix: string): Element {
       }
       (parent.children as ElementContent[]).push(element);
       if (!selfClosing) open.push(element);
-    } else if (!whole.startsWith('<!--')) throw new Error(`unreadable SVG at character ${at}`);
+    }
   }
   const svgElement = root.children[0];
   if (open.length !== 1 || root.children.length !== 1 || svgElement?.type !== 'element' || svgElement.tagName !== 'svg') {

@@ -36,10 +36,9 @@ export function nestingProblem(body: string, file: string, lineOffset: number): 
     }
     let rest = line;
     let depth = 0;
-    for (let m = MARKER.exec(rest); m && m[0].length > 0; m = MARKER.exec(rest)) {
+    for (let m = MARKER.exec(rest); m && depth <= MAX_NESTING; m = MARKER.exec(rest)) {
       depth++;
       rest = rest.slice(m[0].length);
-      if (depth > MAX_NESTING) break;
     }
     if (fence === undefined || fenceMatch) {
       let indent = 0;
