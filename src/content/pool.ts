@@ -96,13 +96,7 @@ export async function renderInWorkers<Task, Result>(
           return;
         }
         // The last batch: its results are taken in once the thread is gone and its memory with it.
-        worker
-          .terminate()
-          .then(() => {
-            deliver();
-            resolve();
-          })
-          .catch(reject);
+        worker.terminate().then(deliver).then(resolve, reject);
       });
       worker.on('error', (e: Error & { code?: string }) => {
         if (e.code !== 'ERR_WORKER_OUT_OF_MEMORY') return reject(e);
