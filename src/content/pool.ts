@@ -109,8 +109,7 @@ export async function renderInWorkers<Task, Result>(
     });
   });
   const here = async () => {
-    if (!mainThread) return;
-    while (next < tasks.length) {
+    while (mainThread && next < tasks.length) {
       await renderOneHere(next++);
       // Lets the workers' messages in, so that none of them waits for its next batch.
       await nextTurn();
