@@ -65,8 +65,7 @@ export function prepare(rootDir: string, contentDir: string, relPath: string, lo
   const { yaml, body, bodyLineOffset } = splitSource(readSourceText(join(contentDir, relPath), sourcePath), sourcePath);
   const key = cacheKey(sourcePath, bodyLineOffset, body);
   // From the last build's record, while the cache still holds the body it stands for.
-  let packed = lookup && !withHtml ? lastBuild?.metas.get(key) : undefined;
-  if (packed && !cacheHas(key)) packed = undefined;
+  const packed = lookup && !withHtml && lastBuild?.metas.has(key) && cacheHas(key) ? lastBuild.metas.get(key) : undefined;
   let cached = packed ? { ...packed, html: '' } : lookup ? readCache<CachedMarkdown>(key, withHtml) : undefined;
   const same = cached?.fm?.yaml === yaml;
   // The frontmatter as read before: with the cached render, or (a page whose body changed) at the last build.
