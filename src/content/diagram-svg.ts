@@ -26,19 +26,16 @@ const TOKEN = /<!--[^]*?-->|<\/([a-zA-Z]+)\s*>|<([a-zA-Z]+)((?:\s+[\w:.-]+\s*=\s
 const ATTRIBUTE = /([\w:.-]+)\s*=\s*"([^"]*)"/g;
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-/** Thrown for SVG text outside what this reader takes: the renderer's output changed. */
-export class UnexpectedSvg extends Error {}
-
 function decode(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
     if (ref[0] === '#') return String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1)));
     const named = ENTITIES[ref];
-    if (named === undefined) throw new UnexpectedSvg(`unknown character reference ${whole}`);
+    if (named === undefined) throw new Error(`unknown character reference ${whole}`);
     return named;
   });
 }
 
-/** The <svg> element of `svg` as hast, ids prefixed with `prefix`. */
+/** The <svg> element of `svg` as hast, ids prefixed with `prefix`; throws on SVG this reader does not take (the renderer changed). */
 export function svgToHast(svg: string, prefix: string): Element {
   const root: Element = { type: 'element', tagName: '#root', properties: {}, children: [] };
   const open: Element[] = [root];
@@ -48,18 +45,18 @@ export function svgToHast(svg: string, prefix: string): Element {
   while (TOKEN.lastIndex < svg.length) {
     const at = TOKEN.lastIndex;
     const m = TOKEN.exec(svg);
-    if (!m) throw new UnexpectedSvg(`unreadable SVG at character ${at}`);
-    const [whole, close, name, attrs, selfClosing, text] = m;
+    if (!m) throw new Error(`unreadable SVG at character ${at}`);
+    const [, close, name, attrs, selfClosing, text] = m; // (none of them: a comment, left out)
     const parent = open[open.length - 1]!;
     if (text !== undefined) {
       if (!skipping && text.trim() && parent.tagName !== '#root') parent.children.push({ type: 'text', value: decode(text) });
     } else if (close !== undefined) {
       if (skipping) skipping--;
       else if (close === parent.tagName && open.length > 1) open.pop();
-      else throw new UnexpectedSvg(`unexpected </${close}>`);
+      else throw new Error(`unexpected </${close}>`);
     } else if (name !== undefined) {
       if (skipping || !ELEMENTS.has(name)) {
-        if (name !== 'style' && !skipping) throw new UnexpectedSvg(`unexpected <${name}>`);
+        if (name !== 'style' && !skipping) throw new Error(`unexpected <${name}>`);
         if (!selfClosing) skipping++;
         continue;
       }
@@ -77,11 +74,11 @@ export function svgToHast(svg: string, prefix: string): Element {
       }
       (parent.children as ElementContent[]).push(element);
       if (!selfClosing) open.push(element);
-    } else if (!whole.startsWith('<!--')) throw new UnexpectedSvg(`unreadable SVG at character ${at}`);
+    }
   }
   const svgElement = root.children[0];
   if (open.length !== 1 || root.children.length !== 1 || svgElement?.type !== 'element' || svgElement.tagName !== 'svg') {
-    throw new UnexpectedSvg('the SVG is not one <svg> element');
+    throw new Error('the SVG is not one <svg> element');
   }
   return svgElement;
 }

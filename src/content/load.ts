@@ -6,7 +6,7 @@ import { InputError, type SourceProblem } from '../shared/errors.js';
 import { timed } from '../shared/stages.js';
 import { readFrontmatter, type Frontmatter } from '../config/frontmatter-schema.js';
 import { splitSource, type RawSource } from '../config/split-source.js';
-import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PageTask, type PoolOptions, type RenderOptions } from './pool.js';
+import { PARALLEL_MIN_BYTES, renderInWorkers, workerCount, type PageTask, type PoolOptions } from './pool.js';
 import { cacheHas, layerEnabled, cacheKey, pipelineVersion, flushCacheWrites, readCache, writeCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
 import { registerTokenClasses, tokenClassesIn, type HighlighterSource, type TokenClass } from './highlight.js';
@@ -65,8 +65,7 @@ export function prepare(rootDir: string, contentDir: string, relPath: string, lo
   const { yaml, body, bodyLineOffset } = splitSource(readSourceText(join(contentDir, relPath), sourcePath), sourcePath);
   const key = cacheKey(sourcePath, bodyLineOffset, body);
   // From the last build's record, while the cache still holds the body it stands for.
-  let packed = lookup && !withHtml ? lastBuild?.metas.get(key) : undefined;
-  if (packed && !cacheHas(key)) packed = undefined;
+  const packed = lookup && !withHtml && lastBuild?.metas.has(key) && cacheHas(key) ? lastBuild.metas.get(key) : undefined;
   let cached = packed ? { ...packed, html: '' } : lookup ? readCache<CachedMarkdown>(key, withHtml) : undefined;
   const same = cached?.fm?.yaml === yaml;
   // The frontmatter as read before: with the cached render, or (a page whose body changed) at the last build.
@@ -97,14 +96,16 @@ let readBody: ((html: string) => SearchBody) | undefined;
  * With `reuseCode`, the tokens of code blocks the page had at its last render (`lastKey`, or the last build's) are reused.
  * With `place` (where the search index shows the page), the page's search entry is made too.
  */
-async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, { reuseCode }: RenderOptions, place?: SearchPlace | null, lastKey?: string) {
+async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, reuseCode: boolean, place?: SearchPlace | null, lastKey?: string) {
   // (All of it is what the worker pool shares out: the frontmatter, the Markdown, the page's search entry, the cache's file.)
   return timed('markdown-pages', async () => {
     const { relPath, sourcePath, body, bodyLineOffset } = prepared;
     const frontmatter = prepared.frontmatter ?? frontmatterOf(prepared);
-    const previous = reuseCode ? codeOfLastRender(sourcePath, lastKey) : undefined;
-    if (previous) registerTokenClasses(previous.classes);
-    const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter, codeBlocks: new Map(previous?.blocks) });
+    // (The code blocks' tokens are read back from the last render's markup, with the classes they use: see codeBlocksIn.)
+    const lastRender = reuseCode && layerEnabled('markup-tokens') ? (lastKey ?? lastBuild?.keys.get(sourcePath)) : undefined;
+    const last = lastRender === undefined ? undefined : readCache<CachedMarkdown>(lastRender);
+    if (last) registerTokenClasses(last.tokenClasses);
+    const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter, codeBlocks: last && codeBlocksIn(last.html) });
     if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
     const { problems: _problems, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
     const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter } };
@@ -146,14 +147,6 @@ function readLastBuild(key: string) {
   return { keys: new Map(saved.map(([path, key]) => [path, key])), metas: new Map(saved.map(([, key, meta]) => [key, meta])) };
 }
 
-/** A page's highlighted code blocks at its last render (see remarkCodeBlocks), with the classes their tokens use. */
-function codeOfLastRender(sourcePath: string, lastKey = lastBuild?.keys.get(sourcePath)) {
-  if (!layerEnabled('markup-tokens')) return undefined;
-  const last = lastKey === undefined ? undefined : readCache<CachedMarkdown>(lastKey);
-  if (!last) return undefined;
-  return { blocks: [...codeBlocksIn(last.html)], classes: last.tokenClasses };
-}
-
 function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
   registerTokenClasses(rendered.tokenClasses);
   const { tokenClasses: _classes, fm: _fm, ids, ...rest } = rendered;
@@ -174,16 +167,10 @@ function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
  * One page, and its Markdown body as written (which a SourcePage does not keep). `lastKey`: the
  * render cache key of the page's last render (SourcePage.sourceKey), whose code tokens are reused.
  */
-export async function loadPage(
-  rootDir: string,
-  contentDir: string,
-  relPath: string,
-  highlighter: HighlighterSource,
-  lastKey?: string,
-): Promise<{ page: SourcePage; markdown: string }> {
+export async function loadPage(rootDir: string, contentDir: string, relPath: string, highlighter: HighlighterSource, lastKey?: string) {
   try {
     const { prepared, cached } = prepare(rootDir, contentDir, relPath, true);
-    return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, { reuseCode: true }, undefined, lastKey)).rendered), markdown: prepared.body };
+    return { page: assemble(prepared, cached ?? (await renderFresh(prepared, highlighter, true, undefined, lastKey)).rendered), markdown: prepared.body };
   } catch (e) {
     throw await withBodyProblems(e);
   }
@@ -195,14 +182,14 @@ export async function loadPage(
  * block: workers render only when megabytes of Markdown changed, where pages edited one at a time
  * (whose tokens are read back from their last render) are the few.
  */
-export async function renderForWorker(rootDir: string, contentDir: string, { file, place }: PageTask, highlighter: HighlighterSource, options: RenderOptions): Promise<WorkerResult> {
-  return renderPrepared(() => prepare(rootDir, contentDir, file, false).prepared, highlighter, options, place);
+export async function renderForWorker(rootDir: string, contentDir: string, { file, place }: PageTask, highlighter: HighlighterSource): Promise<WorkerResult> {
+  return renderPrepared(() => prepare(rootDir, contentDir, file, false).prepared, highlighter, false, place);
 }
 
 /** Renders a page once `prepared` has read it; problems of the page come back as a result, not thrown. */
-async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, options: RenderOptions, place?: SearchPlace | null): Promise<WorkerResult> {
+async function renderPrepared(prepared: () => Prepared, highlighter: HighlighterSource, reuseCode: boolean, place?: SearchPlace | null): Promise<WorkerResult> {
   try {
-    return { ok: true, ...(await renderFresh(prepared(), highlighter, options, place)) };
+    return { ok: true, ...(await renderFresh(prepared(), highlighter, reuseCode, place)) };
   } catch (caught) {
     const e = await withBodyProblems(caught);
     if (e instanceof InputError) return { ok: false, problems: e.problems, unbuilt: e instanceof PageProblems ? e.unbuilt : undefined };
@@ -232,17 +219,6 @@ export function pageHtml(page: SourcePage): string {
   return html;
 }
 
-export interface LoadedPages {
-  pages: SourcePage[];
-  problems: SourceProblem[];
-  /** Ids of pages that exist but failed to load (links to them are not reported as broken). */
-  failed: Set<string>;
-  /** Of those, the ones that were rendered, with problems: their links are checked all the same. */
-  unbuilt: UnbuiltPage[];
-  /** The Markdown bodies as read, by source path, while they fit in MARKDOWN_KEPT characters (llms-full.txt reads the others again). */
-  markdown: Map<string, string>;
-}
-
 /** How many characters of Markdown bodies loadPages keeps for llms-full.txt: the whole of a site of a few thousand pages. */
 const MARKDOWN_KEPT = 24_000_000;
 
@@ -265,14 +241,16 @@ export async function loadPages(
    */
   keepHtml = true,
   pool: PoolOptions = {},
-): Promise<LoadedPages> {
+) {
   keepHtml ||= !layerEnabled('pages');
   const rendersKey = createHash('sha256').update(contentDir).update('\0').update(pipelineVersion()).digest('hex');
   lastBuild = readLastBuild(rendersKey);
   /** Each page's cached result without its body, for the next build's record; and whether any is not the record's. */
   const metas = new Map<string, Meta>();
   let changed = false;
+  /** Ids of pages that exist but failed to load (links to them are not reported as broken). */
   const failed = new Set<string>();
+  /** Of those, the ones that were rendered, with problems: their links are checked all the same. */
   const unbuilt: UnbuiltPage[] = [];
   const problems: SourceProblem[] = [];
   const seen = new Map<string, string>();
@@ -280,9 +258,9 @@ export async function loadPages(
   /** `cached`: whether the render is in the cache (a page may let its HTML go only then). */
   type Slot = { prepared: Prepared; rendered?: CachedMarkdown; cached?: boolean | Promise<boolean>; search?: PageEntry; fromCache?: boolean; packed?: boolean; failed?: true; page?: SourcePage };
   const slots: Slot[] = [];
+  /** The Markdown bodies as read, by source path, while they fit in MARKDOWN_KEPT characters (llms-full.txt reads the others again). */
   const markdown = new Map<string, string>();
   let kept = 0;
-  // Pages go to hooks.page in file order, each once every page before it is done.
   let next = 0;
   const emit = () => {
     for (; next < slots.length; next++) {
@@ -343,8 +321,21 @@ export async function loadPages(
     }
     emit();
   };
-  /** Renders the pages `misses` on this thread. */
-  const renderHere = async (misses: Slot[]): Promise<void> => {
+  // Pass 2: render the rest, on this thread or with worker threads when there is enough Markdown to pay for them.
+  const misses = slots.filter((slot) => !slot.fromCache);
+  // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
+  const reuseCode = misses.length < slots.length;
+  const placeOf = (slot: Slot) => hooks.searchPlace?.(pageIdOf(slot.prepared.relPath)!);
+  if (misses.reduce((bytes, m) => bytes + m.prepared.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
+    const tasks = misses.map((m): PageTask => ({ file: m.prepared.relPath, place: placeOf(m) }));
+    await renderInWorkers(
+      { kind: 'markdown', rootDir, contentDir },
+      tasks,
+      (i) => renderPrepared(() => misses[i]!.prepared, highlighter, reuseCode, tasks[i]!.place),
+      (i, result: WorkerResult) => settle(misses[i]!, result),
+      pool,
+    );
+  } else {
     // (Pages rendered before have their tokens in their last render.)
     const thread = highlightThreadFor(misses.filter((m) => !lastBuild?.keys.has(m.prepared.sourcePath)).map((m) => m.prepared.body), highlighter);
     // With a highlight thread, a page waiting for its tokens lets the next ones parse meanwhile.
@@ -353,7 +344,7 @@ export async function loadPages(
       while (taken < misses.length) {
         const miss = misses[taken++]!;
         // Read and split in pass 1 already: rendered from that.
-        settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, render, placeOf(miss)));
+        settle(miss, await renderPrepared(() => miss.prepared, thread ?? highlighter, reuseCode, placeOf(miss)));
         // Lets the page's cache write go on (and, in the preview, a request in). That turn is still the
         // page's render, as on a worker thread, which answers once its pages' cache files are written.
         await (hooks.pause ?? (() => timed('markdown-pages', nextTurn)))();
@@ -364,22 +355,7 @@ export async function loadPages(
     } finally {
       await thread?.close();
     }
-  };
-  // Pass 2: render the rest, on this thread or with worker threads when there is enough Markdown to pay for them.
-  const misses = slots.filter((slot) => !slot.fromCache);
-  // Code tokens are worth keeping when some pages came from the cache: this is an edit, not a first build.
-  const render: RenderOptions = { reuseCode: misses.length < slots.length };
-  const placeOf = (slot: Slot) => hooks.searchPlace?.(pageIdOf(slot.prepared.relPath)!);
-  if (misses.reduce((bytes, m) => bytes + m.prepared.body.length, 0) >= (pool.minBytes ?? PARALLEL_MIN_BYTES) && workerCount() > 0) {
-    const tasks = misses.map((m): PageTask => ({ file: m.prepared.relPath, place: placeOf(m) }));
-    await renderInWorkers(
-      { kind: 'markdown', rootDir, contentDir, render },
-      tasks,
-      (i) => renderPrepared(() => misses[i]!.prepared, highlighter, render, tasks[i]!.place),
-      (i, result: WorkerResult) => settle(misses[i]!, result),
-      pool,
-    );
-  } else await renderHere(misses);
+  }
   const pages = slots.flatMap((slot) => (slot.page ? [slot.page] : []));
   if (changed || pages.length !== lastBuild?.keys.size) {
     currentRecord()?.set('renders', rendersKey, pages.map((page) => [page.sourcePath, page.sourceKey, metas.get(page.sourceKey)!]) satisfies Renders);

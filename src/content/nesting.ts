@@ -25,13 +25,9 @@ const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1)*[ \t]*$/;
  */
 export function nestingProblem(body: string, file: string, lineOffset: number): SourceProblem | undefined {
   let fence: string | undefined;
-  let lineNumber = 0;
-  for (let start = 0; start <= body.length; ) {
-    let end = body.indexOf('\n', start);
-    if (end < 0) end = body.length;
-    lineNumber++;
-    const line = body.slice(start, end);
-    start = end + 1;
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     const fenceMatch = FENCE.exec(line);
     if (fenceMatch) {
       const mark = fenceMatch[1]!;
@@ -40,10 +36,9 @@ export function nestingProblem(body: string, file: string, lineOffset: number): 
     }
     let rest = line;
     let depth = 0;
-    for (let m = MARKER.exec(rest); m && m[0].length > 0; m = MARKER.exec(rest)) {
+    for (let m = MARKER.exec(rest); m && depth <= MAX_NESTING; m = MARKER.exec(rest)) {
       depth++;
       rest = rest.slice(m[0].length);
-      if (depth > MAX_NESTING) break;
     }
     if (fence === undefined || fenceMatch) {
       let indent = 0;
@@ -60,14 +55,13 @@ export function nestingProblem(body: string, file: string, lineOffset: number): 
       const run = EMPHASIS_RUN.exec(line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length)));
       if (run && !THEMATIC_BREAK.test(line)) {
         const message = `a run of ${run[0].length} "${run[0][0]}" characters nests emphasis more than ${MAX_NESTING} levels deep; shorten it, or put it in a code span`;
-        return { file, line: lineNumber + lineOffset, column: run.index + 1, message };
+        return { file, line: i + 1 + lineOffset, column: run.index + 1, message };
       }
     }
     if (depth > MAX_NESTING) {
       const message = `lists and quotes nest more than ${MAX_NESTING} levels deep here; flatten them (a page this deep cannot be read anyway)`;
-      return { file, line: lineNumber + lineOffset, column: 1, message };
+      return { file, line: i + 1 + lineOffset, column: 1, message };
     }
-    if (end === body.length) break;
   }
   return undefined;
 }

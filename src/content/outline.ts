@@ -1,4 +1,4 @@
-import GithubSlugger, { slug } from 'github-slugger';
+import GithubSlugger from 'github-slugger';
 import type { Heading, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { InputError } from '../shared/errors.js';
@@ -6,7 +6,7 @@ import { cacheHas } from '../io/cache.js';
 import type { Anchor } from './context.js';
 import { parser } from './mdast-parse.js';
 import { frontmatterOf, pageIdOf, prepare, type SourcePage } from './load.js';
-import { CHROME_IDS, EMPTY_SLUG, freeId, isReservedForHeading } from './slug.js';
+import { CHROME_IDS, headingId } from './slug.js';
 
 /*
  * Pages known by their frontmatter and headings only. `docs serve` shows the
@@ -57,11 +57,9 @@ const MARKUP = /[*_<>&\\!~[\]`]|:[A-Za-z]/;
 /** A heading line of plain words and code spans, read without the parser; the text is left out when it has other markup. */
 function plainHeading(line: string): HeadingText {
   const m = ATX.exec(line)!;
-  let content = m[2] ?? '';
-  if (/^#+$/.test(content)) content = '';
+  const content = (m[2] ?? '').replace(/^#+$/, '');
   const heading: HeadingText = { depth: m[1]!.length, line };
-  const outside = content.replace(CODE_SPAN, '');
-  if (MARKUP.test(outside)) return heading;
+  if (MARKUP.test(content.replace(CODE_SPAN, ''))) return heading;
   heading.text = content.replace(CODE_SPAN, (_, _ticks: string, code: string) =>
     code.length > 2 && code.startsWith(' ') && code.endsWith(' ') && code.trim() !== '' ? code.slice(1, -1) : code,
   );
@@ -77,11 +75,8 @@ function outlineOf(headings: HeadingText[]): Pick<SourcePage, 'anchors' | 'headi
   for (const heading of headings) {
     const text = heading.text!;
     const title = text.trim();
-    let id = slugger.slug(text);
-    // Numbered from the heading's own slug, and "section" for one with nothing to slug, as rehypeUniqueIds does.
-    const own = slug(text);
-    if (!own || taken.has(id) || isReservedForHeading(id)) id = freeId(own || EMPTY_SLUG, taken);
-    taken.add(id);
+    // (As rehype-slug and then rehypeUniqueIds do.)
+    const id = headingId(slugger.slug(text), text, taken);
     if (heading.depth > 3) continue;
     texts.push(title);
     if (heading.depth === 2) anchors.push({ title, id });

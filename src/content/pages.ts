@@ -9,9 +9,7 @@ import { renderMarkdown, type RawLink } from './markdown.js';
 export function pageIdOf(relativePath: string): string | null {
   const path = relativePath.split(sep).join('/');
   if (!path.endsWith('.md')) return null;
-  const withoutExt = path.slice(0, -3);
-  if (withoutExt === 'index') return '';
-  return withoutExt.endsWith('/index') ? withoutExt.slice(0, -'/index'.length) : withoutExt;
+  return path.slice(0, -3).replace(/(?:^|\/)index$/, '');
 }
 
 /**

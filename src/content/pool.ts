@@ -32,16 +32,11 @@ export interface PoolOptions {
   heapMb?: number;
 }
 
-/** How a page is rendered: whether the tokens of its last render's code blocks are reused. */
-export interface RenderOptions {
-  reuseCode: boolean;
-}
-
 /**
  * What a worker thread of the pool does: render Markdown pages (loadPages), or pages' documents
  * around their bodies (src/build/render-tasks.ts), from what it is given here.
  */
-export type PoolWork = { kind: 'markdown'; rootDir: string; contentDir: string; render: RenderOptions } | { kind: 'documents'; data: unknown };
+export type PoolWork = { kind: 'markdown'; rootDir: string; contentDir: string } | { kind: 'documents'; data: unknown };
 
 /** A page to render (its file, relative to the content folder), and where the search index shows it (then its search entry is made too). */
 export interface PageTask {
@@ -50,7 +45,6 @@ export interface PageTask {
 }
 
 export const PARALLEL_MIN_BYTES = 4_000_000;
-const WORKER_HEAP_MB = 384;
 
 /** Worker threads to start besides the main thread: one per further core. */
 export function workerCount(): number {
@@ -70,25 +64,16 @@ export async function renderInWorkers<Task, Result>(
   tasks: Task[],
   renderHere: (index: number) => Result | Promise<Result>,
   onResult: (index: number, result: Result) => void,
-  { mainThread = true, heapMb = WORKER_HEAP_MB }: PoolOptions = {},
+  { mainThread = true, heapMb = 384 }: PoolOptions = {},
 ): Promise<void> {
-  const threads = workerCount();
   let next = 0;
   const renderOneHere = async (i: number) => onResult(i, await renderHere(i));
   // Small batches, so that a slow page does not hold one thread's whole share and the threads finish together.
   const BATCH = 8;
-  const take = () => {
-    const batch: number[] = [];
-    while (batch.length < BATCH && next < tasks.length) batch.push(next++);
-    return batch;
-  };
   const started: Worker[] = [];
-  const workers = Array.from({ length: Math.min(threads, tasks.length) }, () => {
+  const workers = Array.from({ length: Math.min(workerCount(), tasks.length) }, () => {
     // A bounded heap: the thread keeps nothing between pages, and an unbounded one grows with the site before it collects.
-    const worker = new Worker(workerEntry('pool'), {
-      workerData: work,
-      resourceLimits: { maxOldGenerationSizeMb: heapMb },
-    });
+    const worker = new Worker(workerEntry('pool'), { workerData: work, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     started.push(worker);
     return new Promise<void>((resolve, reject) => {
       let batch: number[] = [];
@@ -100,7 +85,7 @@ export async function renderInWorkers<Task, Result>(
         }
         const done = batch;
         const deliver = () => message.results?.forEach((result, j) => onResult(done[j]!, result));
-        batch = take();
+        batch = Array.from({ length: Math.min(BATCH, tasks.length - next) }, () => next++);
         if (batch.length) {
           worker.postMessage(batch.map((i) => tasks[i]));
           try {
@@ -111,13 +96,7 @@ export async function renderInWorkers<Task, Result>(
           return;
         }
         // The last batch: its results are taken in once the thread is gone and its memory with it.
-        worker
-          .terminate()
-          .then(() => {
-            deliver();
-            resolve();
-          })
-          .catch(reject);
+        worker.terminate().then(deliver).then(resolve, reject);
       });
       worker.on('error', (e: Error & { code?: string }) => {
         if (e.code !== 'ERR_WORKER_OUT_OF_MEMORY') return reject(e);
@@ -130,8 +109,7 @@ export async function renderInWorkers<Task, Result>(
     });
   });
   const here = async () => {
-    if (!mainThread) return;
-    while (next < tasks.length) {
+    while (mainThread && next < tasks.length) {
       await renderOneHere(next++);
       // Lets the workers' messages in, so that none of them waits for its next batch.
       await nextTurn();

@@ -130,12 +130,8 @@ export function createBodyReader(): (html: string) => SearchBody {
       }
       shown.push([anchor, heading, text.length > SECTION_TEXT ? text.slice(0, text.lastIndexOf(' ', SECTION_TEXT)) : text]);
     }
-    const body: SearchBody = { length, terms: [], counts: [], sections: shown };
-    for (const id of touched) {
-      body.terms.push(countNames[id]!);
-      body.counts.push(counts[id]!);
-      counts[id] = 0;
-    }
+    const body: SearchBody = { length, terms: touched.map((id) => countNames[id]!), counts: touched.map((id) => counts[id]!), sections: shown };
+    for (const id of touched) counts[id] = 0;
     touched.length = 0;
     // What the reader learnt is worth keeping while it is a site's vocabulary (tens of thousands of
     // terms). A page of hundreds of thousands of words of its own (a generated table of options, say)
@@ -194,25 +190,12 @@ export function entryOf(input: SearchPlace & { title: string }, body: SearchBody
     }
     for (let i = 1; i < pieces.length; i++) if ((pieces[i - 1]! + pieces[i]!).length <= MAX_TERM) inTitle(pieces[i - 1]! + pieces[i]!, 1);
   }
+  const share = TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 2).length));
   // The body's terms in the order first seen, then the title's that the body does not have.
-  const terms = [...body.terms];
-  const inBody = new Set<string>();
-  const values = body.counts.map((count, i) => {
-    const place = titleTerms.get(body.terms[i]!);
-    if (place) inBody.add(body.terms[i]!);
-    return count * 4 + (place ?? 0);
-  });
-  for (const [term, place] of titleTerms) {
-    if (inBody.has(term)) continue;
-    terms.push(term);
-    values.push(place);
-  }
+  const values = body.counts.map((count, i) => count * 4 + (titleTerms.get(body.terms[i]!) ?? 0));
+  for (const term of body.terms) titleTerms.delete(term);
+  const terms = [...body.terms, ...titleTerms.keys()];
+  values.push(...titleTerms.values());
   const doc = { url: input.url, title: input.title, section: input.section ?? '', sections: body.sections };
-  return {
-    length: body.length,
-    share: TITLE_BONUS / Math.sqrt(Math.max(1, [...titleTerms.values()].filter((v) => v === 2).length)),
-    terms,
-    values,
-    doc: gzipSync(JSON.stringify(doc)).toString('base64'),
-  };
+  return { length: body.length, share, terms, values, doc: gzipSync(JSON.stringify(doc)).toString('base64') };
 }

@@ -36,7 +36,7 @@ const FOOTNOTE_LABEL_ID = 'footnote-label';
 const TAB_ID = /^tabs-\d+-\d+-(?:tab|panel)$/;
 
 /** Whether a heading may not take this id whatever the page holds: the chrome's ids and the tabs'. */
-export function isReservedForHeading(id: string): boolean {
+function isReservedForHeading(id: string): boolean {
   return isChromeId(id) || TAB_ID.test(id);
 }
 
@@ -47,7 +47,7 @@ export function isChromeId(id: string): boolean {
 
 const HEADING = /^h[1-6]$/;
 /** The id of a heading whose text slugs to nothing (numbered on as duplicates are). */
-export const EMPTY_SLUG = 'section';
+const EMPTY_SLUG = 'section';
 const RAW_ID = /\sid=["']([^"']+)["']/g;
 
 /**
@@ -116,36 +116,32 @@ export function rehypeUniqueIds() {
     const reserved = reservations.get(file);
     if (!reserved) return;
     reservations.delete(file);
-    const { taken } = reserved;
-    for (const node of reserved.slugged) {
-      let id = String(node.properties.id ?? '');
-      // (rehype-slug gives the first heading with nothing to slug "", the next ones "-1", "-2"…)
-      const nothingToSlug = id === '' || (/^-\d+$/.test(id) && slug(toString(node)) === '');
-      if (nothingToSlug || taken.has(id) || isReservedForHeading(id)) {
-        // Numbered from the heading's own slug, as GitHub numbers duplicates: a second "Content"
-        // after the chrome's "content" and a first heading's "content-1" is "content-2". A heading
-        // with nothing to slug (only emoji or punctuation) is a "section".
-        id = freeId(slug(toString(node)) || EMPTY_SLUG, taken);
-        node.properties.id = id;
-      }
-      taken.add(id);
-    }
+    for (const node of reserved.slugged) node.properties.id = headingId(String(node.properties.id), toString(node), reserved.taken);
   };
 }
 
-/** `base`, or the first of `base`-1, `base`-2… that is neither taken nor `reserved` (by default: for the chrome or the tabs). */
-export function freeId(base: string, taken: ReadonlySet<string>, reserved = isReservedForHeading): string {
+/**
+ * The id of a heading (whose text is `text`), which is then taken: `slugged`, the slug rehype-slug gave it, unless that
+ * is taken or reserved. Then it is numbered from the heading's own slug, as GitHub numbers duplicates: a second "Content"
+ * after the chrome's "content" and a first heading's "content-1" is "content-2". A heading with nothing to slug (only
+ * emoji or punctuation; rehype-slug gives the first "", the next ones "-1", "-2"…) is a "section", numbered on.
+ */
+export function headingId(slugged: string, text: string, taken: Set<string>): string {
+  const own = slug(text);
+  const free = own && !taken.has(slugged) && !isReservedForHeading(slugged);
+  return takeId(free ? slugged : own || EMPTY_SLUG, taken, isReservedForHeading);
+}
+
+/** Takes and returns `base`, or the first of `base`-1, `base`-2… that is neither taken nor `reserved`. */
+function takeId(base: string, taken: Set<string>, reserved: (id: string) => boolean): string {
   let id = base;
   for (let n = 1; taken.has(id) || reserved(id); n++) id = `${base}-${n}`;
+  taken.add(id);
   return id;
 }
 
 /** Unique ids for a document's parts, none of them one of the chrome's (the chapters of a printable section). */
 export function uniqueIds(): (base: string) => string {
   const used = new Set<string>();
-  return (base) => {
-    const id = freeId(base, used, isChromeId);
-    used.add(id);
-    return id;
-  };
+  return (base) => takeId(base, used, isChromeId);
 }

@@ -22,11 +22,11 @@ async function worker(): Promise<(tasks: never[]) => Promise<unknown[]>> {
     return async (jobs) => jobs.map(write);
   }
   const [{ flushCacheWrites }, { loadHighlighter }, { renderForWorker }] = await Promise.all([import('../io/cache.js'), import('../content/highlight.js'), import('../content/load.js')]);
-  const { rootDir, contentDir, render } = work;
+  const { rootDir, contentDir } = work;
   return async (tasks: PageTask[]) => {
     const results = [];
     for (const task of tasks) {
-      results.push(await renderForWorker(rootDir, contentDir, task, loadHighlighter, render));
+      results.push(await renderForWorker(rootDir, contentDir, task, loadHighlighter));
       await nextTurn(); // lets the cache writes of the page go on
     }
     // The pool ends this thread once the pages are done: the cache must be written by then (and

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Highlighter } from 'shiki';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { UnexpectedSvg, svgToHast } from '../../src/content/diagram-svg.js';
+import { svgToHast } from '../../src/content/diagram-svg.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 import { listFiles, ROOT } from '../helpers/content.js';
@@ -165,10 +165,10 @@ describe('careless diagrams', () => {
 
 describe('the SVG of the renderer', () => {
   it('is read with an allowlist: an element that could load or run something is refused, attributes outside the list are left out', () => {
-    expect(() => svgToHast('<svg><script>alert(1)</script></svg>', 'd')).toThrow(UnexpectedSvg);
-    expect(() => svgToHast('<svg><foreignObject></foreignObject></svg>', 'd')).toThrow(UnexpectedSvg);
-    expect(() => svgToHast('<svg><text>&nbsp;</text></svg>', 'd')).toThrow(UnexpectedSvg);
-    expect(() => svgToHast('<svg><g></svg>', 'd')).toThrow(UnexpectedSvg);
+    expect(() => svgToHast('<svg><script>alert(1)</script></svg>', 'd')).toThrow(/^unexpected <script>$/);
+    expect(() => svgToHast('<svg><foreignObject></foreignObject></svg>', 'd')).toThrow(/^unexpected <foreignObject>$/);
+    expect(() => svgToHast('<svg><text>&nbsp;</text></svg>', 'd')).toThrow(/^unknown character reference &nbsp;$/);
+    expect(() => svgToHast('<svg><g></svg>', 'd')).toThrow(/^unexpected <\/svg>$/);
     const svg = svgToHast('<svg style="--bg:red" onload="x()"><style>svg { --a: 1 }</style><rect href="x" fill="url(https://e.org/a)" stroke="url(#m)" id="m" width="2"/><text>a &amp; &lt;b&gt;</text></svg>', 'd');
     expect(svg).toEqual({
       type: 'element',
