@@ -3,7 +3,7 @@ import type { RenderContext } from '../../templates/types.js';
 import { searchInputs, searchOrder, searchPlaces } from '../build/parts.js';
 import { createSearchIndexer } from '../build/search-indexer.js';
 import { treeViews } from '../build/trees.js';
-import type { SidebarSection, Site, SitePage } from '../site/model.js';
+import type { Site, SitePage } from '../site/model.js';
 
 /** Output files as URL paths ("/guides/index.html") with their contents. */
 export type FileList = Array<[path: string, contents: string | Uint8Array]>;
@@ -41,7 +41,5 @@ export async function searchIndexFiles(site: Site): Promise<FileList> {
   });
 }
 
-export interface Renderer {
-  page(ctx: RenderContext, page: SitePage): string;
-  printable(ctx: RenderContext, site: Site, section: SidebarSection): string;
-}
+/** A page's document in its chrome (renderPage, with the Layout of the templates folder). */
+export type PageRenderer = (ctx: RenderContext, page: SitePage) => string;

@@ -1,20 +1,23 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import type { ComponentType } from 'react';
 import { loadParsers } from '../config/parsers.js';
 import { loadHighlighter } from '../content/highlight.js';
 import { cachePath } from '../io/cache.js';
 import { BuildRecord } from '../io/record.js';
 import { formatProblem, InputError, type SourceProblem } from '../shared/errors.js';
-import { siteFiles } from '../build/parts.js';
+import { siteFiles, TEMPLATES_DIR } from '../build/parts.js';
+import { renderPage, renderPrintable } from '../build/render.js';
 import { treeFiles } from '../build/trees.js';
 import { pageFile, type SidebarSection, type Site } from '../site/model.js';
-import type { RenderContext } from '../../templates/types.js';
+import type { PageProps, RenderContext } from '../../templates/types.js';
 import { Engine, type EngineChange, type Rendering } from './engine.js';
 import { FirstPass } from './first-pass.js';
-import { BASE, sameContents, searchIndexFiles, UNKNOWN, urlPath, type FileList, type Renderer } from './preview-render.js';
+import { BASE, sameContents, searchIndexFiles, UNKNOWN, urlPath, type FileList, type PageRenderer } from './preview-render.js';
 
-export type { FileList, Renderer } from './preview-render.js';
+export type { FileList } from './preview-render.js';
 
 /*
  * The preview's build, behind `docs serve`: the engine kept from save to save (a change parses only
@@ -66,7 +69,6 @@ export interface PreviewOptions {
   root: string;
   configPath: string;
   templatesDir: string;
-  renderer: Renderer;
 }
 
 interface Rendered {
@@ -103,7 +105,21 @@ export class Preview {
   private earlyDone?: Promise<void>;
   private resumeBuild?: () => void;
 
-  constructor(private readonly options: PreviewOptions) {
+  /**
+   * A preview whose pages render as `docs build` renders them; another templates folder than the
+   * tool's own (tests edit a copy) provides its own Layout, rendered the same way.
+   */
+  static async open(options: PreviewOptions): Promise<Preview> {
+    const layoutFile = join(options.templatesDir, 'Layout.tsx');
+    if (resolve(options.templatesDir) === resolve(TEMPLATES_DIR) || !existsSync(layoutFile)) return new Preview(options, renderPage);
+    const { Layout } = (await import(pathToFileURL(layoutFile).href)) as { Layout: ComponentType<PageProps> };
+    return new Preview(options, (ctx, page) => renderPage(ctx, page, Layout));
+  }
+
+  private constructor(
+    private readonly options: PreviewOptions,
+    private readonly renderPage: PageRenderer,
+  ) {
     this.listed = new Promise((r) => (this.onListed = r));
     this.record = new BuildRecord(`docs serve ${resolve(options.root)}`);
     this.engine = new Engine({
@@ -143,7 +159,7 @@ export class Preview {
       // (The first pass reads frontmatter and places of problems synchronously: with every page and the config from the cache, nothing loaded the parsers yet.)
       await loadParsers();
       if (this.current) return undefined;
-      this.firstPass ??= new FirstPass(this.engine, (ctx, page) => this.options.renderer.page(ctx, page));
+      this.firstPass ??= new FirstPass(this.engine, this.renderPage);
       return await this.firstPass.files(path);
     } finally {
       if (--this.earlyActive === 0) this.resumeBuild?.();
@@ -203,7 +219,7 @@ export class Preview {
    * output files), the printable sections, the generated files.
    */
   private async render(site: Site, { contexts, markdownOf }: Rendering) {
-    const { renderer, root, templatesDir } = this.options;
+    const { root, templatesDir } = this.options;
     const { ctx, keys } = contexts[0]!;
     const output = new Map<string, string | Uint8Array>();
     for (const [path, contents] of contexts.flatMap((c) => c.files)) output.set(urlPath(path), contents);
@@ -216,7 +232,7 @@ export class Preview {
       const key = tree.keys.page(page);
       let entry = this.pages.get(page.id);
       if (entry?.key !== key) {
-        entry = { key, html: renderer.page(tree.ctx, page) };
+        entry = { key, html: this.renderPage(tree.ctx, page) };
         // During the first build: lets a page asked for meanwhile be rendered.
         if (++rendered % 16 === 0 && !this.current) await this.pause();
       }
@@ -234,7 +250,7 @@ export class Preview {
         stalePrintables.push({ section, key });
         return cached.html;
       }
-      const html = renderer.printable(ctx, site, section);
+      const html = renderPrintable(ctx, site, section);
       this.printables.set(section.url, { key, html });
       return html;
     };
@@ -260,7 +276,7 @@ export class Preview {
     if (!current) return true;
     while (current.stalePrintables.length) {
       const { section, key } = current.stalePrintables.shift()!;
-      const html = this.options.renderer.printable(current.ctx, current.site, section);
+      const html = renderPrintable(current.ctx, current.site, section);
       this.printables.set(section.url, { key, html });
       const path = urlPath(join(section.url, 'printable', 'index.html'));
       if (this.output.has(path) && this.output.get(path) !== html) {
