@@ -26,7 +26,7 @@ export function sameContents(a: string | Uint8Array, b: string | Uint8Array): bo
 }
 
 /** The search index of the pages, as `docs build` writes it (no files when search is hosted). */
-export async function searchIndexFiles(site: Site): Promise<FileList> {
+export function searchIndexFiles(site: Site): FileList {
   if (site.config.search.provider !== 'local') return [];
   // One index per language and version (see src/build/trees.ts), of the pages written in it.
   return treeViews(site).flatMap((view) => {

@@ -13,7 +13,7 @@ import { renderPage, renderPrintable } from '../build/render.js';
 import { treeFiles } from '../build/trees.js';
 import { pageFile, type SidebarSection, type Site } from '../site/model.js';
 import type { PageProps, RenderContext } from '../../templates/types.js';
-import { Engine, type EngineChange, type Rendering } from './engine.js';
+import { Engine, type EngineChange, type EngineOptions, type Rendering } from './engine.js';
 import { FirstPass } from './first-pass.js';
 import { BASE, sameContents, searchIndexFiles, UNKNOWN, urlPath, type FileList, type PageRenderer } from './preview-render.js';
 
@@ -65,11 +65,7 @@ export function failed(problems: SourceProblem[]): BuildResult {
   return { ok: false, problems: error.problems, message: error.message };
 }
 
-export interface PreviewOptions {
-  root: string;
-  configPath: string;
-  templatesDir: string;
-}
+export type PreviewOptions = Pick<EngineOptions, 'root' | 'configPath' | 'templatesDir'>;
 
 interface Rendered {
   key: string;
@@ -191,13 +187,8 @@ export class Preview {
       for (const path of change.known) if (!this.output.has(path)) this.output.set(path, UNKNOWN);
       this.search = change.known.filter((p) => p.startsWith('/search-index/')).map((p) => [p, UNKNOWN]);
     }
-    let update;
-    try {
-      update = await this.engine.update(change);
-    } finally {
-      // (A page asked for meanwhile finds the listing, or no page, once the first update is over.)
-      this.onListed();
-    }
+    // (A page asked for meanwhile finds the listing, or no page, once the first update is over.)
+    const update = await this.engine.update(change).finally(() => this.onListed());
     lap('update');
     if (!update.ok) return failed(update.problems);
     const { site, rendering, parsed } = update;
@@ -245,9 +236,8 @@ export class Preview {
     const printable = (section: SidebarSection) => {
       const key = keys.printable(section);
       const cached = this.printables.get(section.url);
-      if (cached?.key === key) return cached.html;
       if (cached) {
-        stalePrintables.push({ section, key });
+        if (cached.key !== key) stalePrintables.push({ section, key });
         return cached.html;
       }
       const html = renderPrintable(ctx, site, section);
@@ -267,10 +257,10 @@ export class Preview {
   }
 
   /**
-   * Brings the printable sections and the search index up to date, posting
+   * Brings the printable sections and then, `searchDelayMs` later, the search index up to date, posting
    * each finished file. Stops early (returns false) when a newer build started.
    */
-  async settle(post: (set: FileList, remove: string[]) => void, searchDelayMs = 0): Promise<boolean> {
+  async settle(post: (set: FileList, remove: string[]) => void, searchDelayMs: number): Promise<boolean> {
     const generation = this.generation;
     const current = this.current;
     if (!current) return true;
@@ -288,10 +278,9 @@ export class Preview {
     }
     if (current.searchDirty) {
       // The index takes a second of work for a few hundred pages: wait until saving pauses.
-      if (searchDelayMs) await new Promise((r) => setTimeout(r, searchDelayMs));
+      await new Promise((r) => setTimeout(r, searchDelayMs));
       if (generation !== this.generation) return false;
-      const files = await searchIndexFiles(current.site);
-      if (generation !== this.generation) return false;
+      const files = searchIndexFiles(current.site);
       current.searchDirty = false;
       const set = this.changed(files);
       const next = new Map(files);
