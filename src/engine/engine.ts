@@ -177,7 +177,7 @@ export class Engine {
     return { ok: true, site, warnings, parsed, rendering: { contexts, markdownOf } };
   }
 
-  /** What a render context of `site` takes but the dates (the script, the stylesheet, the site's components), or undefined with their problems added. */
+  /** The script, stylesheet and site's components a render context of `site` takes, or undefined with their problems added. */
   async renderParts(site: Site, problems: SourceProblem[]) {
     const [js, plainCss] = await timed('assets', () => Promise.all([this.script(), this.stylesheet()]));
     for (const asset of [js, plainCss]) if (Array.isArray(asset)) problems.push(...asset);

@@ -13,6 +13,8 @@ import { renderPage, renderPrintable } from '../build/render.js';
 import { treeFiles } from '../build/trees.js';
 import { pageFile, type SidebarSection, type Site } from '../site/model.js';
 import type { PageProps, RenderContext } from '../../templates/types.js';
+import type { SiteConfig } from '../config/schema.js';
+import type { SourcePage } from '../content/load.js';
 import { Engine, type EngineChange, type EngineOptions, type Rendering } from './engine.js';
 import { FirstPass } from './first-pass.js';
 import { BASE, sameContents, searchIndexFiles, UNKNOWN, urlPath, type FileList, type PageRenderer } from './preview-render.js';
@@ -75,6 +77,8 @@ interface Rendered {
 interface Current {
   site: Site;
   ctx: RenderContext;
+  /** What the search index is made of (see searchIndexFiles). */
+  indexed: { config: SiteConfig; pages: SourcePage[] };
   /** Printable sections whose cached HTML is out of date, with the key to render them for. */
   stalePrintables: Array<{ section: SidebarSection; key: string }>;
   searchDirty: boolean;
@@ -192,6 +196,9 @@ export class Preview {
     lap('update');
     if (!update.ok) return failed(update.problems);
     const { site, rendering, parsed } = update;
+    // (What the search index is made of, taken before the pages render: the sources are the site's then.)
+    const { sources, validConfig } = this.engine;
+    const indexed = { config: validConfig!.config, pages: [...sources.keys()].sort().flatMap((file) => sources.get(file)!.page ?? []) };
 
     const { output, ctx, rendered, stalePrintables } = await this.render(site, rendering!);
     lap('render');
@@ -199,7 +206,7 @@ export class Preview {
     const remove = [...this.output.keys()].filter((path) => !output.has(path));
     const searchDirty = (this.current?.searchDirty ?? false) || first || rendered > 0 || remove.some((p) => p.endsWith('.html'));
     this.output = output;
-    this.current = { site, ctx, stalePrintables, searchDirty };
+    this.current = { site, ctx, indexed, stalePrintables, searchDirty };
     lap('diff');
     const warnings = update.warnings.map((w) => `${formatProblem(w)} (warning)`);
     return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started, stages, warnings } };
@@ -280,7 +287,7 @@ export class Preview {
       // The index takes a second of work for a few hundred pages: wait until saving pauses.
       await new Promise((r) => setTimeout(r, searchDelayMs));
       if (generation !== this.generation) return false;
-      const files = searchIndexFiles(current.site);
+      const files = searchIndexFiles(current.indexed.config, current.indexed.pages);
       current.searchDirty = false;
       const set = this.changed(files);
       const next = new Map(files);
