@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { formatProblem, InputError, systemErrorMessage } from '../shared/errors.js';
 import { UsageError } from '../build/out-guard.js';
-import type { Io } from '../serve/options.js';
+import type { Io } from '../serve/serve.js';
 import { TOOL_ROOT } from '../shared/paths.js';
 import { POOL_STAGES, stageTimes, SUBSTAGES } from '../shared/stages.js';
 

@@ -47,7 +47,7 @@ export function checkSite(
   const targets = linkTargets(site, failed, statics);
   if (site.blog?.feedUrl) targets.files.add(site.blog.feedUrl);
   problems.push(...themeProblems(root, config), ...staticCollisions(site, statics), ...heroImages(root, site, new Set(statics)));
-  // (A page copied into a language that lacks it has its links checked once, in its own language: see engine/trees.ts.)
+  // (A page copied into a language that lacks it has its links checked once, in its own language: see src/site/tree-links.ts.)
   const linking = linkingView(site);
   problems.push(...resolve(linking, base, targets), ...checkRelated(linking, targets), ...checkUnbuiltLinks(site, targets, unbuilt));
   fallbackHrefs(site, base);

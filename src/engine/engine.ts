@@ -127,7 +127,7 @@ export class Engine {
   }
 
   /** The client script, bundled once and again when it changes (a page asked for during the first update needs it). */
-  script(): Promise<ClientAsset | SourceProblem[]> {
+  private script(): Promise<ClientAsset | SourceProblem[]> {
     return (this.js ??= this.bundle(bundleClient));
   }
 
@@ -159,21 +159,28 @@ export class Engine {
       if (!problems.length) this.components(site, problems);
       return problems.length ? { ok: false, problems, configProblems: [], site, warnings } : { ok: true, site, warnings, parsed };
     }
-    const [js, plainCss] = await timed('assets', () => Promise.all([this.script(), this.stylesheet()]));
-    for (const asset of [js, plainCss]) if (Array.isArray(asset)) problems.push(...asset);
-    const own = problems.length ? undefined : timed('components', () => this.components(site, problems));
-    if (!own || problems.length) return { ok: false, problems, configProblems: [], site, warnings };
-    const css = await withThemeCss(plainCss as Asset, themeStylesheet(root, site.config, base));
+    const parts = await this.renderParts(site, problems);
+    if (!parts) return { ok: false, problems, configProblems: [], site, warnings };
     const updated = this.dates();
     const contexts = timed('contexts', () =>
       treeViews(site).map((view) => {
-        const made = renderContext(view, base, { js: js as ClientAsset, css }, updated, own);
+        const made = renderContext(view, base, parts.assets, updated, parts.own);
         return { ...made, keys: outputKeys(made.ctx) };
       }),
     );
     const fromDisk = markdownFromDisk(root);
     const markdownOf = (page: SitePage) => this.sources.get(this.fileOf(page.sourcePath))?.markdown ?? fromDisk(page);
     return { ok: true, site, warnings, parsed, rendering: { contexts, markdownOf } };
+  }
+
+  /** The script, stylesheet and site's components a render context of `site` takes, or undefined with their problems added. */
+  async renderParts(site: Site, problems: SourceProblem[]) {
+    const [js, plainCss] = await timed('assets', () => Promise.all([this.script(), this.stylesheet()]));
+    for (const asset of [js, plainCss]) if (Array.isArray(asset)) problems.push(...asset);
+    const own = problems.length ? undefined : timed('components', () => this.components(site, problems));
+    if (!own || problems.length) return undefined;
+    const css = await withThemeCss(plainCss as Asset, themeStylesheet(this.options.root, site.config, this.options.base));
+    return { assets: { js: js as ClientAsset, css }, own };
   }
 
   /** The pages' last-update dates from git history (read once). */
@@ -329,7 +336,7 @@ export class Engine {
   }
 
   /** The site's own components, or undefined with their problems added. */
-  components(site: Site, problems: SourceProblem[]): ReturnType<typeof loadComponents> | undefined {
+  private components(site: Site, problems: SourceProblem[]): ReturnType<typeof loadComponents> | undefined {
     try {
       return loadComponents(this.options.root, site.config);
     } catch (e) {

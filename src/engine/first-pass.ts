@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { bundleCss, withThemeCss } from '../build/assets.js';
 import { renderContext, siteFiles } from '../build/parts.js';
 import { linkTargets } from './checks.js';
 import { listStatic } from '../io/sources.js';
@@ -9,9 +8,8 @@ import { outlinePages } from '../content/outline.js';
 import { InputError } from '../shared/errors.js';
 import { resolveLinks } from '../site/links.js';
 import { buildTrees } from '../site/trees.js';
-import { themeStylesheet } from '../theme/theme.js';
 import type { Engine } from './engine.js';
-import { BASE, urlPath, type FileList, type Renderer } from './preview-render.js';
+import { BASE, urlPath, type FileList, type PageRenderer } from './preview-render.js';
 
 /*
  * The first pass of `docs serve`: a page asked for before the whole site is
@@ -30,7 +28,7 @@ export class FirstPass {
   /** Outlines by file, made for every file not parsed when the first page was asked for (see outlinePages). */
   private outlines?: Map<string, SourcePage | null | InputError>;
 
-  constructor(private readonly engine: Engine, private readonly renderPage: Renderer['page']) {}
+  constructor(private readonly engine: Engine, private readonly renderPage: PageRenderer) {}
 
   /**
    * The files a browser needs to show the page at `path`: the page, the
@@ -60,14 +58,11 @@ export class FirstPass {
     if (!page) return undefined;
     const targets = linkTargets(site, failed, listStatic(join(root, 'static')));
     resolveLinks(site, BASE, targets, [page]);
-    // (The full build reports the components' problems.)
-    const own = engine.components(site, []);
-    if (!own) return undefined;
-    const [js, plainCss] = await Promise.all([engine.script(), bundleCss(templatesDir)]);
-    if (Array.isArray(js)) return undefined; // the full build reports the script's problems
-    const css = await withThemeCss(plainCss, themeStylesheet(root, site.config));
+    // (The full build reports the problems of the script, the stylesheet and the components.)
+    const parts = await engine.renderParts(site, []);
+    if (!parts) return undefined;
     // (In a site of several languages or versions, the context of the page's own: see src/site/trees.ts.)
-    const { ctx, files } = renderContext(site.trees?.[page.tree ?? 0]!.site ?? site, BASE, { js, css }, engine.dates(), own);
+    const { ctx, files } = renderContext(site.trees?.[page.tree ?? 0]!.site ?? site, BASE, parts.assets, engine.dates(), parts.own);
     const out: FileList = files.map(([p, contents]) => [urlPath(p), contents]);
     out.push([urlPath(pageFile(page)), this.renderPage(ctx, page)]);
     // The small site files; printable sections and llms-full.txt are made by the full build.

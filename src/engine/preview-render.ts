@@ -1,9 +1,10 @@
 import { join, sep } from 'node:path';
 import type { RenderContext } from '../../templates/types.js';
-import { searchInputs, searchOrder, searchPlaces } from '../build/parts.js';
 import { createSearchIndexer } from '../build/search-indexer.js';
-import { treeViews } from '../build/trees.js';
-import type { SidebarSection, Site, SitePage } from '../site/model.js';
+import { treeSearch } from '../build/trees.js';
+import type { SiteConfig } from '../config/schema.js';
+import type { SourcePage } from '../content/load.js';
+import type { SitePage } from '../site/model.js';
 
 /** Output files as URL paths ("/guides/index.html") with their contents. */
 export type FileList = Array<[path: string, contents: string | Uint8Array]>;
@@ -25,23 +26,19 @@ export function sameContents(a: string | Uint8Array, b: string | Uint8Array): bo
   return Buffer.compare(a, b) === 0;
 }
 
-/** The search index of the pages, as `docs build` writes it (no files when search is hosted). */
-export async function searchIndexFiles(site: Site): Promise<FileList> {
-  if (site.config.search.provider !== 'local') return [];
-  // One index per language and version (see src/build/trees.ts), of the pages written in it.
-  return treeViews(site).flatMap((view) => {
-    const indexer = createSearchIndexer();
-    const inputOf = searchInputs(searchPlaces(view.config, BASE));
-    for (const page of searchOrder(view)) {
-      const input = !page.fallback && inputOf(page);
-      if (input) indexer.add(input);
-    }
-    const prefix = view.trees?.[view.tree ?? 0]!.prefix ?? '';
-    return indexer.files().map(({ path, content }): [string, Uint8Array] => [urlPath(join(prefix, 'search-index', path)), content]);
-  });
+/**
+ * The search index, as `docs build` writes it (no files when search is hosted): made of the config as loaded
+ * and the pages as read, in file order, which a build feeds its indexers (no blog index page, no copy of a
+ * page in a language that lacks it, a blog post under its file's id).
+ */
+export function searchIndexFiles(config: SiteConfig, pages: SourcePage[]): FileList {
+  if (config.search.provider !== 'local') return [];
+  const { hooks, indexers } = treeSearch(config, BASE, () => createSearchIndexer());
+  for (const page of pages) hooks.page(page, false);
+  return indexers.flatMap(({ prefix, indexer }) =>
+    indexer.files().map(({ path, content }): [string, Uint8Array] => [urlPath(join(prefix, 'search-index', path)), content]),
+  );
 }
 
-export interface Renderer {
-  page(ctx: RenderContext, page: SitePage): string;
-  printable(ctx: RenderContext, site: Site, section: SidebarSection): string;
-}
+/** A page's document in its chrome (renderPage, with the Layout of the templates folder). */
+export type PageRenderer = (ctx: RenderContext, page: SitePage) => string;

@@ -1,19 +1,24 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import type { ComponentType } from 'react';
 import { loadHighlighter } from '../content/highlight.js';
 import { cachePath } from '../io/cache.js';
 import { BuildRecord } from '../io/record.js';
 import { formatProblem, InputError, type SourceProblem } from '../shared/errors.js';
-import { siteFiles } from '../build/parts.js';
+import { siteFiles, TEMPLATES_DIR } from '../build/parts.js';
+import { renderPage, renderPrintable } from '../build/render.js';
 import { treeFiles } from '../build/trees.js';
 import { pageFile, type SidebarSection, type Site } from '../site/model.js';
-import type { RenderContext } from '../../templates/types.js';
-import { Engine, type EngineChange, type Rendering } from './engine.js';
+import type { PageProps, RenderContext } from '../../templates/types.js';
+import type { SiteConfig } from '../config/schema.js';
+import type { SourcePage } from '../content/load.js';
+import { Engine, type EngineChange, type EngineOptions, type Rendering } from './engine.js';
 import { FirstPass } from './first-pass.js';
-import { BASE, sameContents, searchIndexFiles, UNKNOWN, urlPath, type FileList, type Renderer } from './preview-render.js';
+import { BASE, sameContents, searchIndexFiles, UNKNOWN, urlPath, type FileList, type PageRenderer } from './preview-render.js';
 
-export type { FileList, Renderer } from './preview-render.js';
+export type { FileList } from './preview-render.js';
 
 /*
  * The preview's build, behind `docs serve`: the engine kept from save to save (a change parses only
@@ -61,12 +66,7 @@ export function failed(problems: SourceProblem[]): BuildResult {
   return { ok: false, problems: error.problems, message: error.message };
 }
 
-export interface PreviewOptions {
-  root: string;
-  configPath: string;
-  templatesDir: string;
-  renderer: Renderer;
-}
+export type PreviewOptions = Pick<EngineOptions, 'root' | 'configPath' | 'templatesDir'>;
 
 interface Rendered {
   key: string;
@@ -76,6 +76,8 @@ interface Rendered {
 interface Current {
   site: Site;
   ctx: RenderContext;
+  /** What the search index is made of (see searchIndexFiles). */
+  indexed: { config: SiteConfig; pages: SourcePage[] };
   /** Printable sections whose cached HTML is out of date, with the key to render them for. */
   stalePrintables: Array<{ section: SidebarSection; key: string }>;
   searchDirty: boolean;
@@ -102,7 +104,21 @@ export class Preview {
   private earlyDone?: Promise<void>;
   private resumeBuild?: () => void;
 
-  constructor(private readonly options: PreviewOptions) {
+  /**
+   * A preview whose pages render as `docs build` renders them; another templates folder than the
+   * tool's own (tests edit a copy) provides its own Layout, rendered the same way.
+   */
+  static async open(options: PreviewOptions): Promise<Preview> {
+    const layoutFile = join(options.templatesDir, 'Layout.tsx');
+    if (resolve(options.templatesDir) === resolve(TEMPLATES_DIR) || !existsSync(layoutFile)) return new Preview(options, renderPage);
+    const { Layout } = (await import(pathToFileURL(layoutFile).href)) as { Layout: ComponentType<PageProps> };
+    return new Preview(options, (ctx, page) => renderPage(ctx, page, Layout));
+  }
+
+  private constructor(
+    private readonly options: PreviewOptions,
+    private readonly renderPage: PageRenderer,
+  ) {
     this.listed = new Promise((r) => (this.onListed = r));
     this.record = new BuildRecord(`docs serve ${resolve(options.root)}`);
     this.engine = new Engine({
@@ -140,7 +156,7 @@ export class Preview {
     try {
       await this.listed;
       if (this.current) return undefined;
-      this.firstPass ??= new FirstPass(this.engine, (ctx, page) => this.options.renderer.page(ctx, page));
+      this.firstPass ??= new FirstPass(this.engine, this.renderPage);
       return await this.firstPass.files(path);
     } finally {
       if (--this.earlyActive === 0) this.resumeBuild?.();
@@ -172,16 +188,14 @@ export class Preview {
       for (const path of change.known) if (!this.output.has(path)) this.output.set(path, UNKNOWN);
       this.search = change.known.filter((p) => p.startsWith('/search-index/')).map((p) => [p, UNKNOWN]);
     }
-    let update;
-    try {
-      update = await this.engine.update(change);
-    } finally {
-      // (A page asked for meanwhile finds the listing, or no page, once the first update is over.)
-      this.onListed();
-    }
+    // (A page asked for meanwhile finds the listing, or no page, once the first update is over.)
+    const update = await this.engine.update(change).finally(() => this.onListed());
     lap('update');
     if (!update.ok) return failed(update.problems);
     const { site, rendering, parsed } = update;
+    // (What the search index is made of, taken before the pages render: the sources are the site's then.)
+    const { sources, validConfig } = this.engine;
+    const indexed = { config: validConfig!.config, pages: [...sources.keys()].sort().flatMap((file) => sources.get(file)!.page ?? []) };
 
     const { output, ctx, rendered, stalePrintables } = await this.render(site, rendering!);
     lap('render');
@@ -189,7 +203,7 @@ export class Preview {
     const remove = [...this.output.keys()].filter((path) => !output.has(path));
     const searchDirty = (this.current?.searchDirty ?? false) || first || rendered > 0 || remove.some((p) => p.endsWith('.html'));
     this.output = output;
-    this.current = { site, ctx, stalePrintables, searchDirty };
+    this.current = { site, ctx, indexed, stalePrintables, searchDirty };
     lap('diff');
     const warnings = update.warnings.map((w) => `${formatProblem(w)} (warning)`);
     return { ok: true, set, remove, stats: { pages: site.pages.length, parsed, rendered, ms: performance.now() - started, stages, warnings } };
@@ -200,7 +214,7 @@ export class Preview {
    * output files), the printable sections, the generated files.
    */
   private async render(site: Site, { contexts, markdownOf }: Rendering) {
-    const { renderer, root, templatesDir } = this.options;
+    const { root, templatesDir } = this.options;
     const { ctx, keys } = contexts[0]!;
     const output = new Map<string, string | Uint8Array>();
     for (const [path, contents] of contexts.flatMap((c) => c.files)) output.set(urlPath(path), contents);
@@ -213,7 +227,7 @@ export class Preview {
       const key = tree.keys.page(page);
       let entry = this.pages.get(page.id);
       if (entry?.key !== key) {
-        entry = { key, html: renderer.page(tree.ctx, page) };
+        entry = { key, html: this.renderPage(tree.ctx, page) };
         // During the first build: lets a page asked for meanwhile be rendered.
         if (++rendered % 16 === 0 && !this.current) await this.pause();
       }
@@ -226,12 +240,11 @@ export class Preview {
     const printable = (section: SidebarSection) => {
       const key = keys.printable(section);
       const cached = this.printables.get(section.url);
-      if (cached?.key === key) return cached.html;
       if (cached) {
-        stalePrintables.push({ section, key });
+        if (cached.key !== key) stalePrintables.push({ section, key });
         return cached.html;
       }
-      const html = renderer.printable(ctx, site, section);
+      const html = renderPrintable(ctx, site, section);
       this.printables.set(section.url, { key, html });
       return html;
     };
@@ -248,16 +261,16 @@ export class Preview {
   }
 
   /**
-   * Brings the printable sections and the search index up to date, posting
+   * Brings the printable sections and then, `searchDelayMs` later, the search index up to date, posting
    * each finished file. Stops early (returns false) when a newer build started.
    */
-  async settle(post: (set: FileList, remove: string[]) => void, searchDelayMs = 0): Promise<boolean> {
+  async settle(post: (set: FileList, remove: string[]) => void, searchDelayMs: number): Promise<boolean> {
     const generation = this.generation;
     const current = this.current;
     if (!current) return true;
     while (current.stalePrintables.length) {
       const { section, key } = current.stalePrintables.shift()!;
-      const html = this.options.renderer.printable(current.ctx, current.site, section);
+      const html = renderPrintable(current.ctx, current.site, section);
       this.printables.set(section.url, { key, html });
       const path = urlPath(join(section.url, 'printable', 'index.html'));
       if (this.output.has(path) && this.output.get(path) !== html) {
@@ -269,10 +282,9 @@ export class Preview {
     }
     if (current.searchDirty) {
       // The index takes a second of work for a few hundred pages: wait until saving pauses.
-      if (searchDelayMs) await new Promise((r) => setTimeout(r, searchDelayMs));
+      await new Promise((r) => setTimeout(r, searchDelayMs));
       if (generation !== this.generation) return false;
-      const files = await searchIndexFiles(current.site);
-      if (generation !== this.generation) return false;
+      const files = searchIndexFiles(current.indexed.config, current.indexed.pages);
       current.searchDirty = false;
       const set = this.changed(files);
       const next = new Map(files);

@@ -1,13 +1,12 @@
 import { checkSiteFolder, UsageError } from '../build/out-guard.js';
 import { ListenError } from './listen.js';
 import { openBrowser } from './open.js';
-import type { Io, ServeOptions } from './options.js';
-import { PreviewServer } from './serve.js';
+import { PreviewServer, type Io, type ServeOptions } from './serve.js';
 
 /* The `docs serve` command: checks its options, runs the preview until it is stopped, and gives the exit code. */
 
-/** Runs `docs serve` until SIGINT or SIGTERM (or `signal`); resolves to the exit code. */
-export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal): Promise<number> {
+/** Runs `docs serve` until SIGINT or SIGTERM; resolves to the exit code. */
+export async function serve(options: ServeOptions, io: Io): Promise<number> {
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
     io.err.write(`--port must be a number from 0 to 65535 (got "${options.portText ?? options.port}").\n`);
     return 2;
@@ -29,14 +28,11 @@ export async function serve(options: ServeOptions, io: Io, signal?: AbortSignal)
     stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      signal?.removeEventListener('abort', stop);
       resolvePromise();
     };
   });
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  if (signal?.aborted) stop();
-  else signal?.addEventListener('abort', stop);
 
   const preview = new PreviewServer(options, io);
   // A stop while the first build runs ends it there (the build's thread with the server), not once it is done.

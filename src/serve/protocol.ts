@@ -43,5 +43,5 @@ export type FromWorker =
   /** An unexpected exception in background work; the worker carries on. */
   | { type: 'error'; error: string };
 
-/** What the worker's build is given but the renderer it makes, and the TypeScript config tsx compiles the templates with. */
-export type WorkerData = Omit<PreviewOptions, 'renderer'> & { tsconfig: string };
+/** What the worker's build is given, and the TypeScript config tsx compiles the templates with. */
+export type WorkerData = PreviewOptions & { tsconfig: string };

@@ -9,7 +9,6 @@ import { isEmptyChange, mergeChanges, type BuildResult, type Change, type FileLi
 import { Responder, type EarlyFiles } from './respond.js';
 import { watchSite } from './watch.js';
 import { RenderWorker, templateProblems } from './worker-host.js';
-import type { Io, ServeOptions } from './options.js';
 
 /*
  * `docs serve`: builds the site into memory, serves it, watches the sources
@@ -22,6 +21,28 @@ import type { Io, ServeOptions } from './options.js';
  * Bad input never stops the server: the last good build stays served, the
  * problems are printed and shown in an overlay in every open page.
  */
+
+export interface ServeOptions {
+  root: string;
+  config: string;
+  port: number;
+  host: string;
+  /** The --port argument as typed, for messages. */
+  portText?: string;
+  open: boolean;
+  /** Folder of the page templates; defaults to the templates shipped with the tool (as `docs build`). */
+  templates?: string;
+  /** TypeScript config the worker compiles the templates with; defaults to the tool's. */
+  tsconfig?: string;
+  /** Called after every build's result is applied (not after the background updates that follow it). */
+  onBuild?: (result: BuildResult) => void;
+}
+
+/** Where a command writes (the terminal, or a test's buffers); `isTTY` makes `docs build` show its progress on one line. */
+export interface Io {
+  out: { write(s: string): unknown; isTTY?: boolean };
+  err: { write(s: string): unknown };
+}
 
 /** How long a save waits for the next one before the build starts (ms). */
 const DEBOUNCE_MS = 50;

@@ -3,7 +3,6 @@ import { failed, Preview } from '../engine/preview.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SECURITY_HEADERS } from '../build/parts.js';
 import type { FromWorker, ToWorker, WorkerData } from './protocol.js';
-import { loadRenderer } from './render.js';
 
 /*
  * The render worker: imports the templates, keeps the incremental build and
@@ -18,7 +17,6 @@ const SETTLE_DELAY_MS = 150;
 const SEARCH_DELAY_MS = 850;
 
 const port = parentPort!;
-const data = workerData as WorkerData;
 const post = (message: FromWorker) => port.postMessage(message);
 /** An unexpected failure in one line (a file-system error names its file); the stack only with DOCS_DEBUG=1. */
 const describe = (e: unknown): string => {
@@ -29,7 +27,7 @@ const describe = (e: unknown): string => {
   return `${message} (unless a template or component of the site caused it, a bug in docs; DOCS_DEBUG=1 shows where it happened)`;
 };
 
-const builder = new Preview({ ...data, renderer: await loadRenderer(data.templatesDir) });
+const builder = await Preview.open(workerData as WorkerData);
 let queue: Promise<unknown> = Promise.resolve();
 let pending = 0;
 let lastId = 0;

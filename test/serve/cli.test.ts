@@ -141,23 +141,3 @@ describe('docs serve on the command line', () => {
   });
 });
 
-describe('serve()', () => {
-  it('resolves with 0 when stopped, closing the event streams and freeing the port', async () => {
-    const captured = capture();
-    const port = await freePort();
-    const controller = new AbortController();
-    const done = serve(
-      { root: fixture.site, config: 'site.config.yaml', port, host: '127.0.0.1', open: false, templates: fixture.templates, tsconfig: fixture.tsconfig },
-      captured.io,
-      controller.signal,
-    );
-    for (let i = 0; i < 1200 && !captured.out.includes('Serving'); i++) await new Promise((r) => setTimeout(r, 50));
-    const url = `http://127.0.0.1:${port}/`;
-    expect(captured.out).toContain(`Serving ${url}`);
-    const events = await openPage(url, '/guides/beta/');
-    controller.abort();
-    expect(await done).toBe(0);
-    await events.closed;
-    expect(await portInUse(port)).toBe(false);
-  });
-});

@@ -9,7 +9,6 @@ import { headingLines, outlinePages } from '../../src/content/outline.js';
 import { scanContent } from '../../src/io/sources.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { Preview } from '../../src/engine/preview.js';
-import { loadRenderer } from '../../src/serve/render.js';
 import { addSlowPages, EventClient, get, makeFixture, ROOT, spawnServe, type Fixture } from './helpers.js';
 
 /*
@@ -137,7 +136,7 @@ describe('pages rendered on request during the first build', () => {
   const paths = ['/', '/guides/', '/guides/alpha/', '/guides/beta/', '/reference/one/', '/404.html'];
 
   async function firstPass() {
-    const builder = new Preview({ root: fixture.site, configPath: fixture.path('site.config.yaml'), templatesDir: TEMPLATES_DIR, renderer: await loadRenderer(TEMPLATES_DIR) });
+    const builder = await Preview.open({ root: fixture.site, configPath: fixture.path('site.config.yaml'), templatesDir: TEMPLATES_DIR });
     const building = builder.build({ full: true });
     const early = await Promise.all(paths.map((path) => builder.early(path)));
     const result = await building;
@@ -181,7 +180,7 @@ describe('pages rendered on request during the first build', () => {
   });
 
   it('gives nothing for a path that is no page, and maps page paths to their files', async () => {
-    const builder = new Preview({ root: fixture.site, configPath: fixture.path('site.config.yaml'), templatesDir: TEMPLATES_DIR, renderer: await loadRenderer(TEMPLATES_DIR) });
+    const builder = await Preview.open({ root: fixture.site, configPath: fixture.path('site.config.yaml'), templatesDir: TEMPLATES_DIR });
     const building = builder.build({ full: true });
     const asked = ['/no-such-page/', '/assets/anything.css', '/guides/alpha', '/guides/alpha/index.html', '/index.html'];
     const [none, asset, noSlash, alpha, home] = await Promise.all(asked.map((path) => builder.early(path)));

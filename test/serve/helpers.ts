@@ -7,7 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../../src/engine/build.js';
 import { EventEmitter } from 'node:events';
-import type { ServeOptions } from '../../src/serve/options.js';
+import type { ServeOptions } from '../../src/serve/serve.js';
 import type { BuildResult } from '../../src/serve/protocol.js';
 import { PreviewServer } from '../../src/serve/serve.js';
 import { expect } from 'vitest';
