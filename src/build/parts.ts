@@ -60,14 +60,6 @@ export function searchInputs(placeOf: (id: string) => SearchPlace | null): (page
 }
 
 /**
- * The order pages go into the search index (its bytes depend on it): the
- * order of their files, in which `docs build` hands them over as they render.
- */
-export function searchOrder(site: Site): SitePage[] {
-  return [...site.pages].sort((a, b) => (a.sourcePath < b.sourcePath ? -1 : a.sourcePath > b.sourcePath ? 1 : 0));
-}
-
-/**
  * What every page of a build shares: the render context, and the asset files
  * it points to (script, stylesheet, search terms) in the order they are written.
  */
