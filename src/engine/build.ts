@@ -8,8 +8,8 @@ import { BuildRecord, currentRecord } from '../io/record.js';
 import { InputError, type SourceProblem } from '../shared/errors.js';
 import { resolveLinks, type LinkTargets } from '../site/links.js';
 import { pageFile, type Site, type SitePage } from '../site/model.js';
-import { createSearchIndexer, type SearchIndexer } from '../build/search-indexer.js';
-import { treeFiles, treeSearch } from '../build/trees.js';
+import { createSearchIndexer } from '../build/search-indexer.js';
+import { treeFiles, treeSearch, type Indexers } from '../build/trees.js';
 import { OutputWriter } from '../build/output.js';
 import { lockOutput, type OutputLock } from '../build/output-lock.js';
 import { checkConfigFile, checkOutputFolder, checkSiteFolder, UsageError } from '../build/out-guard.js';
@@ -18,7 +18,6 @@ import { printables, siteFiles, TEMPLATES_DIR } from '../build/parts.js';
 import { stageTimes, timed } from '../shared/stages.js';
 import { Engine, type EngineOptions, type Rendering, type Update } from './engine.js';
 
-type Indexers = Array<{ prefix: string; indexer: SearchIndexer }>;
 
 export interface BuildOptions {
   /** Site root: holds content/, templates/ and static/ unless told otherwise. */
