@@ -17,10 +17,10 @@ import type { SearchIndexer } from './search-indexer.js';
 /** The views of the site to render, one per tree (the site itself when it has one tree). */
 export const treeViews = (site: Site): Site[] => site.trees?.map((tree) => tree.site) ?? [site];
 
-/** A search indexer per tree, each fed the pages of its tree (a language's copies of missing pages are not indexed). */
 /** The search indexers of a site, one per tree, by the tree's prefix. */
 export type Indexers = Array<{ prefix: string; indexer: SearchIndexer }>;
 
+/** A search indexer per tree, each fed the pages of its tree (a language's copies of missing pages are not indexed). */
 export function treeSearch(config: SiteConfig, base: string, make: (prefix: string) => SearchIndexer): { hooks: PageHooks; indexers: Indexers } {
   const specs = treeSpecs(config);
   const indexers = (specs?.map((spec) => spec.prefix) ?? ['']).map((prefix) => ({ prefix, indexer: make(prefix) }));
