@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { PACKAGED, TOOL_ROOT } from '../shared/paths.js';
@@ -88,28 +88,9 @@ function withHeader(contents: string | Uint8Array): Array<string | Uint8Array> {
   return [`docs-cache-1 ${String(length).padStart(16, '0')} ${createHash('sha256').update(contents).digest('hex')}\n`, contents];
 }
 
-/**
- * Page files found intact in this process, with the size and time of change they had then: a file
- * is read through again only when those change (a build checks a page's file before anything of
- * it is used, and `docs serve` asks again at each build). Bounded for `docs serve`.
- */
-const intactPages = new Map<string, string>();
-
 /** Whether the cache holds a page's result (its body included), whole and undamaged. */
 export function cacheHas(key: string): boolean {
-  if (!layerEnabled('pages')) return false;
-  let stamp: string;
-  try {
-    const st = statSync(cachePath('pages', key.slice(0, 2), `${key}.page`));
-    stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
-  } catch {
-    return false;
-  }
-  if (intactPages.get(key) === stamp) return true;
-  if (!readCachedFile('pages', `${key}.page`, key.slice(0, 2))) return false;
-  if (intactPages.size >= 20_000) intactPages.clear();
-  intactPages.set(key, stamp);
-  return true;
+  return readCachedFile('pages', `${key}.page`, key.slice(0, 2)) !== undefined;
 }
 
 /**
