@@ -214,6 +214,25 @@ describe('code colours', () => {
     }
     expect(readable('#24292e', 'light')).toBe('#24292e'); // already readable: unchanged
   });
+
+  it('are those of the light and the dark theme, each highlighted on its own, for every code block of the site', async () => {
+    const { createHighlighter } = await import('shiki');
+    const { highlightBlocks, tokenClassesOf } = await import('../../src/content/highlight.js');
+    const twoThemes = await createHighlighter({ themes: ['github-light', 'github-dark'], langs: [] });
+    const blocks = pageBodies().flatMap(([, body]) => fencedCodeBlocks(body));
+    expect(blocks.length).toBeGreaterThan(1000);
+    const ours = await highlightBlocks(highlighter, blocks);
+    const classes = tokenClassesOf([...ours.values()].flat(2).map(([name]) => name));
+    for (const { key, lang, code } of blocks) {
+      await twoThemes.loadLanguage(lang as never);
+      const themes = { light: 'github-light', dark: 'github-dark' };
+      const expected = twoThemes.codeToTokensWithThemes(code, { lang: lang as never, themes, tokenizeTimeLimit: 0 }).map((line) =>
+        line.map(({ content, variants: { light, dark } }) => [content, light!.color?.toUpperCase(), dark!.color?.toUpperCase(), Math.max(light!.fontStyle ?? 0, 0)]),
+      );
+      const got = ours.get(key)!.map((line) => line.map(([name, text]) => [text, classes[name]!.light.toUpperCase(), classes[name]!.dark.toUpperCase(), classes[name]!.fontStyle]));
+      expect(got, `${lang} block: ${code.slice(0, 60)}`).toEqual(expected);
+    }
+  }, 120_000);
 });
 
 describe('GFM autolink literals', () => {
