@@ -1,4 +1,4 @@
-import { parser, parserWithoutAutolinks } from './mdast-parse.js';
+import { mayHoldAutolinks, parser, parserWithoutAutolinks, textMayHoldAutolinks } from './mdast-parse.js';
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import { toHtml } from 'hast-util-to-html';
@@ -16,7 +16,6 @@ import { remarkDiagrams } from './plugins/diagrams.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { rehypeSafeRawHtml, remarkFootnotesDefined, remarkRawHtmlClosed } from './plugins/raw-html.js';
 import { nestingProblem, weightProblem } from './nesting.js';
-import { mayHoldAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings } from './plugins/headings.js';
 import { rehypeTaskListLabels } from './plugins/task-lists.js';
 import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';

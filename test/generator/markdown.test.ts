@@ -9,7 +9,7 @@ import { HighlightThread } from '../../src/content/highlight-thread.js';
 import { pageIdOf } from '../../src/content/load.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 import { codeBlockKey, fencedCodeBlocks, parseCodeMeta } from '../../src/content/plugins/code-blocks.js';
-import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from '../../src/content/plugins/gfm-without-autolinks.js';
+import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from '../../src/content/mdast-parse.js';
 import { InputError } from '../../src/shared/errors.js';
 import { routeOf } from '../../src/site/model.js';
 import { pageBodies, splitFrontmatter } from '../helpers/content.js';
@@ -225,7 +225,7 @@ describe('code colours', () => {
     const classes = tokenClassesOf([...ours.values()].flat(2).map(([name]) => name));
     for (const { key, lang, code } of blocks) {
       await twoThemes.loadLanguage(lang as never);
-      const themes = { light: 'github-light', dark: 'github-dark' };
+      const themes = { light: 'github-light', dark: 'github-dark' } as const;
       const expected = twoThemes.codeToTokensWithThemes(code, { lang: lang as never, themes, tokenizeTimeLimit: 0 }).map((line) =>
         line.map(({ content, variants: { light, dark } }) => [content, light!.color?.toUpperCase(), dark!.color?.toUpperCase(), Math.max(light!.fontStyle ?? 0, 0)]),
       );
@@ -244,7 +244,7 @@ describe('GFM autolink literals', () => {
   });
 
   it('renders GFM the same on a page that cannot hold one (parsed without looking for them)', async () => {
-    const { mayHoldAutolinks } = await import('../../src/content/plugins/gfm-without-autolinks.js');
+    const { mayHoldAutolinks } = await import('../../src/content/mdast-parse.js');
     const body = '| a | b |\n| - | - |\n| ~~c~~ | d[^1] |\n\n- [x] done\n\n[^1]: A note.\n';
     expect(mayHoldAutolinks(body)).toBe(false);
     expect(mayHoldAutolinks(body + 'Mail a@b.co')).toBe(true);
