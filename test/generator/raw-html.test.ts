@@ -75,6 +75,12 @@ describe('the sanitiser of raw HTML', () => {
     expect(out).toContain('<a name="old-anchor">old</a>');
   });
 
+  it('drops a srcset candidate that would run script, with a problem at its image, and keeps the other candidates as written', async () => {
+    const body = '<img src="/a.png" srcset="javascript:alert(1) 2x, ftp://example.org/a.png  3x, /b.png 4x" alt="a">\n';
+    expect(await problems(body)).toEqual(['4:1 image source "javascript:alert(1)" would run script; use the address of an image']);
+    expect(await html(body)).toMatch(/ srcset="ftp:\/\/example.org\/a.png  3x, &#0;docs-link:\d&#0; 4x"/);
+  });
+
   it('treats a writer\'s copy of the pipeline\'s own marker attribute like any other attribute', async () => {
     const out = await html(
       '<script data-docs-own>alert(1)</script>\n\n<div data-docs-own dataDocsOwn data-docs-own0123456789abcdef onclick="alert(2)">d</div>\n\n<img data-docs-own src="/x.png" alt="" onerror="alert(3)">\n',
