@@ -406,4 +406,20 @@ describe('highlighting on a thread of its own', () => {
     }
     expect(fallbacks).toBeGreaterThan(0);
   });
+
+  it('ends the thread when it fails to highlight a batch, and highlights that batch here', async () => {
+    let fallbacks = 0;
+    const thread = new HighlightThread(async () => {
+      fallbacks++;
+      return highlighter;
+    });
+    try {
+      // (Code that is not a string makes the highlighter throw, on either thread.)
+      const bad = [{ key: 'bad', lang: 'js', code: 42 as unknown as string }];
+      await expect(thread.tokens(bad)).rejects.toThrow('code.split is not a function');
+      expect(fallbacks).toBe(1);
+    } finally {
+      await thread.close();
+    }
+  });
 });
