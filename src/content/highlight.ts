@@ -3,7 +3,7 @@ import type { Element, ElementContent } from 'hast';
 import { bundledLanguagesInfo, createHighlighter, createOnigurumaEngine, type Highlighter, type ThemeRegistration } from 'shiki';
 import githubDark from 'shiki/themes/github-dark.mjs';
 import githubLight from 'shiki/themes/github-light.mjs';
-import { contrastRatio } from '../theme/colors.js';
+import { contrastRatio, parseHex } from '../theme/colors.js';
 
 /*
  * Build-time syntax highlighting. One highlighter per process with a fixed
@@ -248,10 +248,7 @@ export function readable(color: string, scheme: 'light' | 'dark'): string {
   if (!/^#[0-9a-f]{6}$/.test(hex)) return hex;
   const target = scheme === 'light' ? 0 : 255;
   for (let step = 0; step < 40 && contrastRatio(hex, CODE_BG[scheme]) < MIN_CONTRAST; step++) {
-    hex = '#' + [1, 3, 5].map((i) => {
-      const c = parseInt(hex.slice(i, i + 2), 16);
-      return Math.round(c + (target - c) * 0.08).toString(16).padStart(2, '0');
-    }).join('');
+    hex = '#' + parseHex(hex).map((c) => Math.round(c + (target - c) * 0.08).toString(16).padStart(2, '0')).join('');
   }
   return hex;
 }

@@ -20,11 +20,8 @@ import { svgToHast } from '../diagram-svg.js';
  * who cannot see the drawing and for copying.
  */
 
-let renderer: Promise<typeof import('beautiful-mermaid')> | undefined;
-const loadRenderer = () => (renderer ??= import('beautiful-mermaid'));
-
 /** The language of the blocks drawn as diagrams. */
-export const DIAGRAM_LANGUAGE = 'mermaid';
+const DIAGRAM_LANGUAGE = 'mermaid';
 
 /** What a diagram block's fence may say after `mermaid`: only a title, which becomes its caption. */
 function diagramTitle(meta: string | null | undefined): { title?: string } | string {
@@ -45,7 +42,7 @@ export function remarkDiagrams() {
       if ((node.lang ?? '').toLowerCase() === DIAGRAM_LANGUAGE) found.push({ node, index: index!, parent: parent! });
     });
     if (!found.length) return;
-    const { renderMermaidSVG } = await loadRenderer();
+    const { renderMermaidSVG } = await import('beautiful-mermaid');
     let number = 0;
     for (const { node, index, parent } of found) {
       // A block that cannot be drawn is shown as its text (the page has a problem and is not written, but `docs serve` shows it).
