@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Element, ElementContent } from 'hast';
+import type { Element } from 'hast';
 import { bundledLanguagesInfo, createHighlighter, createOnigurumaEngine, type Highlighter, type ThemeRegistration } from 'shiki';
 import githubDark from 'shiki/themes/github-dark.mjs';
 import githubLight from 'shiki/themes/github-light.mjs';
 import { contrastRatio, parseHex } from '../theme/colors.js';
+import { h } from './walk.js';
 
 /*
  * Build-time syntax highlighting. One highlighter per process with a fixed
@@ -204,14 +205,9 @@ export function colourable(code: string): boolean {
 
 /** Highlighted lines as hast: one `span.line` per line, a span per token. */
 export function linesOf(tokens: TokenLine[]): Element[] {
-  return tokens.map((line) => ({
-    type: 'element',
-    tagName: 'span',
-    properties: { className: ['line'] },
-    children: line.map(([className, value]): ElementContent =>
-      className ? { type: 'element', tagName: 'span', properties: { className: [className] }, children: [{ type: 'text', value }] } : { type: 'text', value },
-    ),
-  }));
+  return tokens.map((line) =>
+    h('span', { className: ['line'] }, line.map(([className, value]) => (className ? h('span', { className: [className] }, [value]) : value))),
+  );
 }
 
 /** The token classes of `names` with their colours (to restore with registerTokenClasses); other names are left out. */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Element, ElementContent } from 'hast';
+import type { ElementContent } from 'hast';
 import type { Code, Root } from 'mdast';
 import type { Parent } from 'unist';
-import { walk } from '../walk.js';
+import { h, walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
 import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, isTokenSource, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
@@ -201,11 +201,10 @@ export function remarkCodeBlocks() {
         if (marks[i]) classes.push(marks[i]!);
         return i ? [{ type: 'text', value: '\n' }, line] : [line];
       });
-      const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
       const children = [
-        ...(meta.title ? [element('div', { className: ['code-title'] }, [{ type: 'text', value: meta.title }])] : []),
-        element('pre', { className: ['code'], dataLang: lang, tabIndex: 0 }, [element('code', {}, body)]),
-        element('button', { type: 'button', className: ['copy'], dataCopy: '' }, [{ type: 'text', value: 'Copy' }]),
+        ...(meta.title ? [h('div', { className: ['code-title'] }, [meta.title])] : []),
+        h('pre', { className: ['code'], dataLang: lang, tabIndex: 0 }, [h('code', {}, body)]),
+        h('button', { type: 'button', className: ['copy'], dataCopy: '' }, ['Copy']),
       ];
       const hProperties = { className: ['code-block', ...(meta.title ? ['has-title'] : [])] };
       parent.children[index] = { type: 'codeBlock', data: { hName: 'div', hProperties, hChildren: children }, position: node.position } as never;

@@ -1,5 +1,5 @@
 import type { Element, Root } from 'hast';
-import { walk } from '../walk.js';
+import { h, walk } from '../walk.js';
 
 /*
  * The checkbox of a task list item (`- [x] Done`) gets the item's text as its name: the checkbox and
@@ -28,8 +28,7 @@ export function rehypeTaskListLabels() {
         end++;
       }
       // (GFM makes a task item only of a box followed by text, so the label always has some.)
-      const label: Element = { type: 'element', tagName: 'label', properties: {}, children: [checkbox, ...parent.children.slice(at + 1, end)] };
-      parent.children.splice(at, end - at, label);
+      parent.children.splice(at, end - at, h('label', {}, [checkbox, ...parent.children.slice(at + 1, end)]));
     });
   };
 }
