@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Highlighter } from 'shiki';
 import { workerEntry } from '../shared/paths.js';
-import { highlightBlocks, isTokenSource, registerTokenClasses, type CodeToHighlight, type HighlighterSource, type TokenLine, type TokenSource } from './highlight.js';
+import { highlightBlocks, registerTokenClasses, type CodeToHighlight, type HighlighterSource, type TokenLine, type TokenSource } from './highlight.js';
 import type { HighlightReply } from './highlight-worker.js';
 import { fencedCodeBlocks } from './plugins/code-blocks.js';
 import { workerCount } from './pool.js';
@@ -20,10 +20,10 @@ export const PAGES_IN_FLIGHT = 16;
  * blocks sent ahead; none when there are few to highlight, or no thread to spare (DOCS_WORKERS=0).
  */
 export function highlightThreadFor(bodies: string[], highlighter: HighlighterSource): HighlightThread | undefined {
-  if (workerCount() === 0 || isTokenSource(highlighter)) return undefined;
+  if (workerCount() === 0 || typeof highlighter !== 'function') return undefined;
   const ahead = bodies.map(fencedCodeBlocks);
   if (ahead.reduce((count, blocks) => count + blocks.length, 0) < HIGHLIGHT_THREAD_MIN_BLOCKS) return undefined;
-  const thread = new HighlightThread(typeof highlighter === 'function' ? highlighter : async () => highlighter);
+  const thread = new HighlightThread(highlighter);
   for (const blocks of ahead) if (blocks.length) thread.send(blocks);
   return thread;
 }

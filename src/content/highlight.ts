@@ -109,15 +109,11 @@ export interface TokenSource {
 }
 
 /**
- * A highlighter, a function that loads it when first needed (a page whose
- * code blocks all come from the cache never does), or a source of tokens
+ * A function that loads the highlighter when first needed (a page whose code
+ * blocks all come from the cache never does), or a source of tokens
  * highlighted by another thread.
  */
-export type HighlighterSource = Highlighter | (() => Promise<Highlighter>) | TokenSource;
-
-export function isTokenSource(source: HighlighterSource): source is TokenSource {
-  return typeof source === 'object' && 'tokens' in source && typeof source.tokens === 'function';
-}
+export type HighlighterSource = (() => Promise<Highlighter>) | TokenSource;
 
 export interface TokenClass {
   light: string;

@@ -19,7 +19,7 @@ beforeAll(async () => {
   highlighter = await loadHighlighter();
 });
 
-const render = (body: string, lineOffset = 3) => renderMarkdown(body, { file: 'content/x.md', lineOffset, highlighter });
+const render = (body: string, lineOffset = 3) => renderMarkdown(body, { file: 'content/x.md', lineOffset, highlighter: loadHighlighter });
 const html = async (body: string) => (await render(body)).html;
 const problems = async (body: string) => (await render(body)).problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`);
 

@@ -1,5 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Highlighter } from 'shiki';
+import { describe, expect, it } from 'vitest';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 
@@ -9,12 +8,7 @@ import { renderMarkdown } from '../../src/content/markdown.js';
  * probes are opened in Chromium in test/robustness/raw-html.browser.test.ts.)
  */
 
-let highlighter: Highlighter;
-beforeAll(async () => {
-  highlighter = await loadHighlighter();
-});
-
-const render = (body: string) => renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter });
+const render = (body: string) => renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter: loadHighlighter });
 const html = async (body: string) => (await render(body)).html;
 const problems = async (body: string) => (await render(body)).problems.map((p) => `${p.line}:${p.column} ${p.message}`);
 

@@ -5,7 +5,7 @@ import type { Parent } from 'unist';
 import { h, walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
-import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, isTokenSource, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
+import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
@@ -189,9 +189,9 @@ export function remarkCodeBlocks() {
     // The page's missing blocks at once: from another thread, or from the highlighter (loaded when first needed).
     const fetched = !missing.length
       ? new Map<string, TokenLine[]>()
-      : isTokenSource(source)
-        ? await source.tokens(missing)
-        : await highlightBlocks(typeof source === 'function' ? await source() : source, missing);
+      : typeof source === 'function'
+        ? await highlightBlocks(await source(), missing)
+        : await source.tokens(missing);
     for (const { node, index, parent, lang, code, meta, marks, key } of blocks) {
       const tokens = used.get(key) ?? previous.get(key) ?? fetched.get(key) ?? plainTokens(code);
       if (needsHighlighter(lang)) used.set(key, tokens);
