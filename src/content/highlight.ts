@@ -147,7 +147,7 @@ export function isKnownLanguage(lang: string): boolean {
 export type TokenLine = Array<[className: string, text: string]>;
 
 /** Highlights `code` into lines of tokens (see linesOf). */
-export function highlightTokens(h: Highlighter, code: string, lang: string): TokenLine[] {
+function highlightTokens(h: Highlighter, code: string, lang: string): TokenLine[] {
   if (PLAIN.has(lang)) return plainTokens(code);
   // No time limit per line: a slow (loaded) machine must not give different output.
   const tokens = h.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 });
@@ -235,7 +235,7 @@ const MIN_CONTRAST = 4.6; // WCAG AA asks 4.5 for text; a little margin for roun
  * to reach AA contrast on the code background: a few of the themes' colours
  * (comments, keywords) fall slightly short.
  */
-export function readable(color: string, scheme: 'light' | 'dark'): string {
+function readable(color: string, scheme: 'light' | 'dark'): string {
   let hex = color.toLowerCase().slice(0, 7);
   if (!/^#[0-9a-f]{6}$/.test(hex)) return hex;
   const target = scheme === 'light' ? 0 : 255;

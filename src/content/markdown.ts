@@ -84,7 +84,7 @@ export interface RenderedMarkdown {
  * The largest page, in bytes of Markdown: a longer one is a problem at its file, to be split. The
  * parser holds every token of a page at once, and parts of its work grow faster than the page.
  */
-export const MAX_PAGE_BYTES = 1024 * 1024;
+const MAX_PAGE_BYTES = 1024 * 1024;
 
 /*
  * The plugin list, in order, as one declarative pipeline (parsing is in mdast-parse.ts): the mdast

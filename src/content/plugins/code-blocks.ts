@@ -12,13 +12,13 @@ import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, linesOf, 
  * (title="app.config.js"), highlighted lines ({2,4-6}) and diff notation
  * (the word `diff` in the meta: the first column of each line is +, - or a space, as `git diff` prints it).
  */
-export interface CodeMeta {
+interface CodeMeta {
   title?: string;
   lines: Set<number>;
   diff: boolean;
 }
 
-export function parseCodeMeta(meta: string | null | undefined, lineCount: number): CodeMeta | string {
+function parseCodeMeta(meta: string | null | undefined, lineCount: number): CodeMeta | string {
   const result: CodeMeta = { lines: new Set(), diff: false };
   let rest = meta ?? '';
   const title = /\btitle=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(rest);
@@ -57,7 +57,7 @@ type LineMark = 'add' | 'del' | undefined;
  * The code of a block as highlighted, and each line's diff mark: diff
  * markers are kept out of the highlighted code so that it stays valid syntax.
  */
-export function highlightedCode(value: string, meta: CodeMeta): { code: string; marks: LineMark[] } {
+function highlightedCode(value: string, meta: CodeMeta): { code: string; marks: LineMark[] } {
   const marks: LineMark[] = [];
   if (!meta.diff) return { code: value, marks };
   // As `git diff` prints an edit: one column of marks, then the code with its own indentation.
@@ -108,7 +108,7 @@ export function fencedCodeBlocks(body: string): CodeToHighlight[] {
 }
 
 /** The key of a block's highlighted tokens: its language and code. */
-export const codeBlockKey = (lang: string, code: string) => createHash('sha1').update(lang).update('\0').update(code).digest('base64url');
+const codeBlockKey = (lang: string, code: string) => createHash('sha1').update(lang).update('\0').update(code).digest('base64url');
 
 /**
  * The tokens of the highlighted code blocks in a rendered body, by

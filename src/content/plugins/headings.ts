@@ -8,7 +8,7 @@ import { report } from '../context.js';
 export const ANCHOR_LABEL_ID = 'section-titled';
 
 /** Pages with more h3 headings than this give self-links to their h2s only. */
-export const SELF_LINK_H3_LIMIT = 300;
+const SELF_LINK_H3_LIMIT = 300;
 
 /**
  * Checks the heading outline (no h1 in the body: the title is the page's h1;
