@@ -147,10 +147,10 @@ export function isKnownLanguage(lang: string): boolean {
 export type TokenLine = Array<[className: string, text: string]>;
 
 /** Highlights `code` into lines of tokens (see linesOf). */
-function highlightTokens(h: Highlighter, code: string, lang: string): TokenLine[] {
+function highlightTokens(highlighter: Highlighter, code: string, lang: string): TokenLine[] {
   if (PLAIN.has(lang)) return plainTokens(code);
   // No time limit per line: a slow (loaded) machine must not give different output.
-  const tokens = h.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 });
+  const tokens = highlighter.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 });
   return tokens.map((line) =>
     line.map((token): [string, string] => {
       const [light, dark] = combined.pairs.get(token.color!.toLowerCase()) ?? [token.color!, token.color!];
@@ -166,11 +166,11 @@ export function plainTokens(code: string): TokenLine[] {
 }
 
 /** Highlights blocks, once the grammars of their languages are loaded (the others stay unloaded): their tokens by codeBlockKey. */
-export async function highlightBlocks(h: Highlighter, blocks: readonly CodeToHighlight[]): Promise<Map<string, TokenLine[]>> {
-  const loaded = new Set(h.getLoadedLanguages());
+export async function highlightBlocks(highlighter: Highlighter, blocks: readonly CodeToHighlight[]): Promise<Map<string, TokenLine[]>> {
+  const loaded = new Set(highlighter.getLoadedLanguages());
   const missing = new Set(blocks.map((b) => KNOWN.get(b.lang.toLowerCase())).filter((id) => id !== undefined && !loaded.has(id)));
-  if (missing.size) await h.loadLanguage(...([...missing] as never[]));
-  return new Map(blocks.map((b) => [b.key, highlightTokens(h, b.code, b.lang)]));
+  if (missing.size) await highlighter.loadLanguage(...([...missing] as never[]));
+  return new Map(blocks.map((b) => [b.key, highlightTokens(highlighter, b.code, b.lang)]));
 }
 
 /** Whether highlighting `lang` needs the highlighter (plain text does not). */
