@@ -28,7 +28,8 @@ export function remarkDirectives() {
     /** The node that takes the place of a directive (or of a quote that is an alert), if any. */
     const transform = (node: Node, parent: Parent): unknown => {
       if (node.type === 'textDirective') {
-        const written = sourceOf(node as TextDirective, source);
+        // (As every directive here, it comes from the parser, with its place in the source.)
+        const written = source.slice(node.position!.start.offset, node.position!.end.offset);
         return badgeNode(node as TextDirective, written, ctx) ?? { type: 'text', value: written };
       }
       if (node.type === 'blockquote') {
@@ -65,12 +66,6 @@ export function remarkDirectives() {
     };
     walk(tree);
   };
-}
-
-function sourceOf(node: TextDirective, source: string): string {
-  const start = node.position?.start.offset;
-  const end = node.position?.end.offset;
-  return start !== undefined && end !== undefined ? source.slice(start, end) : `:${node.name}`;
 }
 
 /** A container's [label] as plain text. */
@@ -177,16 +172,15 @@ function tabsNode(directive: ContainerDirective, ctx: PageContext) {
  * problem at its opening line. Closed, its last line is its closing fence.
  */
 function checkClosed(directive: ContainerDirective, source: string, ctx: PageContext, parent: Parent): void {
-  const start = directive.position?.start.offset;
-  const end = directive.position?.end.offset;
-  if (start === undefined || end === undefined) return;
-  const lastLine = source.slice(source.lastIndexOf('\n', end - 1) + 1, end);
-  if (/^[ \t>]*:{3,}[ \t]*$/.test(lastLine) && directive.position!.end.line > directive.position!.start.line) return;
-  const fence = /^:{3,}/.exec(source.slice(start, start + 100))?.[0] ?? ':::';
+  const { start, end } = directive.position!;
+  const lastLine = source.slice(source.lastIndexOf('\n', end.offset! - 1) + 1, end.offset);
+  if (/^[ \t>]*:{3,}[ \t]*$/.test(lastLine) && end.line > start.line) return;
+  /** The colons that open the block at `offset` of the source. */
+  const fenceAt = (offset = 0) => /^:{3,}/.exec(source.slice(offset, offset + 100))?.[0];
+  const fence = fenceAt(start.offset) ?? ':::';
   // Inside a block of as many colons, a line of them closes that outer block first: more colons on the outer one tell them apart.
   const outer = parent.type === 'containerDirective' ? (parent as ContainerDirective) : undefined;
-  const outerStart = outer?.position?.start.offset;
-  const outerFence = outerStart === undefined ? undefined : /^:{3,}/.exec(source.slice(outerStart, outerStart + 100))?.[0];
+  const outerFence = outer && fenceAt(outer.position!.start.offset);
   const nested =
     outer && outerFence && outerFence.length <= fence.length
       ? ` (it is inside the ${outerFence}${outer.name} block of line ${outer.position!.start.line + ctx.lineOffset}, which has as many colons, so that a line of ${fence} cannot close the inner block alone: give the outer block more colons, ${':'.repeat(fence.length + 1)}${outer.name} … ${':'.repeat(fence.length + 1)})`

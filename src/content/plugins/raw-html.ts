@@ -133,8 +133,8 @@ export function remarkRawHtmlClosed() {
     const ctx = file.data.ctx!;
     const open: Array<{ tag: string; at: Position }> = [];
     walk<Html>(tree, 'html', (node) => {
-      const start = node.position?.start;
-      if (!start) return;
+      // (Raw HTML nodes are the parser's, each with its place.)
+      const start = node.position!.start;
       for (const m of node.value.matchAll(/<!--[^]*?(?:-->|$)|<(\/?)([A-Za-z][\w-]*)(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?(\/?)>/g)) {
         if (m[0].startsWith('<!--')) {
           if (!m[0].endsWith('-->')) {
