@@ -22,9 +22,9 @@ export const PAGES_IN_FLIGHT = 16;
 export function highlightThreadFor(bodies: string[], highlighter: HighlighterSource): HighlightThread | undefined {
   if (workerCount() === 0 || typeof highlighter !== 'function') return undefined;
   const ahead = bodies.map(fencedCodeBlocks);
-  if (ahead.reduce((count, blocks) => count + blocks.length, 0) < HIGHLIGHT_THREAD_MIN_BLOCKS) return undefined;
+  if (ahead.flat().length < HIGHLIGHT_THREAD_MIN_BLOCKS) return undefined;
   const thread = new HighlightThread(highlighter);
-  for (const blocks of ahead) if (blocks.length) thread.send(blocks);
+  for (const blocks of ahead) thread.send(blocks);
   return thread;
 }
 
