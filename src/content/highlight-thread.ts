@@ -49,6 +49,7 @@ export class HighlightThread implements TokenSource {
   constructor(private readonly fallback: () => Promise<Highlighter>) {
     this.worker = new Worker(workerEntry('highlight'));
     this.worker.on('message', (reply: HighlightReply) => {
+      if (reply.error) return this.fail();
       registerTokenClasses(reply.classes);
       for (const [key, tokens] of reply.tokens) this.answer(key, tokens);
     });
