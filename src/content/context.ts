@@ -21,7 +21,7 @@ export interface PageContext extends Omit<RenderOptions, 'codeBlocks'> {
   problems: SourceProblem[];
   /** Tab groups numbered so far on this page (ids stay deterministic). */
   tabGroups: number;
-  /** The h2 anchors that the sidebars list, and the text of every h2 and h3 (see rehypeHeadings). */
+  /** The h2 anchors that the sidebars list, and the text of every h2 and h3, for search and typo correction (see rehypeHeadings). */
   anchors: Anchor[];
   headings: string[];
 }

@@ -9,7 +9,7 @@ import { walk } from './walk.js';
 import { VFile } from 'vfile';
 import type { SourceProblem } from '../shared/errors.js';
 import { EXTERNAL, SCHEME } from './link-kinds.js';
-import { report, type Anchor, type PageContext, type RenderOptions } from './context.js';
+import { report, type PageContext, type RenderOptions } from './context.js';
 import type { TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDiagrams } from './plugins/diagrams.js';
@@ -66,16 +66,13 @@ export function fillLinks(html: string, hrefs: readonly string[], escape: (value
 /** Text without NUL: each becomes U+FFFD, as HTML parsing does (a NUL is what marks the build's own placeholders). */
 const noNul = (value: string) => (value.includes('\u0000') ? value.replace(/\u0000/g, '\uFFFD') : value);
 
-export interface RenderedMarkdown {
+/** A page's body as rendered, with what its PageContext collected. */
+export interface RenderedMarkdown extends Pick<PageContext, 'anchors' | 'headings' | 'problems'> {
   /** Body HTML with internal link placeholders (see LINK_PLACEHOLDER). */
   html: string;
-  anchors: Anchor[];
-  /** Text of every h2 and h3 (for search and typo correction). */
-  headings: string[];
   /** Every id present in the rendered body (targets for #fragment links). */
   ids: Set<string>;
   links: RawLink[];
-  problems: SourceProblem[];
   /** Highlighted tokens of the page's code blocks, by codeBlockKey (to reuse at its next render). */
   codeBlocks: Map<string, TokenLine[]>;
 }

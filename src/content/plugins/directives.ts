@@ -18,7 +18,8 @@ import { badgeNode, componentNode, COMPONENTS, element, plainText, splitLabel, t
 export const ASIDE_KINDS = { note: 'Note', tip: 'Tip', warning: 'Warning', danger: 'Danger' } as const;
 type AsideKind = keyof typeof ASIDE_KINDS;
 
-const ALERTS: Record<string, AsideKind> = { NOTE: 'note', TIP: 'tip', IMPORTANT: 'note', WARNING: 'warning', CAUTION: 'danger' };
+/** The kind of aside each GitHub alert is: IMPORTANT and CAUTION look like a note and a danger, under their own words. */
+const ALERTS = { note: 'note', tip: 'tip', important: 'note', warning: 'warning', caution: 'danger' } as const;
 
 export function remarkDirectives() {
   return (tree: Root, file: VFile) => {
@@ -71,7 +72,7 @@ export function remarkDirectives() {
 /** A container's [label] as plain text. */
 const labelText = (label: PhrasingContent[] | undefined) => label && plainText(label);
 
-function alertKind(node: Blockquote): { kind: AsideKind; word?: 'important' | 'caution' } | undefined {
+function alertKind(node: Blockquote): { kind: AsideKind; word: keyof typeof ALERTS } | undefined {
   const first = node.children[0];
   if (first?.type !== 'paragraph') return undefined;
   const text = first.children[0];
@@ -81,9 +82,8 @@ function alertKind(node: Blockquote): { kind: AsideKind; word?: 'important' | 'c
   text.value = text.value.slice(m[0].length);
   if (!text.value) first.children.shift();
   if (!first.children.length) node.children.shift();
-  // IMPORTANT and CAUTION look like a note and a danger, under their own words.
-  const word = m[1] === 'IMPORTANT' ? 'important' : m[1] === 'CAUTION' ? 'caution' : undefined;
-  return { kind: ALERTS[m[1]!]!, word };
+  const word = m[1]!.toLowerCase() as keyof typeof ALERTS;
+  return { kind: ALERTS[word], word };
 }
 
 /** The titles an aside gets when the writer gives none, by the word's key (see DEFAULT_ASIDE in render.tsx), in English. */
