@@ -96,15 +96,21 @@ export function fencedCodeBlocks(body: string): CodeToHighlight[] {
       content.push(line.slice(strip));
     }
     i = j;
-    const lang = (info || 'text').toLowerCase();
-    if (!needsHighlighter(lang) || !isKnownLanguage(lang)) continue;
-    const value = content.join('\n');
-    const meta = parseCodeMeta(rest.trim() || null, content.length);
-    if (typeof meta === 'string') continue;
-    const { code } = highlightedCode(value, meta);
-    if (colourable(code)) found.push({ key: codeBlockKey(lang, code), lang, code });
+    const block = readBlock(info || null, rest, content.join('\n'));
+    if (typeof block === 'string' || !needsHighlighter(block.lang) || !colourable(block.code)) continue;
+    found.push({ key: block.key, lang: block.lang, code: block.code });
   }
   return found;
+}
+
+/** A fenced block as highlighted (its language, code, options and key), or what is wrong with its language or options. */
+function readBlock(written: string | null | undefined, options: string | null | undefined, value: string) {
+  const lang = (written ?? 'text').toLowerCase();
+  if (!isKnownLanguage(lang)) return `unknown code language "${written}": use one of ${LANGUAGE_NAMES} (text for anything without syntax to colour)`;
+  const meta = parseCodeMeta(options, value.split('\n').length);
+  if (typeof meta === 'string') return meta;
+  const { code, marks } = highlightedCode(value, meta);
+  return { lang, code, meta, marks, key: codeBlockKey(lang, code) };
 }
 
 /** The key of a block's highlighted tokens: its language and code. */
@@ -168,20 +174,11 @@ function unescapeText(text: string): string | undefined {
 export function remarkCodeBlocks() {
   return async (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    const blocks: Array<{ node: Code; index: number; parent: Parent; lang: string; code: string; meta: CodeMeta; marks: LineMark[]; key: string }> = [];
+    const blocks: Array<Exclude<ReturnType<typeof readBlock>, string> & { node: Code; index: number; parent: Parent }> = [];
     walk<Code>(tree, 'code', (node, index, parent) => {
-      const lang = (node.lang ?? 'text').toLowerCase();
-      if (!isKnownLanguage(lang)) {
-        report(ctx, node.position, `unknown code language "${node.lang}": use one of ${LANGUAGE_NAMES} (text for anything without syntax to colour)`);
-        return;
-      }
-      const meta = parseCodeMeta(node.meta, node.value.split('\n').length);
-      if (typeof meta === 'string') {
-        report(ctx, node.position, meta);
-        return;
-      }
-      const { code, marks } = highlightedCode(node.value, meta);
-      blocks.push({ node, index: index!, parent: parent!, lang, code, meta, marks, key: codeBlockKey(lang, code) });
+      const block = readBlock(node.lang, node.meta, node.value);
+      if (typeof block === 'string') report(ctx, node.position, block);
+      else blocks.push({ ...block, node, index, parent });
     });
     const { previous, used } = ctx.codeBlocks;
     const missing = blocks.filter((b) => needsHighlighter(b.lang) && colourable(b.code) && !previous.has(b.key) && !used.has(b.key));
