@@ -198,8 +198,4 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
       }
     }
   });
-  // Raw HTML written by the writer may carry ids too (for example <a id="legacy-name"></a>).
-  walk<Node & { value: string }>(hast, 'raw', (node) => {
-    for (const m of node.value.matchAll(/\sid=["']([^"']+)["']/g)) ids.add(m[1]!);
-  });
 }

@@ -62,6 +62,11 @@ describe('the sanitiser of raw HTML', () => {
     expect(out).toMatch(/<svg viewBox="0 0 1 1" role="img" aria-label="dot"><circle cx="0.5" cy="0.5" r="0.5" fill="red"><\/circle><\/svg>/);
   });
 
+  it('gives the ids of raw HTML, inline or a block of its own, as targets of #fragment links', async () => {
+    const { ids } = await render('Text <a id="legacy-name"></a> and <span id="inline">s</span>.\n\n<div id="block"><p id="inner">p</p></div>\n');
+    expect([...ids].sort()).toEqual(['block', 'inline', 'inner', 'legacy-name']);
+  });
+
   it('keeps img srcset, width and height, and name on links only', async () => {
     const out = await html('<img src="/a.png" srcset="/a.png 1x, /b.png 2x" width="10" height="20" alt="a" name="querySelector">\n\n<a name="old-anchor">old</a>\n');
     expect(out).toMatch(/<img src="[^"]*" srcset="[^"]*" width="10" height="20" alt="a">/);
