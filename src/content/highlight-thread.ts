@@ -37,7 +37,7 @@ export function highlightThreadFor(bodies: string[], highlighter: HighlighterSou
  * Tokens are the highlighter's whatever thread makes them: output is the
  * same. Should the thread fail, what it had not answered is highlighted here.
  */
-export class HighlightThread implements TokenSource {
+class HighlightThread implements TokenSource {
   private readonly worker: Worker;
   /** The tokens of every block sent, by codeBlockKey. */
   private readonly asked = new Map<string, Promise<TokenLine[]>>();

@@ -2,10 +2,10 @@ import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Highlighter } from 'shiki';
 import { highlightBlocks, LANGUAGE_NAMES, loadHighlighter } from '../../src/content/highlight.js';
-import { HighlightThread } from '../../src/content/highlight-thread.js';
+import { highlightThreadFor } from '../../src/content/highlight-thread.js';
 import { pageIdOf } from '../../src/content/load.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 import { fencedCodeBlocks } from '../../src/content/plugins/code-blocks.js';
@@ -374,60 +374,63 @@ vi.mock('../../src/shared/paths.js', async (importOriginal) => {
 });
 
 describe('highlighting on a thread of its own', () => {
-  const blocks = [
-    { lang: 'js', code: 'const a = 1; // one' },
-    { lang: 'json', code: '{ "a": [1, true, null] }' },
-    { lang: 'bash', code: 'npx webpack --mode production' },
-  ].map((b) => ({ ...b, key: `${b.lang}: ${b.code}` }));
+  // Pages with enough code blocks to be worth a thread, which gets their blocks ahead; and one block more, not sent ahead.
+  const body = '```js\nconst a = 1; // one\n```\n\n```json\n{ "a": [1, true, null] }\n```\n';
+  const pages = Array.from({ length: 10 }, () => body);
+  const blocks = [...fencedCodeBlocks(body), { key: 'later', lang: 'bash', code: 'npx webpack --mode production' }];
   const here = async () => [...(await highlightBlocks(highlighter, blocks)).values()];
-
-  it('gives the tokens this thread would', async () => {
-    const local = await here();
-    let fallbacks = 0;
-    const thread = new HighlightThread(async () => {
-      fallbacks++;
+  /** A highlight thread for `pages`, and how often it fell back on this thread's highlighter. */
+  const threadOf = (bodies = pages) => {
+    const counted = { fallbacks: 0 };
+    const thread = highlightThreadFor(bodies, async () => {
+      counted.fallbacks++;
       return highlighter;
     });
+    return { thread, counted };
+  };
+  beforeAll(() => {
+    vi.stubEnv('DOCS_WORKERS', '1');
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('gives the tokens this thread would, to blocks sent ahead and later, and is made only for 20 blocks or more', async () => {
+    expect(threadOf(pages.slice(1)).thread).toBeUndefined();
+    const local = await here();
+    const { thread, counted } = threadOf();
     try {
-      thread.send(blocks.slice(0, 2));
-      const tokens = await thread.tokens(blocks);
+      const tokens = await thread!.tokens(blocks);
       expect(blocks.map((b) => tokens.get(b.key))).toEqual(local);
     } finally {
-      await thread.close();
+      await thread!.close();
     }
-    expect(fallbacks).toBe(0);
+    expect(counted.fallbacks).toBe(0);
   });
 
   it('highlights here what a failed thread did not answer', async () => {
-    let fallbacks = 0;
     entries.broken = true;
-    const thread = new HighlightThread(async () => {
-      fallbacks++;
-      return highlighter;
-    });
+    const { thread, counted } = threadOf();
     entries.broken = false;
     try {
-      const tokens = await thread.tokens(blocks);
+      const tokens = await thread!.tokens(blocks);
       expect(blocks.map((b) => tokens.get(b.key))).toEqual(await here());
     } finally {
-      await thread.close();
+      await thread!.close();
     }
-    expect(fallbacks).toBeGreaterThan(0);
+    expect(counted.fallbacks).toBeGreaterThan(0);
   });
 
   it('ends the thread when it fails to highlight a batch, and highlights that batch here', async () => {
-    let fallbacks = 0;
-    const thread = new HighlightThread(async () => {
-      fallbacks++;
-      return highlighter;
-    });
+    const { thread, counted } = threadOf();
     try {
+      await thread!.tokens(blocks);
       // (Code that is not a string makes the highlighter throw, on either thread.)
       const bad = [{ key: 'bad', lang: 'js', code: 42 as unknown as string }];
-      await expect(thread.tokens(bad)).rejects.toThrow('code.split is not a function');
-      expect(fallbacks).toBe(1);
+      await expect(thread!.tokens(bad)).rejects.toThrow('code.split is not a function');
+      expect(counted.fallbacks).toBe(1);
     } finally {
-      await thread.close();
+      await thread!.close();
     }
   });
 });
