@@ -15,7 +15,7 @@ import { badgeNode, componentNode, COMPONENTS, element, plainText, splitLabel, t
  * `:badge[…]` (`:name` inside prose, as in "node:22") are put back as the text they were.
  */
 
-export const ASIDE_KINDS = { note: 'Note', tip: 'Tip', warning: 'Warning', danger: 'Danger' } as const;
+const ASIDE_KINDS = { note: 'Note', tip: 'Tip', warning: 'Warning', danger: 'Danger' } as const;
 type AsideKind = keyof typeof ASIDE_KINDS;
 
 /** The kind of aside each GitHub alert is: IMPORTANT and CAUTION look like a note and a danger, under their own words. */
