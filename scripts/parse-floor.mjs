@@ -13,7 +13,7 @@ import remarkParse from 'remark-parse';
 import { tsImport } from 'tsx/esm/api';
 import { unified } from 'unified';
 
-const { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } = await tsImport('../src/content/plugins/gfm-without-autolinks.ts', import.meta.url);
+const { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } = await tsImport('../src/content/mdast-parse.ts', import.meta.url);
 const dir = process.argv[2];
 const sources = readdirSync(dir, { recursive: true })
   .filter((f) => f.endsWith('.md'))

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Highlighter } from 'shiki';
 import { workerEntry } from '../shared/paths.js';
-import { highlightBlocks, isTokenSource, registerTokenClasses, type CodeToHighlight, type HighlighterSource, type TokenLine, type TokenSource } from './highlight.js';
+import { highlightBlocks, registerTokenClasses, type CodeToHighlight, type HighlighterSource, type TokenLine, type TokenSource } from './highlight.js';
 import type { HighlightReply } from './highlight-worker.js';
 import { fencedCodeBlocks } from './plugins/code-blocks.js';
 import { workerCount } from './pool.js';
@@ -20,11 +20,11 @@ export const PAGES_IN_FLIGHT = 16;
  * blocks sent ahead; none when there are few to highlight, or no thread to spare (DOCS_WORKERS=0).
  */
 export function highlightThreadFor(bodies: string[], highlighter: HighlighterSource): HighlightThread | undefined {
-  if (workerCount() === 0 || isTokenSource(highlighter)) return undefined;
+  if (workerCount() === 0 || typeof highlighter !== 'function') return undefined;
   const ahead = bodies.map(fencedCodeBlocks);
-  if (ahead.reduce((count, blocks) => count + blocks.length, 0) < HIGHLIGHT_THREAD_MIN_BLOCKS) return undefined;
-  const thread = new HighlightThread(typeof highlighter === 'function' ? highlighter : async () => highlighter);
-  for (const blocks of ahead) if (blocks.length) thread.send(blocks);
+  if (ahead.flat().length < HIGHLIGHT_THREAD_MIN_BLOCKS) return undefined;
+  const thread = new HighlightThread(highlighter);
+  for (const blocks of ahead) thread.send(blocks);
   return thread;
 }
 
@@ -37,9 +37,12 @@ export function highlightThreadFor(bodies: string[], highlighter: HighlighterSou
  * Tokens are the highlighter's whatever thread makes them: output is the
  * same. Should the thread fail, what it had not answered is highlighted here.
  */
-export class HighlightThread implements TokenSource {
+class HighlightThread implements TokenSource {
   private readonly worker: Worker;
-  private readonly asked = new Map<string, { block: CodeToHighlight; promise: Promise<TokenLine[]>; resolve: (tokens: TokenLine[]) => void; reject: (e: unknown) => void; done?: true }>();
+  /** The tokens of every block sent, by codeBlockKey. */
+  private readonly asked = new Map<string, Promise<TokenLine[]>>();
+  /** The blocks sent and not answered yet, with how to answer them. */
+  private readonly waiting = new Map<string, { block: CodeToHighlight; resolve: (tokens: TokenLine[]) => void; reject: (e: unknown) => void }>();
   private failed = false;
   private closed = false;
 
@@ -48,12 +51,7 @@ export class HighlightThread implements TokenSource {
     this.worker.on('message', (reply: HighlightReply) => {
       if (reply.error) return this.fail();
       registerTokenClasses(reply.classes);
-      for (const [key, tokens] of reply.tokens) {
-        const entry = this.asked.get(key);
-        if (!entry || entry.done) continue;
-        entry.done = true;
-        entry.resolve(tokens);
-      }
+      for (const [key, tokens] of reply.tokens) this.answer(key, tokens);
     });
     this.worker.on('error', () => this.fail());
   }
@@ -62,15 +60,10 @@ export class HighlightThread implements TokenSource {
   send(blocks: CodeToHighlight[]): void {
     const fresh = blocks.filter((b) => !this.asked.has(b.key));
     for (const block of fresh) {
-      let resolve!: (tokens: TokenLine[]) => void;
-      let reject!: (e: unknown) => void;
-      const promise = new Promise<TokenLine[]>((yes, no) => {
-        resolve = yes;
-        reject = no;
-      });
+      const promise = new Promise<TokenLine[]>((resolve, reject) => this.waiting.set(block.key, { block, resolve, reject }));
       // A block sent ahead and never asked for is not an unhandled failure.
       promise.catch(() => {});
-      this.asked.set(block.key, { block, promise, resolve, reject });
+      this.asked.set(block.key, promise);
     }
     if (!fresh.length) return;
     if (this.failed) void this.highlightHere();
@@ -79,13 +72,19 @@ export class HighlightThread implements TokenSource {
 
   async tokens(blocks: CodeToHighlight[]): Promise<Map<string, TokenLine[]>> {
     this.send(blocks);
-    return new Map(await Promise.all(blocks.map(async (b) => [b.key, await this.asked.get(b.key)!.promise] as const)));
+    return new Map(await Promise.all(blocks.map(async (b) => [b.key, await this.asked.get(b.key)!] as const)));
   }
 
   /** Ends the thread, once rendering is done (blocks sent ahead and not answered are not needed). */
   async close(): Promise<void> {
     this.closed = true;
     await this.worker.terminate();
+  }
+
+  /** Gives a block its tokens, unless it has them already (from the thread, or from here once it failed). */
+  private answer(key: string, tokens: TokenLine[]): void {
+    this.waiting.get(key)?.resolve(tokens);
+    this.waiting.delete(key);
   }
 
   private fail(): void {
@@ -96,14 +95,10 @@ export class HighlightThread implements TokenSource {
   }
 
   private async highlightHere(): Promise<void> {
-    const waiting = [...this.asked.values()].filter((entry) => !entry.done);
+    const waiting = [...this.waiting.values()];
     try {
       const tokens = await highlightBlocks(await this.fallback(), waiting.map((entry) => entry.block));
-      for (const entry of waiting) {
-        if (entry.done) continue;
-        entry.done = true;
-        entry.resolve(tokens.get(entry.block.key)!);
-      }
+      for (const { block } of waiting) this.answer(block.key, tokens.get(block.key)!);
     } catch (e) {
       for (const entry of waiting) entry.reject(e);
     }

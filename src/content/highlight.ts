@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Element, ElementContent } from 'hast';
+import type { Element } from 'hast';
 import { bundledLanguagesInfo, createHighlighter, createOnigurumaEngine, type Highlighter, type ThemeRegistration } from 'shiki';
 import githubDark from 'shiki/themes/github-dark.mjs';
 import githubLight from 'shiki/themes/github-light.mjs';
-import { contrastRatio } from '../theme/colors.js';
+import { contrastRatio, parseHex } from '../theme/colors.js';
+import { h } from './walk.js';
 
 /*
  * Build-time syntax highlighting. One highlighter per process with a fixed
@@ -24,7 +25,6 @@ const LANGS = [
 /** The names a writer may put after a fence, for messages: the languages' ids, `mermaid` (a diagram: plugins/diagrams.ts), then `text`. */
 export const LANGUAGE_NAMES = [...LANGS, 'mermaid', 'text'].join(', ');
 const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', '']);
-const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
 
 /** Every name a writer may put after the fence (ids and their aliases), mapped to the language id. */
 const KNOWN = new Map<string, string>();
@@ -39,20 +39,20 @@ for (const info of bundledLanguagesInfo) {
  * tokenizes every block twice. The light and dark GitHub themes have the same
  * rules (same scopes, same font styles, same order), only other colours, so
  * one pass with a theme of the same rules whose colours stand for (light,
- * dark) pairs gives exactly the colours of both. Should a future version of
- * the themes differ in their rules, the two passes are used instead.
+ * dark) pairs gives exactly the colours of both (a test compares it with
+ * the two passes). The themes are those of the shiki bundled with the tool.
  */
 const COMBINED = 'docs-light-dark';
 type Theme = ThemeRegistration & { tokenColors?: Array<{ scope?: unknown; settings: { foreground?: string; fontStyle?: string } }> };
 
-function combineThemes(light: Theme, dark: Theme): { theme: ThemeRegistration; pairs: Map<string, [string, string]> } | null {
+function combineThemes(light: Theme, dark: Theme): { theme: ThemeRegistration; pairs: Map<string, [string, string]> } {
   const [l, d] = [light.tokenColors ?? [], dark.tokenColors ?? []];
   const same = l.length === d.length && l.every((rule, i) => {
     const other = d[i]!;
     return JSON.stringify(rule.scope) === JSON.stringify(other.scope) && rule.settings.fontStyle === other.settings.fontStyle && !rule.settings.foreground === !other.settings.foreground;
   });
   const fg = (t: Theme) => t.fg ?? t.colors?.['editor.foreground'];
-  if (!same || !fg(light) || !fg(dark)) return null;
+  if (!same || !fg(light) || !fg(dark)) throw new Error('the light and dark GitHub themes no longer share their rules: they cannot be combined');
   const pairs = new Map<string, [string, string]>();
   const byPair = new Map<string, string>();
   const pair = (a: string, b: string) => {
@@ -89,7 +89,7 @@ let highlighterPromise: Promise<Highlighter> | undefined;
 /** The process's highlighter; grammars are loaded when a page first uses their language. */
 export function loadHighlighter(): Promise<Highlighter> {
   highlighterPromise ??= createHighlighter({
-    themes: combined ? [combined.theme] : [THEMES.light, THEMES.dark],
+    themes: [combined.theme],
     langs: [],
     engine: createOnigurumaEngine(import('shiki/wasm')),
   });
@@ -109,15 +109,11 @@ export interface TokenSource {
 }
 
 /**
- * A highlighter, a function that loads it when first needed (a page whose
- * code blocks all come from the cache never does), or a source of tokens
+ * A function that loads the highlighter when first needed (a page whose code
+ * blocks all come from the cache never does), or a source of tokens
  * highlighted by another thread.
  */
-export type HighlighterSource = Highlighter | (() => Promise<Highlighter>) | TokenSource;
-
-export function isTokenSource(source: HighlighterSource): source is TokenSource {
-  return typeof source === 'object' && 'tokens' in source && typeof source.tokens === 'function';
-}
+export type HighlighterSource = (() => Promise<Highlighter>) | TokenSource;
 
 export interface TokenClass {
   light: string;
@@ -151,23 +147,15 @@ export function isKnownLanguage(lang: string): boolean {
 export type TokenLine = Array<[className: string, text: string]>;
 
 /** Highlights `code` into lines of tokens (see linesOf). */
-export function highlightTokens(h: Highlighter, code: string, lang: string): TokenLine[] {
+function highlightTokens(highlighter: Highlighter, code: string, lang: string): TokenLine[] {
   if (PLAIN.has(lang)) return plainTokens(code);
   // No time limit per line: a slow (loaded) machine must not give different output.
-  const tokens = combined
-    ? h.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 }).map((line) =>
-        line.map((token) => {
-          const [light, dark] = combined.pairs.get(token.color!.toLowerCase()) ?? [token.color, token.color];
-          return { content: token.content, variants: { light: { color: light, fontStyle: token.fontStyle }, dark: { color: dark } } };
-        }),
-      )
-    : h.codeToTokensWithThemes(code, { lang: KNOWN.get(lang) as never, themes: THEMES, tokenizeTimeLimit: 0 });
+  const tokens = highlighter.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 });
   return tokens.map((line) =>
     line.map((token): [string, string] => {
-      const light = token.variants.light!;
-      const dark = token.variants.dark!;
-      const fontStyle = light.fontStyle ?? 0;
-      return [classFor(light.color ?? '', dark.color ?? '', fontStyle > 0 ? fontStyle : 0), token.content];
+      const [light, dark] = combined.pairs.get(token.color!.toLowerCase()) ?? [token.color!, token.color!];
+      const fontStyle = token.fontStyle ?? 0;
+      return [classFor(light, dark, fontStyle > 0 ? fontStyle : 0), token.content];
     }),
   );
 }
@@ -178,11 +166,11 @@ export function plainTokens(code: string): TokenLine[] {
 }
 
 /** Highlights blocks, once the grammars of their languages are loaded (the others stay unloaded): their tokens by codeBlockKey. */
-export async function highlightBlocks(h: Highlighter, blocks: readonly CodeToHighlight[]): Promise<Map<string, TokenLine[]>> {
-  const loaded = new Set(h.getLoadedLanguages());
+export async function highlightBlocks(highlighter: Highlighter, blocks: readonly CodeToHighlight[]): Promise<Map<string, TokenLine[]>> {
+  const loaded = new Set(highlighter.getLoadedLanguages());
   const missing = new Set(blocks.map((b) => KNOWN.get(b.lang.toLowerCase())).filter((id) => id !== undefined && !loaded.has(id)));
-  if (missing.size) await h.loadLanguage(...([...missing] as never[]));
-  return new Map(blocks.map((b) => [b.key, highlightTokens(h, b.code, b.lang)]));
+  if (missing.size) await highlighter.loadLanguage(...([...missing] as never[]));
+  return new Map(blocks.map((b) => [b.key, highlightTokens(highlighter, b.code, b.lang)]));
 }
 
 /** Whether highlighting `lang` needs the highlighter (plain text does not). */
@@ -213,14 +201,9 @@ export function colourable(code: string): boolean {
 
 /** Highlighted lines as hast: one `span.line` per line, a span per token. */
 export function linesOf(tokens: TokenLine[]): Element[] {
-  return tokens.map((line) => ({
-    type: 'element',
-    tagName: 'span',
-    properties: { className: ['line'] },
-    children: line.map(([className, value]): ElementContent =>
-      className ? { type: 'element', tagName: 'span', properties: { className: [className] }, children: [{ type: 'text', value }] } : { type: 'text', value },
-    ),
-  }));
+  return tokens.map((line) =>
+    h('span', { className: ['line'] }, line.map(([className, value]) => (className ? h('span', { className: [className] }, [value]) : value))),
+  );
 }
 
 /** The token classes of `names` with their colours (to restore with registerTokenClasses); other names are left out. */
@@ -252,15 +235,12 @@ const MIN_CONTRAST = 4.6; // WCAG AA asks 4.5 for text; a little margin for roun
  * to reach AA contrast on the code background: a few of the themes' colours
  * (comments, keywords) fall slightly short.
  */
-export function readable(color: string, scheme: 'light' | 'dark'): string {
+function readable(color: string, scheme: 'light' | 'dark'): string {
   let hex = color.toLowerCase().slice(0, 7);
   if (!/^#[0-9a-f]{6}$/.test(hex)) return hex;
   const target = scheme === 'light' ? 0 : 255;
   for (let step = 0; step < 40 && contrastRatio(hex, CODE_BG[scheme]) < MIN_CONTRAST; step++) {
-    hex = '#' + [1, 3, 5].map((i) => {
-      const c = parseInt(hex.slice(i, i + 2), 16);
-      return Math.round(c + (target - c) * 0.08).toString(16).padStart(2, '0');
-    }).join('');
+    hex = '#' + parseHex(hex).map((c) => Math.round(c + (target - c) * 0.08).toString(16).padStart(2, '0')).join('');
   }
   return hex;
 }

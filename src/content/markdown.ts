@@ -1,4 +1,4 @@
-import { parser, parserWithoutAutolinks } from './mdast-parse.js';
+import { mayHoldAutolinks, parser, parserWithoutAutolinks, textMayHoldAutolinks } from './mdast-parse.js';
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import { toHtml } from 'hast-util-to-html';
@@ -9,14 +9,13 @@ import { walk } from './walk.js';
 import { VFile } from 'vfile';
 import type { SourceProblem } from '../shared/errors.js';
 import { EXTERNAL, SCHEME } from './link-kinds.js';
-import { report, type Anchor, type PageContext } from './context.js';
-import type { HighlighterSource, TokenLine } from './highlight.js';
+import { report, type PageContext, type RenderOptions } from './context.js';
+import type { TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDiagrams } from './plugins/diagrams.js';
 import { remarkDirectives } from './plugins/directives.js';
 import { rehypeSafeRawHtml, remarkFootnotesDefined, remarkRawHtmlClosed } from './plugins/raw-html.js';
 import { nestingProblem, weightProblem } from './nesting.js';
-import { mayHoldAutolinks, textMayHoldAutolinks } from './plugins/gfm-without-autolinks.js';
 import { rehypeHeadings } from './plugins/headings.js';
 import { rehypeTaskListLabels } from './plugins/task-lists.js';
 import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
@@ -53,7 +52,7 @@ const plainUrl = (url: string) => url.replace(/^[\u0000-\u0020]+/, '').replace(/
 const placeholderOf = (n: number) => `\u0000docs-link:${n}\u0000`;
 /** A placeholder as the serialiser writes it in an attribute. */
 const SERIALISED = /&#x?0;docs-link:(\d+)&#x?0;/g;
-export const LINK_PLACEHOLDER = / (href|src)="&#x?0;docs-link:(\d+)&#x?0;"| srcset="([^"]*?&#x?0;docs-link:\d+&#x?0;[^"]*)"/g;
+const LINK_PLACEHOLDER = / (href|src)="&#x?0;docs-link:(\d+)&#x?0;"| srcset="([^"]*?&#x?0;docs-link:\d+&#x?0;[^"]*)"/g;
 
 /** Fills in the placeholders of body HTML (LINK_PLACEHOLDER) with `hrefs`, each escaped by `escape` for an attribute. */
 export function fillLinks(html: string, hrefs: readonly string[], escape: (value: string) => string): string {
@@ -67,16 +66,13 @@ export function fillLinks(html: string, hrefs: readonly string[], escape: (value
 /** Text without NUL: each becomes U+FFFD, as HTML parsing does (a NUL is what marks the build's own placeholders). */
 const noNul = (value: string) => (value.includes('\u0000') ? value.replace(/\u0000/g, '\uFFFD') : value);
 
-export interface RenderedMarkdown {
+/** A page's body as rendered, with what its PageContext collected. */
+export interface RenderedMarkdown extends Pick<PageContext, 'anchors' | 'headings' | 'problems'> {
   /** Body HTML with internal link placeholders (see LINK_PLACEHOLDER). */
   html: string;
-  anchors: Anchor[];
-  /** Text of every h2 and h3 (for search and typo correction). */
-  headings: string[];
   /** Every id present in the rendered body (targets for #fragment links). */
   ids: Set<string>;
   links: RawLink[];
-  problems: SourceProblem[];
   /** Highlighted tokens of the page's code blocks, by codeBlockKey (to reuse at its next render). */
   codeBlocks: Map<string, TokenLine[]>;
 }
@@ -85,7 +81,7 @@ export interface RenderedMarkdown {
  * The largest page, in bytes of Markdown: a longer one is a problem at its file, to be split. The
  * parser holds every token of a page at once, and parts of its work grow faster than the page.
  */
-export const MAX_PAGE_BYTES = 1024 * 1024;
+const MAX_PAGE_BYTES = 1024 * 1024;
 
 /*
  * The plugin list, in order, as one declarative pipeline (parsing is in mdast-parse.ts): the mdast
@@ -105,15 +101,6 @@ const pipeline = unified()
   .use(rehypeUniqueIds)
   .use(rehypeHeadings)
   .use(rehypeTaskListLabels);
-
-export interface RenderOptions {
-  file: string;
-  lineOffset: number;
-  /** Loaded only when a code block needs highlighting and is not in `codeBlocks`. */
-  highlighter: HighlighterSource;
-  /** Highlighted code blocks of the page's last render, by codeBlockKey. */
-  codeBlocks?: ReadonlyMap<string, TokenLine[]>;
-}
 
 export async function renderMarkdown(body: string, options: RenderOptions): Promise<RenderedMarkdown> {
   const { file, lineOffset } = options;
@@ -163,6 +150,15 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
     links.push({ href, ...(start && { line: start.line, column: start.column }), ...(image && { image: true as const }) });
     return placeholderOf(links.length - 1);
   };
+  /** An image's URL as the page gets it: none (a problem) if it would run script; a placeholder if of the site or another host. */
+  const imageUrl = (url: string, node: Element): string => {
+    if (SCRIPT_URL.test(plainUrl(url))) {
+      report(ctx, node.position, `image source "${url.slice(0, 40)}" would run script; use the address of an image`);
+      return '';
+    }
+    // (One from another host is checked against the policy, as a link of the site is checked.)
+    return EXTERNAL.test(url) || !SCHEME.test(url) ? placeholder(url, node, true) : url;
+  };
   // No NUL of the writer's reaches the HTML, where it would read as a placeholder's mark.
   walk<Node & { value: string }>(hast, 'text', (node) => {
     node.value = noNul(node.value);
@@ -176,13 +172,8 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
     if (typeof id === 'string') ids.add(id);
     const href = node.properties.href;
     const src = node.properties.src;
-    if (node.tagName === 'img' && typeof src === 'string' && SCRIPT_URL.test(plainUrl(src))) {
-      report(ctx, node.position, `image source "${src.slice(0, 40)}" would run script; use the address of an image`);
-      node.properties.src = '';
-    } else if (node.tagName === 'img' && typeof src === 'string' && src !== '' && (EXTERNAL.test(src) || !SCHEME.test(src))) {
-      // An image of the site: checked and given the base path as a link is (one from another host: checked against the policy).
-      node.properties.src = placeholder(src, node, true);
-    }
+    // An image of the site is checked and given the base path as a link is.
+    if (node.tagName === 'img' && typeof src === 'string' && src !== '') node.properties.src = imageUrl(src, node);
     // The candidates of an image's srcset (in <img> or a <picture>'s <source>): each URL is an image of the site as src is.
     const srcSet = node.properties.srcSet;
     if ((node.tagName === 'img' || node.tagName === 'source') && (typeof srcSet === 'string' || Array.isArray(srcSet))) {
@@ -190,12 +181,8 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
       const candidates = (Array.isArray(srcSet) ? srcSet.map(String) : srcSet.split(',')).map((c) => c.trim()).filter(Boolean);
       node.properties.srcSet = candidates.map((candidate) => {
         const [url = '', ...descriptors] = candidate.split(/\s+/);
-        if (SCRIPT_URL.test(plainUrl(url))) {
-          report(ctx, node.position, `image source "${url.slice(0, 40)}" would run script; use the address of an image`);
-          return '';
-        }
-        if (SCHEME.test(url) && !EXTERNAL.test(url)) return candidate;
-        return [placeholder(url, node, true), ...descriptors].join(' ');
+        const given = imageUrl(url, node);
+        return given === url ? candidate : given && [given, ...descriptors].join(' ');
       }).filter(Boolean).join(', ');
     }
     if (node.tagName === 'a' && typeof href === 'string' && (SCRIPT_URL.test(plainUrl(href)) || /^data:/.test(plainUrl(href)))) {
@@ -210,9 +197,5 @@ function collect(hast: HastRoot, ctx: PageContext, ids: Set<string>, links: RawL
         node.properties.href = placeholder(href, node, false);
       }
     }
-  });
-  // Raw HTML written by the writer may carry ids too (for example <a id="legacy-name"></a>).
-  walk<Node & { value: string }>(hast, 'raw', (node) => {
-    for (const m of node.value.matchAll(/\sid=["']([^"']+)["']/g)) ids.add(m[1]!);
   });
 }

@@ -1,3 +1,4 @@
+import type { Element, ElementContent, Properties } from 'hast';
 import type { Node, Parent } from 'unist';
 
 /**
@@ -15,6 +16,11 @@ export function walk<T extends Node>(tree: Node, type: T['type'], fn: (node: T, 
     if (child.type === type && fn(child as T, i, tree as Parent) === 'skip') continue;
     walk(child, type, fn);
   }
+}
+
+/** A hast element; a string among its children is text. */
+export function h(tagName: string, properties: Properties, children: Array<ElementContent | string> = []): Element {
+  return { type: 'element', tagName, properties, children: children.map((child) => (typeof child === 'string' ? { type: 'text', value: child } : child)) };
 }
 
 /** Whether any node below `tree` has type `type` (stops at the first). */

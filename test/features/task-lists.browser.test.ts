@@ -28,7 +28,7 @@ const BODY = `- [x] A done task with \`code\` and a [link](https://example.org/)
 
 let html: string;
 beforeAll(async () => {
-  html = (await renderMarkdown(BODY, { file: 'content/x.md', lineOffset: 3, highlighter: await loadHighlighter() })).html;
+  html = (await renderMarkdown(BODY, { file: 'content/x.md', lineOffset: 3, highlighter: loadHighlighter })).html;
 });
 
 describe('task lists', () => {

@@ -324,7 +324,6 @@ describe('docs build', () => {
     const { renderMarkdown } = await import('../../src/content/markdown.js');
     const { loadHighlighter } = await import('../../src/content/highlight.js');
     const { codeBlocksIn } = await import('../../src/content/plugins/code-blocks.js');
-    const highlighter = await loadHighlighter();
     const body = [
       'Text.',
       '',
@@ -343,7 +342,7 @@ describe('docs build', () => {
       '```',
       '',
     ].join('\n');
-    const first = await renderMarkdown(body, { file: 'page.md', lineOffset: 0, highlighter, codeBlocks: new Map() });
+    const first = await renderMarkdown(body, { file: 'page.md', lineOffset: 0, highlighter: loadHighlighter, codeBlocks: new Map() });
     const read = codeBlocksIn(first.html);
     // Every highlighted block (plain text needs no tokens) comes back under its key.
     expect([...read.keys()].sort()).toEqual([...first.codeBlocks.keys()].sort());

@@ -1,7 +1,6 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Highlighter } from 'shiki';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
@@ -21,11 +20,9 @@ function site(): string {
   return dir;
 }
 
-let highlighter: Highlighter;
 let built: string;
 let dist: string;
 beforeAll(async () => {
-  highlighter = await loadHighlighter();
   const dir = site();
   dist = join(dir, 'dist');
   const { code, err } = await runDocs(['build', '--root', dir, '--out', 'dist', '--quiet']);
@@ -37,7 +34,7 @@ afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const render = (body: string) => renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter });
+const render = (body: string) => renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter: loadHighlighter });
 const html = async (body: string) => (await render(body)).html;
 const problems = async (body: string) => (await render(body)).problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`);
 
@@ -96,7 +93,7 @@ describe('a long page of components', () => {
     const section = (i: number) =>
       `## Part ${i}\n\n::::cards\n:::card[Card ${i}]\nBody ${i}.\n:::\n::link-card[Link ${i}]{href=/a/ description="D ${i}"}\n::::\n\n:::steps\n1. One :badge[${i}]{variant=tip}\n2. Two\n:::\n\n:::file-tree\n- src/\n  - **a${i}.js** comment ${i}\n:::\n\nProse :badge[x]{variant=bad} here.\n`;
     const body = Array.from({ length: 12 }, (_, i) => section(i)).join('\n');
-    const page = await renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter });
+    const page = await renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter: loadHighlighter });
     expect(page.problems).toHaveLength(12);
     expect(page.problems[11]).toMatchObject({ line: 3 + 11 * 21 + 20, column: 7 });
     expect(page.html.match(/<ol class="steps">/g)).toHaveLength(12);

@@ -1,7 +1,6 @@
 import { readFileSync, rmSync, mkdtempSync, cpSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Highlighter } from 'shiki';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { svgToHast } from '../../src/content/diagram-svg.js';
 import { loadHighlighter } from '../../src/content/highlight.js';
@@ -19,16 +18,14 @@ vi.mock('beautiful-mermaid', async (importOriginal) => {
   return importOriginal();
 });
 
-let highlighter: Highlighter;
 let dir: string;
 beforeAll(async () => {
-  highlighter = await loadHighlighter();
   dir = mkdtempSync(join(tmpdir(), 'docs-diagrams-'));
   cpSync(join(ROOT, 'test/fixtures/diagrams'), dir, { recursive: true });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const render = (body: string) => renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter });
+const render = (body: string) => renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter: loadHighlighter });
 const problems = async (body: string) => (await render(body)).problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`);
 const block = (text: string, meta = '') => `\`\`\`mermaid${meta ? ' ' + meta : ''}\n${text}\n\`\`\`\n`;
 

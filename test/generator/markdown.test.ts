@@ -2,14 +2,14 @@ import remarkDirective from 'remark-directive';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Highlighter } from 'shiki';
-import { highlightTokens, LANGUAGE_NAMES, loadHighlighter } from '../../src/content/highlight.js';
-import { HighlightThread } from '../../src/content/highlight-thread.js';
+import { highlightBlocks, LANGUAGE_NAMES, loadHighlighter } from '../../src/content/highlight.js';
+import { highlightThreadFor } from '../../src/content/highlight-thread.js';
 import { pageIdOf } from '../../src/content/load.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
-import { codeBlockKey, fencedCodeBlocks, parseCodeMeta } from '../../src/content/plugins/code-blocks.js';
-import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from '../../src/content/plugins/gfm-without-autolinks.js';
+import { fencedCodeBlocks } from '../../src/content/plugins/code-blocks.js';
+import { mayHoldAutolinks, remarkGfmWithoutAutolinks, textMayHoldAutolinks } from '../../src/content/mdast-parse.js';
 import { InputError } from '../../src/shared/errors.js';
 import { routeOf } from '../../src/site/model.js';
 import { pageBodies, splitFrontmatter } from '../helpers/content.js';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   highlighter = await loadHighlighter();
 });
 
-const render = (body: string, lineOffset = 3) => renderMarkdown(body, { file: 'content/x.md', lineOffset, highlighter });
+const render = (body: string, lineOffset = 3) => renderMarkdown(body, { file: 'content/x.md', lineOffset, highlighter: loadHighlighter });
 const html = async (body: string) => (await render(body)).html;
 const problems = async (body: string) => (await render(body)).problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`);
 
@@ -137,14 +137,18 @@ describe('Markdown pipeline', () => {
     ]);
   });
 
-  it('parses fence meta', () => {
-    expect(parseCodeMeta('title="a b.js" {1,3-4} diff', 5)).toEqual({ title: 'a b.js', lines: new Set([1, 3, 4]), diff: true });
-    expect(parseCodeMeta('', 1)).toEqual({ lines: new Set(), diff: false });
+  it('reads every option of a fence together, and names careless ones', async () => {
+    const out = await html('```js title="a b.js" {1,3-4} diff\n a\n b\n+c\n-d\n e\n```\n\n```js\nx\n```\n');
+    expect(out).toContain('<div class="code-block has-title"><div class="code-title">a b.js</div>');
+    expect(out.match(/<span class="line[^"]*">/g)).toEqual(['line hl', 'line', 'line hl add', 'line hl del', 'line', 'line'].map((c) => `<span class="${c}">`));
+    expect(out).toContain('<div class="code-block"><pre class="code" data-lang="js" tabindex="0">');
     // Careless options: a title without its closing quote (it showed the quote), an empty title, an option twice.
-    expect(parseCodeMeta('title="unterminated', 1)).toBe('the title "unterminated has no closing quote');
-    expect(parseCodeMeta('title=""', 1)).toBe('the title is empty: give the file name, such as title="app.config.js", or leave the option out');
-    expect(parseCodeMeta('title=a.js title=b.js', 1)).toBe('two titles: give one');
-    expect(parseCodeMeta('diff diff', 1)).toBe('diff is given twice');
+    expect(await problems('```js title="unterminated\na\n```\n\n```js title=""\na\n```\n\n```js title=a.js title=b.js\na\n```\n\n```js diff diff\na\n```\n')).toEqual([
+      'content/x.md:4:1 the title "unterminated has no closing quote',
+      'content/x.md:8:1 the title is empty: give the file name, such as title="app.config.js", or leave the option out',
+      'content/x.md:12:1 two titles: give one',
+      'content/x.md:16:1 diff is given twice',
+    ]);
   });
 
   it('renders asides from directives and from GitHub alerts', async () => {
@@ -191,8 +195,7 @@ describe('Markdown pipeline', () => {
 
 describe('self-links on very long reference pages', () => {
   it('gives only h2s a self-link when a page has more than 300 h3s, and keeps every id', async () => {
-    const { SELF_LINK_H3_LIMIT } = await import('../../src/content/plugins/headings.js');
-    const body = '## Options\n\n' + Array.from({ length: SELF_LINK_H3_LIMIT + 1 }, (_, i) => `### --flag-${i}\n\nText.\n`).join('\n');
+    const body = '## Options\n\n' + Array.from({ length: 301 }, (_, i) => `### --flag-${i}\n\nText.\n`).join('\n');
     const out = await html(body);
     expect(out).toContain('<h2 id="options">Options</h2><a class="anchor"');
     expect(out).toContain('<h3 id="--flag-300">--flag-300</h3>');
@@ -204,16 +207,39 @@ describe('self-links on very long reference pages', () => {
 
 describe('code colours', () => {
   it('reach AA contrast on the code background in both schemes', async () => {
-    const { readable } = await import('../../src/content/highlight.js');
+    const { tokenStylesheet } = await import('../../src/content/highlight.js');
     const { contrastRatio: contrast } = await import('../../src/theme/colors.js');
-    for (const color of ['#d73a49', '#6a737d', '#6f42c1', '#005cc5', '#22863a']) {
-      expect(contrast(readable(color, 'light'), '#f6f8fa')).toBeGreaterThanOrEqual(4.5);
+    // Comments, keywords, functions, constants, strings and tags: among them the themes' colours that fall short of AA.
+    await html('```js\n// a comment\nconst a = f(1, "s", true);\n```\n\n```html\n<p class="x">t</p>\n```\n');
+    const pairs = [...tokenStylesheet().matchAll(/light-dark\((#\w{6}),(#\w{6})\)/g)].map((m) => [m[1]!, m[2]!] as const);
+    expect(pairs.length).toBeGreaterThan(5);
+    for (const [light, dark] of pairs) {
+      expect(contrast(light, '#f6f8fa'), light).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(dark, '#161b22'), dark).toBeGreaterThanOrEqual(4.5);
     }
-    for (const color of ['#6a737d', '#f97583', '#79b8ff', '#9ecbff']) {
-      expect(contrast(readable(color, 'dark'), '#161b22')).toBeGreaterThanOrEqual(4.5);
-    }
-    expect(readable('#24292e', 'light')).toBe('#24292e'); // already readable: unchanged
+    // The comments' grey (#6a737d) falls short and is darkened; the text's colour is readable already, and unchanged.
+    expect(pairs.map(([light]) => light)).toContain('#24292e');
+    expect(pairs.map(([light]) => light)).not.toContain('#6a737d');
   });
+
+  it('are those of the light and the dark theme, each highlighted on its own, for every code block of the site', async () => {
+    const { createHighlighter } = await import('shiki');
+    const { highlightBlocks, tokenClassesOf } = await import('../../src/content/highlight.js');
+    const twoThemes = await createHighlighter({ themes: ['github-light', 'github-dark'], langs: [] });
+    const blocks = pageBodies().flatMap(([, body]) => fencedCodeBlocks(body));
+    expect(blocks.length).toBeGreaterThan(1000);
+    const ours = await highlightBlocks(highlighter, blocks);
+    const classes = tokenClassesOf([...ours.values()].flat(2).map(([name]) => name));
+    for (const { key, lang, code } of blocks) {
+      await twoThemes.loadLanguage(lang as never);
+      const themes = { light: 'github-light', dark: 'github-dark' } as const;
+      const expected = twoThemes.codeToTokensWithThemes(code, { lang: lang as never, themes, tokenizeTimeLimit: 0 }).map((line) =>
+        line.map(({ content, variants: { light, dark } }) => [content, light!.color?.toUpperCase(), dark!.color?.toUpperCase(), Math.max(light!.fontStyle ?? 0, 0)]),
+      );
+      const got = ours.get(key)!.map((line) => line.map(([name, text]) => [text, classes[name]!.light.toUpperCase(), classes[name]!.dark.toUpperCase(), classes[name]!.fontStyle]));
+      expect(got, `${lang} block: ${code.slice(0, 60)}`).toEqual(expected);
+    }
+  }, 120_000);
 });
 
 describe('GFM autolink literals', () => {
@@ -225,7 +251,7 @@ describe('GFM autolink literals', () => {
   });
 
   it('renders GFM the same on a page that cannot hold one (parsed without looking for them)', async () => {
-    const { mayHoldAutolinks } = await import('../../src/content/plugins/gfm-without-autolinks.js');
+    const { mayHoldAutolinks } = await import('../../src/content/mdast-parse.js');
     const body = '| a | b |\n| - | - |\n| ~~c~~ | d[^1] |\n\n- [x] done\n\n[^1]: A note.\n';
     expect(mayHoldAutolinks(body)).toBe(false);
     expect(mayHoldAutolinks(body + 'Mail a@b.co')).toBe(true);
@@ -348,43 +374,63 @@ vi.mock('../../src/shared/paths.js', async (importOriginal) => {
 });
 
 describe('highlighting on a thread of its own', () => {
-  const blocks = [
-    { lang: 'js', code: 'const a = 1; // one' },
-    { lang: 'json', code: '{ "a": [1, true, null] }' },
-    { lang: 'bash', code: 'npx webpack --mode production' },
-  ].map((b) => ({ ...b, key: codeBlockKey(b.lang, b.code) }));
-
-  it('gives the tokens this thread would', async () => {
-    const local = blocks.map((b) => highlightTokens(highlighter, b.code, b.lang));
-    let fallbacks = 0;
-    const thread = new HighlightThread(async () => {
-      fallbacks++;
+  // Pages with enough code blocks to be worth a thread, which gets their blocks ahead; and one block more, not sent ahead.
+  const body = '```js\nconst a = 1; // one\n```\n\n```json\n{ "a": [1, true, null] }\n```\n';
+  const pages = Array.from({ length: 10 }, () => body);
+  const blocks = [...fencedCodeBlocks(body), { key: 'later', lang: 'bash', code: 'npx webpack --mode production' }];
+  const here = async () => [...(await highlightBlocks(highlighter, blocks)).values()];
+  /** A highlight thread for `pages`, and how often it fell back on this thread's highlighter. */
+  const threadOf = (bodies = pages) => {
+    const counted = { fallbacks: 0 };
+    const thread = highlightThreadFor(bodies, async () => {
+      counted.fallbacks++;
       return highlighter;
     });
+    return { thread, counted };
+  };
+  beforeAll(() => {
+    vi.stubEnv('DOCS_WORKERS', '1');
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('gives the tokens this thread would, to blocks sent ahead and later, and is made only for 20 blocks or more', async () => {
+    expect(threadOf(pages.slice(1)).thread).toBeUndefined();
+    const local = await here();
+    const { thread, counted } = threadOf();
     try {
-      thread.send(blocks.slice(0, 2));
-      const tokens = await thread.tokens(blocks);
+      const tokens = await thread!.tokens(blocks);
       expect(blocks.map((b) => tokens.get(b.key))).toEqual(local);
     } finally {
-      await thread.close();
+      await thread!.close();
     }
-    expect(fallbacks).toBe(0);
+    expect(counted.fallbacks).toBe(0);
   });
 
   it('highlights here what a failed thread did not answer', async () => {
-    let fallbacks = 0;
     entries.broken = true;
-    const thread = new HighlightThread(async () => {
-      fallbacks++;
-      return highlighter;
-    });
+    const { thread, counted } = threadOf();
     entries.broken = false;
     try {
-      const tokens = await thread.tokens(blocks);
-      expect(blocks.map((b) => tokens.get(b.key))).toEqual(blocks.map((b) => highlightTokens(highlighter, b.code, b.lang)));
+      const tokens = await thread!.tokens(blocks);
+      expect(blocks.map((b) => tokens.get(b.key))).toEqual(await here());
     } finally {
-      await thread.close();
+      await thread!.close();
     }
-    expect(fallbacks).toBeGreaterThan(0);
+    expect(counted.fallbacks).toBeGreaterThan(0);
+  });
+
+  it('ends the thread when it fails to highlight a batch, and highlights that batch here', async () => {
+    const { thread, counted } = threadOf();
+    try {
+      await thread!.tokens(blocks);
+      // (Code that is not a string makes the highlighter throw, on either thread.)
+      const bad = [{ key: 'bad', lang: 'js', code: 42 as unknown as string }];
+      await expect(thread!.tokens(bad)).rejects.toThrow('code.split is not a function');
+      expect(counted.fallbacks).toBe(1);
+    } finally {
+      await thread!.close();
+    }
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Highlighter } from 'shiki';
 
 /*
  * The edges of the raw-HTML sanitiser and of the checks of raw HTML and footnotes
@@ -9,11 +8,9 @@ import type { Highlighter } from 'shiki';
  * even load fails every test here rather than none.)
  */
 
-let highlighter: Promise<Highlighter> | undefined;
 async function render(body: string) {
   const [{ renderMarkdown }, { loadHighlighter }] = await Promise.all([import('../../src/content/markdown.js'), import('../../src/content/highlight.js')]);
-  highlighter ??= loadHighlighter();
-  return renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter: await highlighter });
+  return renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter: loadHighlighter });
 }
 const html = async (body: string) => (await render(body)).html;
 const problems = async (body: string) => (await render(body)).problems.map((p) => `${p.line}:${p.column} ${p.message}`);

@@ -1,5 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Highlighter } from 'shiki';
+import { describe, expect, it } from 'vitest';
 import { loadHighlighter } from '../../src/content/highlight.js';
 import { renderMarkdown } from '../../src/content/markdown.js';
 
@@ -9,12 +8,7 @@ import { renderMarkdown } from '../../src/content/markdown.js';
  * probes are opened in Chromium in test/robustness/raw-html.browser.test.ts.)
  */
 
-let highlighter: Highlighter;
-beforeAll(async () => {
-  highlighter = await loadHighlighter();
-});
-
-const render = (body: string) => renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter });
+const render = (body: string) => renderMarkdown(body, { file: 'content/x.md', lineOffset: 3, highlighter: loadHighlighter });
 const html = async (body: string) => (await render(body)).html;
 const problems = async (body: string) => (await render(body)).problems.map((p) => `${p.line}:${p.column} ${p.message}`);
 
@@ -68,11 +62,22 @@ describe('the sanitiser of raw HTML', () => {
     expect(out).toMatch(/<svg viewBox="0 0 1 1" role="img" aria-label="dot"><circle cx="0.5" cy="0.5" r="0.5" fill="red"><\/circle><\/svg>/);
   });
 
+  it('gives the ids of raw HTML, inline or a block of its own, as targets of #fragment links', async () => {
+    const { ids } = await render('Text <a id="legacy-name"></a> and <span id="inline">s</span>.\n\n<div id="block"><p id="inner">p</p></div>\n');
+    expect([...ids].sort()).toEqual(['block', 'inline', 'inner', 'legacy-name']);
+  });
+
   it('keeps img srcset, width and height, and name on links only', async () => {
     const out = await html('<img src="/a.png" srcset="/a.png 1x, /b.png 2x" width="10" height="20" alt="a" name="querySelector">\n\n<a name="old-anchor">old</a>\n');
     expect(out).toMatch(/<img src="[^"]*" srcset="[^"]*" width="10" height="20" alt="a">/);
     expect(out).not.toContain('querySelector');
     expect(out).toContain('<a name="old-anchor">old</a>');
+  });
+
+  it('drops a srcset candidate that would run script, with a problem at its image, and keeps the other candidates as written', async () => {
+    const body = '<img src="/a.png" srcset="javascript:alert(1) 2x, ftp://example.org/a.png  3x, /b.png 4x" alt="a">\n';
+    expect(await problems(body)).toEqual(['4:1 image source "javascript:alert(1)" would run script; use the address of an image']);
+    expect(await html(body)).toMatch(/ srcset="ftp:\/\/example.org\/a.png  3x, &#0;docs-link:\d&#0; 4x"/);
   });
 
   it('treats a writer\'s copy of the pipeline\'s own marker attribute like any other attribute', async () => {

@@ -89,11 +89,10 @@ describe('search words of unspaced scripts', () => {
 
 describe('search text of tabs', () => {
   it('reads each tab label once, as text of its section, and the panels once', async () => {
-    const highlighter = await loadHighlighter();
     const { html } = await renderMarkdown('## Install\n\n::::tabs\n:::tab[npm]\nRun the first tool.\n:::\n:::tab[yarn]\nRun the second tool.\n:::\n::::\n', {
       file: 'page.md',
       lineOffset: 0,
-      highlighter,
+      highlighter: loadHighlighter,
     });
     const install = sectionsOf(html).find(([anchor]) => anchor === 'install');
     expect(install![2]).toBe('npm Run the first tool. yarn Run the second tool.');

@@ -98,8 +98,7 @@ export interface Heading {
 /** The headings of a page with the exact ids the build gives them. */
 export async function headingsOf(id: string): Promise<Heading[]> {
   const page = readPage(id);
-  const highlighter = await loadHighlighter();
-  const { html } = await renderMarkdown(page.body, { file: page.file, lineOffset: 0, highlighter });
+  const { html } = await renderMarkdown(page.body, { file: page.file, lineOffset: 0, highlighter: loadHighlighter });
   // The rendered body as a tree again: rehype-raw parses a raw node of HTML into elements.
   const tree = (rehypeRaw() as unknown as (tree: HastRoot) => HastRoot)({ type: 'root', children: [{ type: 'raw', value: html }] });
   const headings: Heading[] = [];

@@ -1,24 +1,24 @@
 import { createHash } from 'node:crypto';
-import type { Element, ElementContent } from 'hast';
+import type { ElementContent } from 'hast';
 import type { Code, Root } from 'mdast';
 import type { Parent } from 'unist';
-import { walk } from '../walk.js';
+import { h, walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
-import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, isTokenSource, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
+import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
  * (title="app.config.js"), highlighted lines ({2,4-6}) and diff notation
  * (the word `diff` in the meta: the first column of each line is +, - or a space, as `git diff` prints it).
  */
-export interface CodeMeta {
+interface CodeMeta {
   title?: string;
   lines: Set<number>;
   diff: boolean;
 }
 
-export function parseCodeMeta(meta: string | null | undefined, lineCount: number): CodeMeta | string {
+function parseCodeMeta(meta: string | null | undefined, lineCount: number): CodeMeta | string {
   const result: CodeMeta = { lines: new Set(), diff: false };
   let rest = meta ?? '';
   const title = /\btitle=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(rest);
@@ -57,7 +57,7 @@ type LineMark = 'add' | 'del' | undefined;
  * The code of a block as highlighted, and each line's diff mark: diff
  * markers are kept out of the highlighted code so that it stays valid syntax.
  */
-export function highlightedCode(value: string, meta: CodeMeta): { code: string; marks: LineMark[] } {
+function highlightedCode(value: string, meta: CodeMeta): { code: string; marks: LineMark[] } {
   const marks: LineMark[] = [];
   if (!meta.diff) return { code: value, marks };
   // As `git diff` prints an edit: one column of marks, then the code with its own indentation.
@@ -96,19 +96,25 @@ export function fencedCodeBlocks(body: string): CodeToHighlight[] {
       content.push(line.slice(strip));
     }
     i = j;
-    const lang = (info || 'text').toLowerCase();
-    if (!needsHighlighter(lang) || !isKnownLanguage(lang)) continue;
-    const value = content.join('\n');
-    const meta = parseCodeMeta(rest.trim() || null, content.length);
-    if (typeof meta === 'string') continue;
-    const { code } = highlightedCode(value, meta);
-    if (colourable(code)) found.push({ key: codeBlockKey(lang, code), lang, code });
+    const block = readBlock(info || null, rest, content.join('\n'));
+    if (typeof block === 'string' || !needsHighlighter(block.lang) || !colourable(block.code)) continue;
+    found.push({ key: block.key, lang: block.lang, code: block.code });
   }
   return found;
 }
 
+/** A fenced block as highlighted (its language, code, options and key), or what is wrong with its language or options. */
+function readBlock(written: string | null | undefined, options: string | null | undefined, value: string) {
+  const lang = (written ?? 'text').toLowerCase();
+  if (!isKnownLanguage(lang)) return `unknown code language "${written}": use one of ${LANGUAGE_NAMES} (text for anything without syntax to colour)`;
+  const meta = parseCodeMeta(options, value.split('\n').length);
+  if (typeof meta === 'string') return meta;
+  const { code, marks } = highlightedCode(value, meta);
+  return { lang, code, meta, marks, key: codeBlockKey(lang, code) };
+}
+
 /** The key of a block's highlighted tokens: its language and code. */
-export const codeBlockKey = (lang: string, code: string) => createHash('sha1').update(lang).update('\0').update(code).digest('base64url');
+const codeBlockKey = (lang: string, code: string) => createHash('sha1').update(lang).update('\0').update(code).digest('base64url');
 
 /**
  * The tokens of the highlighted code blocks in a rendered body, by
@@ -168,20 +174,11 @@ function unescapeText(text: string): string | undefined {
 export function remarkCodeBlocks() {
   return async (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    const blocks: Array<{ node: Code; index: number; parent: Parent; lang: string; code: string; meta: CodeMeta; marks: LineMark[]; key: string }> = [];
+    const blocks: Array<Exclude<ReturnType<typeof readBlock>, string> & { node: Code; index: number; parent: Parent }> = [];
     walk<Code>(tree, 'code', (node, index, parent) => {
-      const lang = (node.lang ?? 'text').toLowerCase();
-      if (!isKnownLanguage(lang)) {
-        report(ctx, node.position, `unknown code language "${node.lang}": use one of ${LANGUAGE_NAMES} (text for anything without syntax to colour)`);
-        return;
-      }
-      const meta = parseCodeMeta(node.meta, node.value.split('\n').length);
-      if (typeof meta === 'string') {
-        report(ctx, node.position, meta);
-        return;
-      }
-      const { code, marks } = highlightedCode(node.value, meta);
-      blocks.push({ node, index: index!, parent: parent!, lang, code, meta, marks, key: codeBlockKey(lang, code) });
+      const block = readBlock(node.lang, node.meta, node.value);
+      if (typeof block === 'string') report(ctx, node.position, block);
+      else blocks.push({ ...block, node, index, parent });
     });
     const { previous, used } = ctx.codeBlocks;
     const missing = blocks.filter((b) => needsHighlighter(b.lang) && colourable(b.code) && !previous.has(b.key) && !used.has(b.key));
@@ -189,9 +186,9 @@ export function remarkCodeBlocks() {
     // The page's missing blocks at once: from another thread, or from the highlighter (loaded when first needed).
     const fetched = !missing.length
       ? new Map<string, TokenLine[]>()
-      : isTokenSource(source)
-        ? await source.tokens(missing)
-        : await highlightBlocks(typeof source === 'function' ? await source() : source, missing);
+      : typeof source === 'function'
+        ? await highlightBlocks(await source(), missing)
+        : await source.tokens(missing);
     for (const { node, index, parent, lang, code, meta, marks, key } of blocks) {
       const tokens = used.get(key) ?? previous.get(key) ?? fetched.get(key) ?? plainTokens(code);
       if (needsHighlighter(lang)) used.set(key, tokens);
@@ -201,11 +198,10 @@ export function remarkCodeBlocks() {
         if (marks[i]) classes.push(marks[i]!);
         return i ? [{ type: 'text', value: '\n' }, line] : [line];
       });
-      const element = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
       const children = [
-        ...(meta.title ? [element('div', { className: ['code-title'] }, [{ type: 'text', value: meta.title }])] : []),
-        element('pre', { className: ['code'], dataLang: lang, tabIndex: 0 }, [element('code', {}, body)]),
-        element('button', { type: 'button', className: ['copy'], dataCopy: '' }, [{ type: 'text', value: 'Copy' }]),
+        ...(meta.title ? [h('div', { className: ['code-title'] }, [meta.title])] : []),
+        h('pre', { className: ['code'], dataLang: lang, tabIndex: 0 }, [h('code', {}, body)]),
+        h('button', { type: 'button', className: ['copy'], dataCopy: '' }, ['Copy']),
       ];
       const hProperties = { className: ['code-block', ...(meta.title ? ['has-title'] : [])] };
       parent.children[index] = { type: 'codeBlock', data: { hName: 'div', hProperties, hChildren: children }, position: node.position } as never;

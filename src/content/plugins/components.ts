@@ -77,9 +77,9 @@ export function splitLabel(directive: ContainerDirective): { label?: PhrasingCon
   return { body: directive.children };
 }
 
-const text = (value: string): Text => ({ type: 'text', value });
+export const text = (value: string): Text => ({ type: 'text', value });
 /** A node of our own that becomes the element `hName` with these classes. */
-const element = (type: string, hName: string, className: string[], children: unknown[], position?: Position): RootContent =>
+export const element = (type: string, hName: string, className: string[], children: unknown[], position?: Position): RootContent =>
   ({ type, position, data: { hName, hProperties: { className } }, children }) as never;
 
 /* Cards */

@@ -3,7 +3,7 @@ import type { Code, Root } from 'mdast';
 import type { Parent, Position } from 'unist';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
-import { walk } from '../walk.js';
+import { h, walk } from '../walk.js';
 import { KIND_NAMES, readDiagram, type DiagramSource } from '../diagram-source.js';
 import { svgToHast } from '../diagram-svg.js';
 
@@ -20,11 +20,8 @@ import { svgToHast } from '../diagram-svg.js';
  * who cannot see the drawing and for copying.
  */
 
-let renderer: Promise<typeof import('beautiful-mermaid')> | undefined;
-const loadRenderer = () => (renderer ??= import('beautiful-mermaid'));
-
 /** The language of the blocks drawn as diagrams. */
-export const DIAGRAM_LANGUAGE = 'mermaid';
+const DIAGRAM_LANGUAGE = 'mermaid';
 
 /** What a diagram block's fence may say after `mermaid`: only a title, which becomes its caption. */
 function diagramTitle(meta: string | null | undefined): { title?: string } | string {
@@ -45,7 +42,7 @@ export function remarkDiagrams() {
       if ((node.lang ?? '').toLowerCase() === DIAGRAM_LANGUAGE) found.push({ node, index: index!, parent: parent! });
     });
     if (!found.length) return;
-    const { renderMermaidSVG } = await loadRenderer();
+    const { renderMermaidSVG } = await import('beautiful-mermaid');
     let number = 0;
     for (const { node, index, parent } of found) {
       // A block that cannot be drawn is shown as its text (the page has a problem and is not written, but `docs serve` shows it).
@@ -106,18 +103,16 @@ const toString = (node: ElementContent): string => (node.type === 'text' ? node.
 function figure(svg: Element, source: DiagramSource, caption: string | undefined, text: string, id: string): ElementContent[] {
   const name = source.title ?? caption ?? KIND_NAMES[source.kind];
   const description = source.description ?? `${KIND_NAMES[source.kind]} of ${wordsOf(svg).join(', ')}`;
-  const el = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
-  const txt = (value: string): ElementContent => ({ type: 'text', value });
   svg.properties = { ...svg.properties, role: 'img', ariaLabelledBy: [`${id}-title`], ariaDescribedBy: [`${id}-desc`] };
-  svg.children.unshift(el('title', { id: `${id}-title` }, [txt(name)]), el('desc', { id: `${id}-desc` }, [txt(description)]));
+  svg.children.unshift(h('title', { id: `${id}-title` }, [name]), h('desc', { id: `${id}-desc` }, [description]));
   // (The caption first: a figure's caption is its first or its last child, and the disclosure comes last.)
   return [
-    ...(caption ? [el('figcaption', {}, [txt(caption)])] : []),
-    el('div', { className: ['diagram-view'], tabIndex: 0 }, [svg]),
-    el('details', { className: ['diagram-source'] }, [
+    ...(caption ? [h('figcaption', {}, [caption])] : []),
+    h('div', { className: ['diagram-view'], tabIndex: 0 }, [svg]),
+    h('details', { className: ['diagram-source'] }, [
       // (In English here: the build puts the interface's words in, see bodyHtml in src/build/render.tsx.)
-      el('summary', { dataDiagramSource: '' }, [txt('Diagram source')]),
-      el('pre', { className: ['code'], dataLang: DIAGRAM_LANGUAGE, tabIndex: 0 }, [el('code', {}, [txt(text)])]),
+      h('summary', { dataDiagramSource: '' }, ['Diagram source']),
+      h('pre', { className: ['code'], dataLang: DIAGRAM_LANGUAGE, tabIndex: 0 }, [h('code', {}, [text])]),
     ]),
   ];
 }

@@ -1,9 +1,9 @@
-import type { BlockContent, Blockquote, PhrasingContent, Root, RootContent, Text } from 'mdast';
+import type { BlockContent, Blockquote, PhrasingContent, Root, RootContent } from 'mdast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
 import type { Node, Parent } from 'unist';
 import type { VFile } from 'vfile';
 import { report, type PageContext } from '../context.js';
-import { badgeNode, componentNode, COMPONENTS, plainText, splitLabel } from './components.js';
+import { badgeNode, componentNode, COMPONENTS, element, plainText, splitLabel, text } from './components.js';
 
 /*
  * Writer-facing Markdown extensions built on generic directives:
@@ -15,73 +15,64 @@ import { badgeNode, componentNode, COMPONENTS, plainText, splitLabel } from './c
  * `:badge[…]` (`:name` inside prose, as in "node:22") are put back as the text they were.
  */
 
-export const ASIDE_KINDS = { note: 'Note', tip: 'Tip', warning: 'Warning', danger: 'Danger' } as const;
+const ASIDE_KINDS = { note: 'Note', tip: 'Tip', warning: 'Warning', danger: 'Danger' } as const;
 type AsideKind = keyof typeof ASIDE_KINDS;
 
-const ALERTS: Record<string, AsideKind> = { NOTE: 'note', TIP: 'tip', IMPORTANT: 'note', WARNING: 'warning', CAUTION: 'danger' };
+/** The kind of aside each GitHub alert is: IMPORTANT and CAUTION look like a note and a danger, under their own words. */
+const ALERTS = { note: 'note', tip: 'tip', important: 'note', warning: 'warning', caution: 'danger' } as const;
 
 export function remarkDirectives() {
   return (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
     const source = String(file.value);
 
-    // Post-order: nested directives are transformed before the block that holds them,
-    // so a replacement never leaves an untransformed copy behind.
-    const transform = (node: Node, index: number, parent: Parent) => {
+    /** The node that takes the place of a directive (or of a quote that is an alert), if any. */
+    const transform = (node: Node, parent: Parent): unknown => {
       if (node.type === 'textDirective') {
-        const written = sourceOf(node as TextDirective, source);
-        parent.children[index] = (badgeNode(node as TextDirective, written, ctx) ?? { type: 'text', value: written }) as never;
-        return;
+        // (As every directive here, it comes from the parser, with its place in the source.)
+        const written = source.slice(node.position!.start.offset, node.position!.end.offset);
+        return badgeNode(node as TextDirective, written, ctx) ?? { type: 'text', value: written };
       }
       if (node.type === 'blockquote') {
         const kind = alertKind(node as Blockquote);
-        if (kind) parent.children[index] = asideNode(kind.kind, undefined, (node as Blockquote).children, node, kind.word) as never;
-        return;
+        return kind && asideNode(kind.kind, undefined, (node as Blockquote).children, node, kind.word);
       }
-      if (node.type !== 'containerDirective' && node.type !== 'leafDirective') return;
+      if (node.type !== 'containerDirective' && node.type !== 'leafDirective') return undefined;
       const directive = node as ContainerDirective | LeafDirective;
       if (directive.type === 'containerDirective') checkClosed(directive, source, ctx, parent);
       if (directive.type === 'containerDirective' && directive.name in ASIDE_KINDS) {
         const { label, body } = splitLabel(directive);
-        parent.children[index] = asideNode(directive.name as AsideKind, labelText(label), body as BlockContent[], directive, undefined, label) as never;
-        return;
+        return asideNode(directive.name as AsideKind, labelText(label), body as BlockContent[], directive, undefined, label);
       }
-      if (directive.type === 'containerDirective' && directive.name === 'tabs') {
-        parent.children[index] = tabsNode(directive, ctx) as never;
-        return;
-      }
+      if (directive.type === 'containerDirective' && directive.name === 'tabs') return tabsNode(directive, ctx);
       if (directive.type === 'containerDirective' && directive.name === 'tab') {
         // Tabs consume their :::tab children themselves; one found here stands alone.
         if ((parent as ContainerDirective).name !== 'tabs') report(ctx, directive.position, 'a :::tab block must be inside a ::::tabs block');
-        return;
+        return undefined;
       }
       const component = componentNode(directive, ctx);
-      if (component) {
-        parent.children[index] = component as never;
-        return;
+      if (!component) {
+        report(ctx, directive.position, `unknown directive "${directive.name}" (expected one of ${[...Object.keys(ASIDE_KINDS), 'tabs', ...Object.keys(COMPONENTS)].join(', ')})`);
       }
-      report(ctx, directive.position, `unknown directive "${directive.name}" (expected one of ${[...Object.keys(ASIDE_KINDS), 'tabs', ...Object.keys(COMPONENTS)].join(', ')})`);
+      return component;
     };
+    // Post-order: nested directives are transformed before the block that holds them,
+    // so a replacement never leaves an untransformed copy behind.
     const walk = (parent: Parent) => {
       parent.children.forEach((child, i) => {
         if ('children' in child) walk(child as Parent);
-        transform(child, i, parent);
+        const replacement = transform(child, parent);
+        if (replacement) parent.children[i] = replacement as never;
       });
     };
     walk(tree);
   };
 }
 
-function sourceOf(node: TextDirective, source: string): string {
-  const start = node.position?.start.offset;
-  const end = node.position?.end.offset;
-  return start !== undefined && end !== undefined ? source.slice(start, end) : `:${node.name}`;
-}
-
 /** A container's [label] as plain text. */
 const labelText = (label: PhrasingContent[] | undefined) => label && plainText(label);
 
-function alertKind(node: Blockquote): { kind: AsideKind; word?: 'important' | 'caution' } | undefined {
+function alertKind(node: Blockquote): { kind: AsideKind; word: keyof typeof ALERTS } | undefined {
   const first = node.children[0];
   if (first?.type !== 'paragraph') return undefined;
   const text = first.children[0];
@@ -91,9 +82,8 @@ function alertKind(node: Blockquote): { kind: AsideKind; word?: 'important' | 'c
   text.value = text.value.slice(m[0].length);
   if (!text.value) first.children.shift();
   if (!first.children.length) node.children.shift();
-  // IMPORTANT and CAUTION look like a note and a danger, under their own words.
-  const word = m[1] === 'IMPORTANT' ? 'important' : m[1] === 'CAUTION' ? 'caution' : undefined;
-  return { kind: ALERTS[m[1]!]!, word };
+  const word = m[1]!.toLowerCase() as keyof typeof ALERTS;
+  return { kind: ALERTS[word], word };
 }
 
 /** The titles an aside gets when the writer gives none, by the word's key (see DEFAULT_ASIDE in render.tsx), in English. */
@@ -117,14 +107,14 @@ function asideNode(kind: AsideKind, title: string | undefined, children: RootCon
         type: 'paragraph',
         // A title the writer did not give is the interface's word, put in the site's language when the page is written.
         data: { hProperties: title ? { className: ['aside-title'] } : { className: ['aside-title'], dataAsideDefault: word } },
-        children: title && titleNodes?.length ? titleNodes : [{ type: 'text', value: label } as Text],
+        children: title && titleNodes?.length ? titleNodes : [text(label)],
       },
       ...children,
     ],
   };
 }
 
-function tabsNode(directive: ContainerDirective, ctx: Parameters<typeof report>[0]) {
+function tabsNode(directive: ContainerDirective, ctx: PageContext) {
   const group = ++ctx.tabGroups;
   const tabs: Array<{ label: string; body: RootContent[] }> = [];
   for (const child of directive.children) {
@@ -141,55 +131,39 @@ function tabsNode(directive: ContainerDirective, ctx: Parameters<typeof report>[
   }
   if (!tabs.length) report(ctx, directive.position, 'a ::::tabs block needs at least one :::tab[Label] block');
   const id = (i: number) => `tabs-${group}-${i + 1}`;
-  return {
-    type: 'tabs',
-    position: directive.position,
-    data: { hName: 'div', hProperties: { className: ['tabs'] } },
-    children: [
-      {
-        type: 'tabList',
-        data: { hName: 'div', hProperties: { role: 'tablist', className: ['tablist'] } },
-        children: tabs.map((tab, i) => ({
-          type: 'tabButton',
-          data: {
-            hName: 'button',
-            hProperties: {
-              type: 'button',
-              role: 'tab',
-              id: `${id(i)}-tab`,
-              ariaControls: `${id(i)}-panel`,
-              ariaSelected: i === 0 ? 'true' : 'false',
-              tabIndex: i === 0 ? 0 : -1,
-              dataLabel: tab.label,
-            },
-            hChildren: [{ type: 'text', value: tab.label }],
-          },
-        })),
+  const buttons = tabs.map((tab, i) => ({
+    type: 'tabButton',
+    data: {
+      hName: 'button',
+      hProperties: {
+        type: 'button',
+        role: 'tab',
+        id: `${id(i)}-tab`,
+        ariaControls: `${id(i)}-panel`,
+        ariaSelected: i === 0 ? 'true' : 'false',
+        tabIndex: i === 0 ? 0 : -1,
+        dataLabel: tab.label,
       },
-      ...tabs.map((tab, i) => ({
-        type: 'tabPanel',
-        data: {
-          hName: 'div',
-          hProperties: {
-            role: 'tabpanel',
-            id: `${id(i)}-panel`,
-            ariaLabelledby: `${id(i)}-tab`,
-            className: ['tabpanel', ...(i === 0 ? [] : ['inactive'])],
-            tabIndex: 0,
-            dataLabel: tab.label,
-          },
-        },
-        children: [
-          {
-            type: 'paragraph',
-            data: { hProperties: { className: ['tab-label'] } },
-            children: [{ type: 'text', value: tab.label }],
-          },
-          ...tab.body,
-        ],
-      })),
-    ],
-  };
+      hChildren: [{ type: 'text', value: tab.label }],
+    },
+  }));
+  const panels = tabs.map((tab, i) => ({
+    type: 'tabPanel',
+    data: {
+      hName: 'div',
+      hProperties: {
+        role: 'tabpanel',
+        id: `${id(i)}-panel`,
+        ariaLabelledby: `${id(i)}-tab`,
+        className: ['tabpanel', ...(i === 0 ? [] : ['inactive'])],
+        tabIndex: 0,
+        dataLabel: tab.label,
+      },
+    },
+    children: [element('paragraph', 'p', ['tab-label'], [text(tab.label)]), ...tab.body],
+  }));
+  const tabList = { type: 'tabList', data: { hName: 'div', hProperties: { role: 'tablist', className: ['tablist'] } }, children: buttons };
+  return element('tabs', 'div', ['tabs'], [tabList, ...panels], directive.position);
 }
 
 /**
@@ -197,17 +171,16 @@ function tabsNode(directive: ContainerDirective, ctx: Parameters<typeof report>[
  * list item or quote that holds it), taking in every heading after it: a
  * problem at its opening line. Closed, its last line is its closing fence.
  */
-function checkClosed(directive: ContainerDirective, source: string, ctx: PageContext, parent?: Parent): void {
-  const start = directive.position?.start.offset;
-  const end = directive.position?.end.offset;
-  if (start === undefined || end === undefined) return;
-  const lastLine = source.slice(source.lastIndexOf('\n', end - 1) + 1, end);
-  if (/^[ \t>]*:{3,}[ \t]*$/.test(lastLine) && directive.position!.end.line > directive.position!.start.line) return;
-  const fence = /^:{3,}/.exec(source.slice(start, start + 100))?.[0] ?? ':::';
+function checkClosed(directive: ContainerDirective, source: string, ctx: PageContext, parent: Parent): void {
+  const { start, end } = directive.position!;
+  const lastLine = source.slice(source.lastIndexOf('\n', end.offset! - 1) + 1, end.offset);
+  if (/^[ \t>]*:{3,}[ \t]*$/.test(lastLine) && end.line > start.line) return;
+  /** The colons that open the block at `offset` of the source. */
+  const fenceAt = (offset = 0) => /^:{3,}/.exec(source.slice(offset, offset + 100))?.[0];
+  const fence = fenceAt(start.offset) ?? ':::';
   // Inside a block of as many colons, a line of them closes that outer block first: more colons on the outer one tell them apart.
-  const outer = parent?.type === 'containerDirective' ? (parent as ContainerDirective) : undefined;
-  const outerStart = outer?.position?.start.offset;
-  const outerFence = outerStart === undefined ? undefined : /^:{3,}/.exec(source.slice(outerStart, outerStart + 100))?.[0];
+  const outer = parent.type === 'containerDirective' ? (parent as ContainerDirective) : undefined;
+  const outerFence = outer && fenceAt(outer.position!.start.offset);
   const nested =
     outer && outerFence && outerFence.length <= fence.length
       ? ` (it is inside the ${outerFence}${outer.name} block of line ${outer.position!.start.line + ctx.lineOffset}, which has as many colons, so that a line of ${fence} cannot close the inner block alone: give the outer block more colons, ${':'.repeat(fence.length + 1)}${outer.name} … ${':'.repeat(fence.length + 1)})`

@@ -1,6 +1,6 @@
-import type { Element, ElementContent, Root } from 'hast';
+import type { Element, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
-import { walk } from '../walk.js';
+import { h, walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
 
@@ -8,7 +8,7 @@ import { report } from '../context.js';
 export const ANCHOR_LABEL_ID = 'section-titled';
 
 /** Pages with more h3 headings than this give self-links to their h2s only. */
-export const SELF_LINK_H3_LIMIT = 300;
+const SELF_LINK_H3_LIMIT = 300;
 
 /**
  * Checks the heading outline (no h1 in the body: the title is the page's h1;
@@ -42,8 +42,7 @@ export function rehypeHeadings() {
       // Named "Section titled <heading>" by reference: the words live once per page
       // (ANCHOR_LABEL_ID in the layout), so reference pages with a thousand headings stay small.
       const properties = { className: ['anchor'], href: `#${id}`, ariaLabelledby: `${ANCHOR_LABEL_ID} ${id}` };
-      const link: Element = { type: 'element', tagName: 'a', properties, children: [{ type: 'text', value: '#' }] };
-      parent.children[index] = { type: 'element', tagName: 'div', properties: { className: ['heading'] }, children: [node, link] } as ElementContent;
+      parent.children[index] = h('div', { className: ['heading'] }, [node, h('a', properties, ['#'])]);
       return 'skip';
     });
   };

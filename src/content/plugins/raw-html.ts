@@ -129,12 +129,11 @@ const END_OPTIONAL = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'thead', 
  */
 export function remarkRawHtmlClosed() {
   return (tree: MdastRoot, file: VFile): void => {
-    if (!holds(tree, 'html')) return;
     const ctx = file.data.ctx!;
     const open: Array<{ tag: string; at: Position }> = [];
     walk<Html>(tree, 'html', (node) => {
-      const start = node.position?.start;
-      if (!start) return;
+      // (Raw HTML nodes are the parser's, each with its place.)
+      const start = node.position!.start;
       for (const m of node.value.matchAll(/<!--[^]*?(?:-->|$)|<(\/?)([A-Za-z][\w-]*)(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?(\/?)>/g)) {
         if (m[0].startsWith('<!--')) {
           if (!m[0].endsWith('-->')) {
@@ -167,7 +166,6 @@ export function remarkRawHtmlClosed() {
  */
 export function remarkFootnotesDefined() {
   return (tree: MdastRoot, file: VFile): void => {
-    if (!holds(tree, 'text')) return;
     const defined = new Set<string>();
     walk<FootnoteDefinition>(tree, 'footnoteDefinition', (node) => {
       defined.add(node.identifier.toLowerCase());

@@ -1,11 +1,11 @@
 import type { Element, Root } from 'hast';
-import { walk } from '../walk.js';
+import { h, walk } from '../walk.js';
 
 /*
  * The checkbox of a task list item (`- [x] Done`) gets the item's text as its name: the checkbox and
  * the text after it, up to the first block (a nested list, a code block), go into a <label>. A checkbox
- * without a name is a WCAG failure (Lighthouse's "label" audit). When that text holds a control or a
- * label of its own (raw HTML), a label cannot hold it, and the checkbox is named by aria-label instead.
+ * without a name is a WCAG failure (Lighthouse's "label" audit). A control or a label of its own cannot
+ * stand in that text: the sanitiser of raw HTML (raw-html.ts) lets none of a writer's through.
  */
 
 /** Elements that may stand in a label's text (phrasing content that is not a control). */
@@ -28,8 +28,7 @@ export function rehypeTaskListLabels() {
         end++;
       }
       // (GFM makes a task item only of a box followed by text, so the label always has some.)
-      const label: Element = { type: 'element', tagName: 'label', properties: {}, children: [checkbox, ...parent.children.slice(at + 1, end)] };
-      parent.children.splice(at, end - at, label);
+      parent.children.splice(at, end - at, h('label', {}, [checkbox, ...parent.children.slice(at + 1, end)]));
     });
   };
 }
