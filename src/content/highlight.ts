@@ -25,6 +25,7 @@ const LANGS = [
 /** The names a writer may put after a fence, for messages: the languages' ids, `mermaid` (a diagram: plugins/diagrams.ts), then `text`. */
 export const LANGUAGE_NAMES = [...LANGS, 'mermaid', 'text'].join(', ');
 const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', '']);
+const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
 
 /** Every name a writer may put after the fence (ids and their aliases), mapped to the language id. */
 const KNOWN = new Map<string, string>();
@@ -39,20 +40,20 @@ for (const info of bundledLanguagesInfo) {
  * tokenizes every block twice. The light and dark GitHub themes have the same
  * rules (same scopes, same font styles, same order), only other colours, so
  * one pass with a theme of the same rules whose colours stand for (light,
- * dark) pairs gives exactly the colours of both (a test compares it with
- * the two passes). The themes are those of the shiki bundled with the tool.
+ * dark) pairs gives exactly the colours of both. Should a future version of
+ * the themes differ in their rules, the two passes are used instead.
  */
 const COMBINED = 'docs-light-dark';
 type Theme = ThemeRegistration & { tokenColors?: Array<{ scope?: unknown; settings: { foreground?: string; fontStyle?: string } }> };
 
-function combineThemes(light: Theme, dark: Theme): { theme: ThemeRegistration; pairs: Map<string, [string, string]> } {
+function combineThemes(light: Theme, dark: Theme): { theme: ThemeRegistration; pairs: Map<string, [string, string]> } | null {
   const [l, d] = [light.tokenColors ?? [], dark.tokenColors ?? []];
   const same = l.length === d.length && l.every((rule, i) => {
     const other = d[i]!;
     return JSON.stringify(rule.scope) === JSON.stringify(other.scope) && rule.settings.fontStyle === other.settings.fontStyle && !rule.settings.foreground === !other.settings.foreground;
   });
   const fg = (t: Theme) => t.fg ?? t.colors?.['editor.foreground'];
-  if (!same || !fg(light) || !fg(dark)) throw new Error('the light and dark GitHub themes no longer share their rules: they cannot be combined');
+  if (!same || !fg(light) || !fg(dark)) return null;
   const pairs = new Map<string, [string, string]>();
   const byPair = new Map<string, string>();
   const pair = (a: string, b: string) => {
@@ -89,7 +90,7 @@ let highlighterPromise: Promise<Highlighter> | undefined;
 /** The process's highlighter; grammars are loaded when a page first uses their language. */
 export function loadHighlighter(): Promise<Highlighter> {
   highlighterPromise ??= createHighlighter({
-    themes: [combined.theme],
+    themes: combined ? [combined.theme] : [THEMES.light, THEMES.dark],
     langs: [],
     engine: createOnigurumaEngine(import('shiki/wasm')),
   });
@@ -150,12 +151,20 @@ export type TokenLine = Array<[className: string, text: string]>;
 function highlightTokens(highlighter: Highlighter, code: string, lang: string): TokenLine[] {
   if (PLAIN.has(lang)) return plainTokens(code);
   // No time limit per line: a slow (loaded) machine must not give different output.
-  const tokens = highlighter.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 });
+  const tokens = combined
+    ? highlighter.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 }).map((line) =>
+        line.map((token) => {
+          const [light, dark] = combined.pairs.get(token.color!.toLowerCase()) ?? [token.color, token.color];
+          return { content: token.content, variants: { light: { color: light, fontStyle: token.fontStyle }, dark: { color: dark } } };
+        }),
+      )
+    : highlighter.codeToTokensWithThemes(code, { lang: KNOWN.get(lang) as never, themes: THEMES, tokenizeTimeLimit: 0 });
   return tokens.map((line) =>
     line.map((token): [string, string] => {
-      const [light, dark] = combined.pairs.get(token.color!.toLowerCase()) ?? [token.color!, token.color!];
-      const fontStyle = token.fontStyle ?? 0;
-      return [classFor(light, dark, fontStyle > 0 ? fontStyle : 0), token.content];
+      const light = token.variants.light!;
+      const dark = token.variants.dark!;
+      const fontStyle = light.fontStyle ?? 0;
+      return [classFor(light.color ?? '', dark.color ?? '', fontStyle > 0 ? fontStyle : 0), token.content];
     }),
   );
 }
