@@ -2,7 +2,6 @@ import { slug } from 'github-slugger';
 import type { Element, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
 import rehypeSlug from 'rehype-slug';
-import type { Node } from 'unist';
 import type { VFile } from 'vfile';
 import { report } from './context.js';
 import { walk } from './walk.js';
@@ -48,7 +47,6 @@ export function isChromeId(id: string): boolean {
 const HEADING = /^h[1-6]$/;
 /** The id of a heading whose text slugs to nothing (numbered on as duplicates are). */
 const EMPTY_SLUG = 'section';
-const RAW_ID = /\sid=["']([^"']+)["']/g;
 
 /**
  * Heading ids in three steps: `rehypeReserveIds` notes the ids the page
@@ -99,12 +97,6 @@ export function rehypeReserveIds() {
     // would be taken for it, even on a page without footnotes (where the check above has nothing to compare it with).
     const footnoteLabel = given.get(FOOTNOTE_LABEL_ID);
     if (footnoteLabel && !pipelineFootnotes) report(ctx, footnoteLabel, `the id "${FOOTNOTE_LABEL_ID}" is the footnotes' heading's: choose another`);
-    walk<Node & { value: string }>(tree, 'raw', (node) => {
-      for (const m of node.value.matchAll(RAW_ID)) {
-        if (isChromeId(m[1]!)) report(ctx, node.position, `the id "${m[1]}" is used by the page chrome: choose another`);
-        reserved.taken.add(m[1]!);
-      }
-    });
     // (The headings stay where they are in the page: this root only lists them.)
     slugHeadings({ type: 'root', children: headings });
     reservations.set(file, reserved);
