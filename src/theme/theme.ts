@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
-import type { LoadedConfig } from '../config/checked.js';
+import type { LoadedConfig } from '../config/load.js';
 import { COMPONENT_NAMES, type SiteConfig } from '../config/schema.js';
 import type { SourceProblem } from '../shared/errors.js';
 import { isWithin } from '../shared/paths.js';
@@ -8,6 +8,7 @@ import { colorStylesheet, contrastProblems, themeColors, type ColorKey, type The
 import { SOCIAL_ICON_NAMES, SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
 import { format, uiStrings, type UiStrings } from './ui.js';
 import { hasTrees, TREES_CSS } from './trees-css.js';
+import { imageSize, type ImageSize } from './image-size.js';
 
 /*
  * What the config says about the look of the site, resolved once per build:
@@ -198,26 +199,13 @@ export function imageProblem(path: string): string | undefined {
   return /<svg\b/.test(bytes.toString('utf8')) ? undefined : 'is not an SVG image (it has no <svg> element)';
 }
 
-/** Width over height of an SVG (width and height, or viewBox) or PNG file; 1 when it does not say. */
+/** Width over height of the logo file, as imageSize reads it (three decimals); 1 when it cannot be read or does not say. */
 export function imageRatio(path: string): number {
-  let bytes: Buffer;
+  let size: ImageSize | undefined;
   try {
-    bytes = readFileSync(path);
+    size = imageSize(readFileSync(path));
   } catch {
     return 1;
   }
-  let w = 0;
-  let h = 0;
-  if (bytes.subarray(1, 4).toString('latin1') === 'PNG') {
-    if (bytes.length < 24) return 1;
-    w = bytes.readUInt32BE(16);
-    h = bytes.readUInt32BE(20);
-  } else {
-    const tag = bytes.toString('utf8').match(/<svg\b[^>]*>/)?.[0] ?? '';
-    const attr = (name: string) => tag.match(new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`))?.[1];
-    const box = attr('viewBox')?.trim().split(/[\s,]+/).map(Number);
-    w = parseFloat(attr('width') ?? '') || box?.[2] || 0;
-    h = parseFloat(attr('height') ?? '') || box?.[3] || 0;
-  }
-  return w > 0 && h > 0 && Number.isFinite(w / h) ? Math.round((w / h) * 1000) / 1000 : 1;
+  return size ? Math.round((size.width / size.height) * 1000) / 1000 : 1;
 }
