@@ -252,7 +252,7 @@ export const CspSchema = z
 
 /*
  * The keys of a site in several languages or versions (`languages:` and `versions:`); the rules between
- * them that the schema cannot say are in checked.ts. How the engine uses them: src/site/trees.ts.
+ * them that the schema cannot say are in load.ts. How the engine uses them: src/site/trees.ts.
  */
 
 /** A link of the language menu to another site (the older form of `languages:`), or a language of this site. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LoadedConfig } from '../config/checked.js';
+import type { LoadedConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import type { SourceProblem } from '../shared/errors.js';
