@@ -57,7 +57,6 @@ export interface Site {
   byUrl: Map<string, SitePage>;
   byId: Map<string, SitePage>;
   sections: SidebarSection[];
-  navigation: NavEntry[];
   /** The blog, when the config has one (set by linkBlog: see blog.ts). */
   blog?: Blog;
   /** The content trees of a site in several languages or versions (see trees.ts); undefined for one tree. */
@@ -222,7 +221,7 @@ export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], faile
   config.banner?.links.forEach((link, i) => checkLink(['banner', 'links', i], link.url));
   if (config.notification?.link) checkLink(['notification', 'link'], config.notification.link.url);
 
-  return { site: { config, pages, byUrl, byId: pageById, sections, navigation: config.navigation }, problems };
+  return { site: { config, pages, byUrl, byId: pageById, sections }, problems };
 }
 
 function contentPathOf(id: string): string {
