@@ -19,17 +19,16 @@ export interface LoadedConfig {
 
 /** Reads, parses and validates site.config.yaml; throws InputError listing every problem. */
 export function loadConfig(path: string, displayName = basename(path)): LoadedConfig {
-  let source: string;
   try {
-    source = readSourceText(path, displayName);
+    return parseConfig(readSourceText(path, displayName), displayName);
   } catch (e) {
+    // (A problem of the text has a line; one of the file as a whole, line 0, is said of the config file.)
     if (!(e instanceof InputError) || e.problems[0]!.line > 0) throw e;
     const { message } = e.problems[0]!;
     const code = message.match(/\((E[A-Z]+)\)/)?.[1];
     const why = code === 'ENOENT' ? `cannot read the config file: there is no file ${path} (${code})` : `cannot read the config file ${path}: ${message}`;
     throw new InputError([{ file: displayName, line: 1, column: 1, message: why }]);
   }
-  return parseConfig(source, displayName);
 }
 
 /*
