@@ -20,7 +20,7 @@ export interface Folder {
 }
 
 /** The folders of the config, in config order (a section's own `autogenerate` before its pages). */
-export function foldersOf(config: SiteConfig): Folder[] {
+function foldersOf(config: SiteConfig): Folder[] {
   const folders: Folder[] = [];
   config.sections.forEach((section, s) => {
     if (section.autogenerate) folders.push({ section: s, directory: section.autogenerate.directory, path: ['sections', s, 'autogenerate'] });

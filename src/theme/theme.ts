@@ -49,7 +49,7 @@ export function logoFiles(config: SiteConfig) {
 }
 
 /** The URL path a file under static/ is published at. */
-export const staticUrl = (path: string) => '/' + path.replace(/^static\//, '');
+const staticUrl = (path: string) => '/' + path.replace(/^static\//, '');
 
 const TYPES: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon' };
 
@@ -145,7 +145,7 @@ export function themeStylesheet(root: string, config: SiteConfig, base = '/'): s
  * stylesheet so written, and the problems of the url()s that name nothing
  * published (with their line and column in the file).
  */
-export function cssUrls(root: string, file: string, css: string, base = '/'): { css: string; problems: SourceProblem[] } {
+function cssUrls(root: string, file: string, css: string, base = '/'): { css: string; problems: SourceProblem[] } {
   const problems: SourceProblem[] = [];
   const staticDir = join(root, 'static');
   const out = css.replace(/url\(\s*(["']?)([^"')\s]*)\1\s*\)/g, (whole, quote: string, url: string, offset: number) => {
