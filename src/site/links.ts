@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { SourceProblem } from '../shared/errors.js';
+import { formatPath, type SourceProblem } from '../shared/errors.js';
 import { EXTERNAL, SCHEME } from '../content/link-kinds.js';
 import type { UnbuiltPage } from '../content/load.js';
 import { decodeAnchor, hasContributors, routeOf, type Site, type SitePage } from './model.js';
@@ -119,7 +119,7 @@ export function checkRelated(site: Site, targets: LinkTargets): SourceProblem[] 
     }
     for (const [url, path] of fields) {
       const bad = frontmatterLinkProblem(site, page, url, targets);
-      if (bad) problems.push({ file: page.sourcePath, ...page.locateField(path), path: `frontmatter.${path.join('.').replace(/\.(\d+)/g, '[$1]')}`, message: bad });
+      if (bad) problems.push({ file: page.sourcePath, ...page.locateField(path), path: `frontmatter.${formatPath(path)}`, message: bad });
     }
   }
   return problems;
