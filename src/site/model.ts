@@ -109,7 +109,7 @@ export function routeOf(id: string): string {
  * it rather than thrown, so that the caller can report them together with the
  * link problems found on the same model.
  */
-export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], failed: ReadonlySet<string> = new Set()): { site: Site; problems: SourceProblem[] } {
+export function buildSite(loaded: LoadedConfig, sourcePages: SourcePage[], failed: ReadonlySet<string>): { site: Site; problems: SourceProblem[] } {
   const { config } = loaded;
   const problems: SourceProblem[] = [];
   const byId = new Map(sourcePages.map((p) => [p.id, p]));

@@ -54,7 +54,7 @@ const staticUrl = (path: string) => '/' + path.replace(/^static\//, '');
 const TYPES: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon' };
 
 export function resolveTheme(config: SiteConfig): ResolvedTheme {
-  const ui = uiStrings(config.site.language, config.ui as Partial<UiStrings>);
+  const ui = uiStrings(config.site.language, config.ui);
   // A "#" inside a fragment (matrix.to/#/#room:server) is not valid in an href: it is written %23, which such sites read the same.
   const href = (url: string) => url.replace(/#(.*)$/, (_, fragment: string) => '#' + fragment.replace(/#/g, '%23'));
   const social: SiteConfig['social'] = config.social.map((link) => ({ ...link, url: href(link.url) }));
