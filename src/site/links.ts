@@ -30,7 +30,6 @@ export function resolveHref(site: Site, page: LinkingPage, href: string, targets
   if (hash === undefined) {
     return `links to "${href}", whose anchor holds a "%" that starts no escape; write the heading's id as it is (#my-heading), or "%" as %25`;
   }
-  // An anchor of a page must be one of the ids in its HTML.
   const at = (target: LinkingPage, query: string) =>
     hash && !target.ids.has(hash) ? `links to "#${hash}", but ${target.url} has no such anchor${suggest(hash, target.ids)}` : { url: target.url, page: target, hash, query };
   if (rawPath === '') return at(page, '');
