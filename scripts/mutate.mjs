@@ -21,7 +21,7 @@ export const MODULES = [
   { name: 'sanitiser', mutate: ['src/content/plugins/raw-html.ts'], tests: ['test/generator/raw-html-edges.test.ts', 'test/robustness/placeholders.test.ts', 'test/generator/raw-html.test.ts'] },
   { name: 'out-guard', mutate: ['src/build/out-guard.ts'], tests: ['test/generator/out-guard.test.ts'] },
   { name: 'request-handling', mutate: ['src/serve/respond.ts'], tests: ['test/serve/respond.test.ts', 'test/serve/host.test.ts', 'test/serve/http.test.ts', 'test/serve/first-pass.test.ts', 'test/serve/events.test.ts'] },
-  { name: 'config-checks', mutate: ['src/config/checked.ts'], tests: ['test/generator/config.test.ts'] },
+  { name: 'config-checks', mutate: ['src/config/load.ts'], tests: ['test/generator/config.test.ts'] },
   { name: 'link-checker', mutate: ['src/site/links.ts', 'src/content/link-kinds.ts'], tests: ['test/generator/links.test.ts'] },
   { name: 'output-writer', mutate: ['src/build/output.ts', 'src/build/output-lock.ts'], tests: ['test/generator/output.test.ts', 'test/generator/output-edges.test.ts', 'test/generator/output-lock-edges.test.ts'] },
 ];

@@ -36,7 +36,6 @@ export function outputKeys(ctx: RenderContext) {
     JSON.stringify(site.config),
     JSON.stringify(ctx.assets),
     JSON.stringify(site.sections.map((s) => [s.title, s.url, s.pages.map((p) => [p.url, p.title])])),
-    JSON.stringify(site.navigation),
     // (A site in several languages or versions: its menus and alternates name the pages of every tree.)
     ...(site.trees ? [site.trees.map((tree) => tree.site.pages.map((p) => (p.fallback ? `${p.url}*` : p.url)).join(' ')).join('\n')] : []),
   );

@@ -10,7 +10,7 @@ const heroImageFile = z
   .regex(/^(\/(?!\.\.?(\/|$))[^\s"'<>\\?#/]+)+$/, 'expected a file of static/ written from there, such as /images/hero.png')
   .regex(/\.(svg|png|jpe?g|webp|gif)$/i, 'expected an SVG, PNG, JPEG, WebP or GIF file');
 
-export const FrontmatterSchema = z.strictObject({
+const FrontmatterSchema = z.strictObject({
   title: nonBlank().describe('Page title: the h1, the sidebar entry and the <title>.'),
   sidebar: z
     .strictObject({

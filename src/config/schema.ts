@@ -30,7 +30,7 @@ const originUrl = z
     'expected the origin of the published site, such as https://docs.example.org: "http://" or "https://" and a host, no path (a site under a sub-path such as /project/ is built with docs build --base /project/)',
   );
 
-export const LinkSchema = z
+const LinkSchema = z
   .strictObject({
     title: nonBlank().describe('The text of the link.'),
     url: siteUrl.describe('Where it goes: a site path such as /guides/ or an external URL.'),
@@ -66,7 +66,7 @@ const FolderSchema = z
   .describe('A folder whose pages the section lists: by the frontmatter key sidebar.order, then by title; each sub-folder is a group. Pages listed by hand (anywhere in sections) and the index pages of sections are left out; a page under two listed folders goes to the longer one.');
 
 /** An entry of a section's pages: a page, or `autogenerate: { directory }` for the pages of a folder at that place. */
-export const PageEntrySchema = z.union([
+const PageEntrySchema = z.union([
   pageId.describe('A page: its path under content/ without .md.'),
   z.strictObject({ autogenerate: FolderSchema }).describe('The pages of a folder, at this place among the pages listed by hand.'),
 ]);
@@ -91,7 +91,7 @@ const versionField = z
   .transform(String)
   .describe('Stored in localStorage on dismissal; change it to show a new message to readers who dismissed the old one.');
 
-export const SearchSchema = z
+const SearchSchema = z
   .discriminatedUnion('provider', [
     z.strictObject({
       provider: z.literal('local').describe('An index built by docs build and searched in the browser.'),
@@ -211,7 +211,7 @@ export const ThemeSchema = z
   })
   .describe('The look of the site: logo, favicon, colours, extra stylesheets, home layout.');
 
-export const SocialLinkSchema = z
+const SocialLinkSchema = z
   .strictObject({
     icon: z.enum(SOCIAL_ICON_NAMES).describe(`The built-in icon: ${SOCIAL_ICON_NAMES.join(', ')}.`),
     url: externalUrl.describe('Where the icon links.'),
@@ -252,7 +252,7 @@ export const CspSchema = z
 
 /*
  * The keys of a site in several languages or versions (`languages:` and `versions:`); the rules between
- * them that the schema cannot say are in checked.ts. How the engine uses them: src/site/trees.ts.
+ * them that the schema cannot say are in load.ts. How the engine uses them: src/site/trees.ts.
  */
 
 /** A link of the language menu to another site (the older form of `languages:`), or a language of this site. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import type { LoadedConfig } from '../config/checked.js';
+import type { LoadedConfig } from '../config/load.js';
 import { parseLocatedYaml, yamlValue } from '../config/yaml-positions.js';
 import type { SourcePage, UnbuiltPage } from '../content/load.js';
 import { listStatic, staticWarnings } from '../io/sources.js';

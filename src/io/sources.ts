@@ -147,9 +147,18 @@ export function readSourceText(absPath: string, displayPath: string): string {
   try {
     text = utf8.decode(bytes);
   } catch {
-    const bad = firstInvalidByte(bytes);
+    // The first byte that is not UTF-8: where a lenient decoding has a U+FFFD (EF BF BD) that the file does not hold.
+    // (A byte order mark is kept to count the bytes, and left out of the column, as the file's text has none.)
+    const lenient = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    let bad = 0;
+    let chars = 0;
+    for (const char of lenient) {
+      if (char === '\ufffd' && !(bytes[bad] === 0xef && bytes[bad + 1] === 0xbf && bytes[bad + 2] === 0xbd)) break;
+      bad += Buffer.byteLength(char);
+      chars += char.length;
+    }
     const byte = bytes[bad]!;
-    const where = positionIn(new TextDecoder('utf-8').decode(bytes.subarray(0, bad)));
+    const where = positionIn(lenient.slice(0, chars).replace(/^\ufeff/, ''));
     const looks = byte >= 0x80 ? 'Latin-1 or Windows-1252' : 'another encoding';
     throw problem(`byte 0x${byte.toString(16).padStart(2, '0')} is not UTF-8 text; save the file as UTF-8 (it looks like ${looks})`, where);
   }
@@ -161,33 +170,6 @@ export function readSourceText(absPath: string, displayPath: string): string {
 /** Line and column (1-based) just after `before`. */
 function positionIn(before: string): { line: number; column: number } {
   return { line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
-}
-
-/** Index of the first byte that is not part of a valid UTF-8 sequence. */
-function firstInvalidByte(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    let need: number;
-    let min: number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    } else if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
-    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
-    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
-    else return i;
-    if (i + need >= bytes.length) return i;
-    let code = b & (0xff >> (need + 2));
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k]!;
-      if ((c & 0xc0) !== 0x80) return i;
-      code = (code << 6) | (c & 0x3f);
-    }
-    if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return bytes.length;
 }
 
 /**

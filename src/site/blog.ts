@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LoadedConfig } from '../config/checked.js';
+import type { LoadedConfig } from '../config/load.js';
 import type { SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import type { SourceProblem } from '../shared/errors.js';
@@ -22,7 +22,7 @@ const POST_FILE = /^(\d{4}-\d{2}-\d{2})-([a-z0-9]+(?:-[a-z0-9]+)*)$/;
 type PostName = { date: string; slug: string } | { problem: string };
 
 /** What the file of page `id` is to the blog at `path`: a post's date and slug, a problem, or nothing (not in its folder). */
-export function postName(path: string, id: string): PostName | undefined {
+function postName(path: string, id: string): PostName | undefined {
   if (id === path) return { problem: `the blog writes /${path}/ itself: content/${path}.md or content/${path}/index.md cannot be a page; remove it or choose another blog.path` };
   if (!id.startsWith(`${path}/`)) return undefined;
   const name = id.slice(path.length + 1);
@@ -129,7 +129,7 @@ export function linkBlog(site: Site, blog: Blog | undefined): void {
  * text is escaped: the titles and descriptions are the writers'.
  */
 
-export function blogIndexHtml(config: SiteConfig, base: string, blog: Blog, posts: BlogPost[], page: number): string {
+function blogIndexHtml(config: SiteConfig, base: string, blog: Blog, posts: BlogPost[], page: number): string {
   const ui = uiStrings(config.site.language, config.ui);
   const link = (url: string) => escapeHtml(withBase(base, url));
   const entries = posts.map(

@@ -42,5 +42,7 @@ function heroSize(root: string, statics: ReadonlySet<string>, file: string): Ima
   const full = join(root, 'static', file);
   const bad = imageProblem(full);
   if (bad) return `hero image static${file} ${bad}`;
-  return imageSize(readFileSync(full)) ?? `hero image static${file} does not say its size, which the page needs to keep its place while it loads: give its <svg> element a width and a height, or a viewBox`;
+  const size = imageSize(readFileSync(full));
+  if (!size) return `hero image static${file} does not say its size, which the page needs to keep its place while it loads: give its <svg> element a width and a height, or a viewBox`;
+  return { width: Math.round(size.width), height: Math.round(size.height) };
 }

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { SourceProblem } from '../shared/errors.js';
+import { formatPath, type SourceProblem } from '../shared/errors.js';
 import { EXTERNAL, SCHEME } from '../content/link-kinds.js';
 import type { UnbuiltPage } from '../content/load.js';
 import { decodeAnchor, hasContributors, routeOf, type Site, type SitePage } from './model.js';
@@ -21,7 +21,7 @@ export interface LinkTargets {
 }
 
 /** What checking a page's links reads of it (a page of the site, or one whose render had problems: see UnbuiltPage). */
-export type LinkingPage = Pick<SitePage, 'url' | 'sourcePath' | 'links' | 'bodyLineOffset' | 'ids' | 'hrefs'>;
+type LinkingPage = Pick<SitePage, 'url' | 'sourcePath' | 'links' | 'bodyLineOffset' | 'ids' | 'hrefs'>;
 
 export function resolveHref(site: Site, page: LinkingPage, href: string, targets: LinkTargets): { url: string; page?: LinkingPage; hash: string; query: string } | string {
   const hashAt = href.indexOf('#');
@@ -30,7 +30,9 @@ export function resolveHref(site: Site, page: LinkingPage, href: string, targets
   if (hash === undefined) {
     return `links to "${href}", whose anchor holds a "%" that starts no escape; write the heading's id as it is (#my-heading), or "%" as %25`;
   }
-  if (rawPath === '') return { url: page.url, page, hash, query: '' };
+  const at = (target: LinkingPage, query: string) =>
+    hash && !target.ids.has(hash) ? `links to "#${hash}", but ${target.url} has no such anchor${suggest(hash, target.ids)}` : { url: target.url, page: target, hash, query };
+  if (rawPath === '') return at(page, '');
   const queryAt = rawPath.indexOf('?');
   const path = queryAt < 0 ? rawPath : rawPath.slice(0, queryAt);
   // (Kept as written: a page may read it, a tab or a search for instance.)
@@ -39,7 +41,7 @@ export function resolveHref(site: Site, page: LinkingPage, href: string, targets
   for (const candidate of candidates) {
     const normal = candidate.endsWith('/') || posix.extname(candidate) ? candidate : `${candidate}/`;
     const target = site.byUrl.get(normal) ?? (normal.endsWith('/index.html') ? site.byUrl.get(normal.slice(0, -'index.html'.length)) : undefined);
-    if (target) return { url: target.url, page: target, hash, query };
+    if (target) return at(target, query);
     if (targets.files.has(candidate)) return { url: candidate, hash, query };
     // (A generated page such as a section's printable document, named without its last slash.)
     if (normal !== candidate && targets.files.has(normal)) return { url: normal, hash, query };
@@ -81,10 +83,6 @@ export function resolveLinks(site: Site, base: string, targets: LinkTargets, pag
         problems.push({ ...at, message: link.image ? `shows the image "${href}", which is not a file of static/ (put the image there and write its path from it, such as /images/diagram.png)` : resolved });
         return href;
       }
-      if (resolved.hash && resolved.page && !resolved.page.ids.has(resolved.hash)) {
-        problems.push({ ...at, message: `links to "#${resolved.hash}", but ${resolved.page.url} has no such anchor${suggest(resolved.hash, resolved.page.ids)}` });
-        return href;
-      }
       const fragment = resolved.hash ? `#${encodeURIComponent(resolved.hash)}` : '';
       // ("#" alone is the top of the page: it stays "#", where an empty href would load the page again.)
       return resolved.page === page && href.startsWith('#') ? fragment || '#' : withBase(base, resolved.url) + resolved.query + fragment;
@@ -120,7 +118,7 @@ export function checkRelated(site: Site, targets: LinkTargets): SourceProblem[] 
     }
     for (const [url, path] of fields) {
       const bad = frontmatterLinkProblem(site, page, url, targets);
-      if (bad) problems.push({ file: page.sourcePath, ...page.locateField(path), path: `frontmatter.${path.join('.').replace(/\.(\d+)/g, '[$1]')}`, message: bad });
+      if (bad) problems.push({ file: page.sourcePath, ...page.locateField(path), path: `frontmatter.${formatPath(path)}`, message: bad });
     }
   }
   return problems;
@@ -135,8 +133,7 @@ function frontmatterLinkProblem(site: Site, page: SitePage, url: string, targets
   }
   if (SCHEME.test(url)) return null;
   const resolved = resolveHref(site, page, url, targets);
-  if (typeof resolved === 'string') return resolved;
-  return resolved.hash && resolved.page && !resolved.page.ids.has(resolved.hash) ? `links to "#${resolved.hash}", but ${resolved.page.url} has no such anchor` : null;
+  return typeof resolved === 'string' ? resolved : null;
 }
 
 function suggest(hash: string, ids: Iterable<string>): string {

@@ -1,4 +1,4 @@
-import type { LoadedConfig } from '../config/checked.js';
+import type { LoadedConfig } from '../config/load.js';
 import type { NavEntry, SiteConfig } from '../config/schema.js';
 import type { SourcePage } from '../content/load.js';
 import type { SourceProblem } from '../shared/errors.js';
@@ -41,7 +41,7 @@ export function treeSpecs(config: SiteConfig): TreeSpec[] | undefined {
 }
 
 /** A page path of the tree: '' (the tree's home) is 'zh', 'guides' is 'zh/guides'. */
-export const idIn = (prefix: string, id: string) => (prefix + id).replace(/\/$/, '');
+const idIn = (prefix: string, id: string) => (prefix + id).replace(/\/$/, '');
 /** A path of the site as seen from the tree: '/guides/' is '/zh/guides/'; other URLs stay as they are. */
 const pathIn = (prefix: string, url: string) => (url.startsWith('/') && !url.startsWith('//') ? `/${prefix}${url.slice(1)}` : url);
 const navIn = (prefix: string, titles: Record<string, string>, entries: NavEntry[]): NavEntry[] =>

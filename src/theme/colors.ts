@@ -36,7 +36,7 @@ export const COLOR_DEFAULTS = colorTable(0);
 export const COLOR_DESCRIPTIONS = colorTable(1);
 
 /** The page backgrounds of the two schemes (templates/styles/00-base.css), against which links are checked. */
-export const PAGE_BACKGROUND = { light: '#ffffff', dark: '#12181c' } as const;
+const PAGE_BACKGROUND = { light: '#ffffff', dark: '#12181c' } as const;
 
 const TOKENS: Array<[property: string, light: ColorKey, dark: ColorKey]> = [
   ['--accent', 'accent', 'accentDark'],
@@ -133,7 +133,7 @@ function luminance(hex: string): number {
 }
 
 /** [r, g, b] of #rgb or #rrggbb. */
-export function parseHex(hex: string): [number, number, number] {
+function parseHex(hex: string): [number, number, number] {
   let h = hex.replace(/^#/, '');
   if (h.length === 3) h = [...h].map((c) => c + c).join('');
   return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as [number, number, number];

@@ -8,7 +8,7 @@ export interface ImageSize {
   height: number;
 }
 
-/** The width and height of a PNG, JPEG, WebP, GIF or SVG file's bytes; undefined when they do not say. */
+/** The width and height of a PNG, JPEG, WebP, GIF or SVG file's bytes (not rounded: an SVG may say 100.5); undefined when they do not say. */
 export function imageSize(bytes: Buffer): ImageSize | undefined {
   const text = (from: number, to: number) => bytes.subarray(from, to).toString('latin1');
   if (bytes.length >= 24 && text(1, 4) === 'PNG' && text(12, 16) === 'IHDR') return size(bytes.readUInt32BE(16), bytes.readUInt32BE(20));
@@ -19,7 +19,7 @@ export function imageSize(bytes: Buffer): ImageSize | undefined {
 }
 
 const size = (width: number, height: number): ImageSize | undefined =>
-  width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height) ? { width: Math.round(width), height: Math.round(height) } : undefined;
+  width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height) ? { width, height } : undefined;
 
 function webpSize(bytes: Buffer): ImageSize | undefined {
   const chunk = bytes.subarray(12, 16).toString('latin1');

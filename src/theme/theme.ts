@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
-import type { LoadedConfig } from '../config/checked.js';
+import type { LoadedConfig } from '../config/load.js';
 import { COMPONENT_NAMES, type SiteConfig } from '../config/schema.js';
 import type { SourceProblem } from '../shared/errors.js';
 import { isWithin } from '../shared/paths.js';
@@ -8,6 +8,7 @@ import { colorStylesheet, contrastProblems, themeColors, type ColorKey, type The
 import { SOCIAL_ICON_NAMES, SOCIAL_ICONS, type SocialIcon } from './social-icons.js';
 import { format, uiStrings, type UiStrings } from './ui.js';
 import { hasTrees, TREES_CSS } from './trees-css.js';
+import { imageSize, type ImageSize } from './image-size.js';
 
 /*
  * What the config says about the look of the site, resolved once per build:
@@ -48,12 +49,12 @@ export function logoFiles(config: SiteConfig) {
 }
 
 /** The URL path a file under static/ is published at. */
-export const staticUrl = (path: string) => '/' + path.replace(/^static\//, '');
+const staticUrl = (path: string) => '/' + path.replace(/^static\//, '');
 
 const TYPES: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon' };
 
 export function resolveTheme(config: SiteConfig): ResolvedTheme {
-  const ui = uiStrings(config.site.language, config.ui as Partial<UiStrings>);
+  const ui = uiStrings(config.site.language, config.ui);
   // A "#" inside a fragment (matrix.to/#/#room:server) is not valid in an href: it is written %23, which such sites read the same.
   const href = (url: string) => url.replace(/#(.*)$/, (_, fragment: string) => '#' + fragment.replace(/#/g, '%23'));
   const social: SiteConfig['social'] = config.social.map((link) => ({ ...link, url: href(link.url) }));
@@ -144,7 +145,7 @@ export function themeStylesheet(root: string, config: SiteConfig, base = '/'): s
  * stylesheet so written, and the problems of the url()s that name nothing
  * published (with their line and column in the file).
  */
-export function cssUrls(root: string, file: string, css: string, base = '/'): { css: string; problems: SourceProblem[] } {
+function cssUrls(root: string, file: string, css: string, base = '/'): { css: string; problems: SourceProblem[] } {
   const problems: SourceProblem[] = [];
   const staticDir = join(root, 'static');
   const out = css.replace(/url\(\s*(["']?)([^"')\s]*)\1\s*\)/g, (whole, quote: string, url: string, offset: number) => {
@@ -198,26 +199,13 @@ export function imageProblem(path: string): string | undefined {
   return /<svg\b/.test(bytes.toString('utf8')) ? undefined : 'is not an SVG image (it has no <svg> element)';
 }
 
-/** Width over height of an SVG (width and height, or viewBox) or PNG file; 1 when it does not say. */
+/** Width over height of the logo file, as imageSize reads it (three decimals); 1 when it cannot be read or does not say. */
 export function imageRatio(path: string): number {
-  let bytes: Buffer;
+  let size: ImageSize | undefined;
   try {
-    bytes = readFileSync(path);
+    size = imageSize(readFileSync(path));
   } catch {
     return 1;
   }
-  let w = 0;
-  let h = 0;
-  if (bytes.subarray(1, 4).toString('latin1') === 'PNG') {
-    if (bytes.length < 24) return 1;
-    w = bytes.readUInt32BE(16);
-    h = bytes.readUInt32BE(20);
-  } else {
-    const tag = bytes.toString('utf8').match(/<svg\b[^>]*>/)?.[0] ?? '';
-    const attr = (name: string) => tag.match(new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`))?.[1];
-    const box = attr('viewBox')?.trim().split(/[\s,]+/).map(Number);
-    w = parseFloat(attr('width') ?? '') || box?.[2] || 0;
-    h = parseFloat(attr('height') ?? '') || box?.[3] || 0;
-  }
-  return w > 0 && h > 0 && Number.isFinite(w / h) ? Math.round((w / h) * 1000) / 1000 : 1;
+  return size ? Math.round((size.width / size.height) * 1000) / 1000 : 1;
 }

@@ -42,7 +42,7 @@ export function format(text: string, values: Record<string, string | number>): s
 }
 
 /** The strings the client script needs (it reads them from <body data-ui>). */
-export const CLIENT_KEYS = [
+const CLIENT_KEYS = [
   'themeToggle', 'themeSystem', 'themeLight', 'themeDark',
   'searchNone', 'searchOne', 'searchMany', 'searchCorrected', 'searchUnavailable', 'searchBuilding',
   'copy', 'copied', 'copiedAnnouncement', 'copyFailed',

@@ -316,6 +316,8 @@ describe('imageSize', () => {
     expect(imageSize(Buffer.from('<svg width="320px" height="200"></svg>'))).toEqual({ width: 320, height: 200 });
     expect(imageSize(Buffer.from('<svg viewBox="0 0 64 32"></svg>'))).toEqual({ width: 64, height: 32 });
     expect(imageSize(Buffer.from('<svg width="128" viewBox="0 0 64 32"></svg>'))).toEqual({ width: 128, height: 64 });
+    // Not rounded: the logo's width over height is read from it (a hero picture's size is rounded where it is used).
+    expect(imageSize(Buffer.from('<svg viewBox="0 0 100.5 30"></svg>'))).toEqual({ width: 100.5, height: 30 });
     expect(imageSize(Buffer.from('<svg width="50%" height="10em"></svg>'))).toBeUndefined();
     expect(imageSize(Buffer.from('no picture'))).toBeUndefined();
   });

@@ -59,6 +59,11 @@ describe('text that is not UTF-8 (F10)', () => {
     await expectRejected(s, ['build'], ['site.config.yaml:1:6 byte 0xe9 is not UTF-8 text; save the file as UTF-8 (it looks like Latin-1 or Windows-1252)']);
   });
 
+  it('a bad byte after a byte order mark and a real U+FFFD on its line: the column counts the character once and not the mark', async () => {
+    write('site.config.yaml', Buffer.concat([Buffer.from('\ufeff# Caf\ufffd'), Buffer.from([0xe2, 0x28]), Buffer.from('\n'), config]));
+    await expectRejected(s, ['build'], ['site.config.yaml:1:7 byte 0xe2 is not UTF-8 text; save the file as UTF-8 (it looks like Latin-1 or Windows-1252)']);
+  });
+
   it('a UTF-16 page (as some editors save it)', async () => {
     write(SECOND, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('---\ntitle: x\n---\n', 'utf16le')]));
     await expectRejected(s, ['check'], [`${SECOND}:1:1 byte 0xff is not UTF-8 text; save the file as UTF-8 (it looks like Latin-1 or Windows-1252)`]);
