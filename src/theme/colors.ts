@@ -133,7 +133,7 @@ function luminance(hex: string): number {
 }
 
 /** [r, g, b] of #rgb or #rrggbb. */
-function parseHex(hex: string): [number, number, number] {
+export function parseHex(hex: string): [number, number, number] {
   let h = hex.replace(/^#/, '');
   if (h.length === 3) h = [...h].map((c) => c + c).join('');
   return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
