@@ -1,5 +1,6 @@
 import { pageHtml } from '../src/content/load.js';
 import type { SitePage } from '../src/site/model.js';
+import { decodeReferences } from '../src/shared/html.js';
 
 /*
  * The entries of the "On this page" column of wide screens: the page's h2
@@ -24,17 +25,7 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** The text of a fragment of serialised HTML: tags dropped, character references read. */
 export function htmlText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (all, name: string) => {
-      if (name[0] === '#') {
-        const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
-      }
-      return ENTITIES[name.toLowerCase()] ?? all;
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
+  return decodeReferences(html.replace(/<[^>]*>/g, ''), ENTITIES).replace(/\s+/g, ' ').trim();
 }
 
 /**

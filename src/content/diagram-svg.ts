@@ -1,4 +1,5 @@
 import type { Element, ElementContent } from 'hast';
+import { decodeReferences } from '../shared/html.js';
 
 /*
  * The SVG text of the diagram renderer, read into hast with an allowlist: the
@@ -26,14 +27,10 @@ const TOKEN = /<!--[^]*?-->|<\/([a-zA-Z]+)\s*>|<([a-zA-Z]+)((?:\s+[\w:.-]+\s*=\s
 const ATTRIBUTE = /([\w:.-]+)\s*=\s*"([^"]*)"/g;
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-function decode(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] === '#') return String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1)));
-    const named = ENTITIES[ref];
-    if (named === undefined) throw new Error(`unknown character reference ${whole}`);
-    return named;
+const decode = (text: string) =>
+  decodeReferences(text, ENTITIES, (ref) => {
+    throw new Error(`unknown character reference ${ref}`);
   });
-}
 
 /** The <svg> element of `svg` as hast, ids prefixed with `prefix`; throws on SVG this reader does not take (the renderer changed). */
 export function svgToHast(svg: string, prefix: string): Element {

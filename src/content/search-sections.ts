@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { MAX_TERM, termsOf, words } from '../../templates/client/search-text.js';
+import { decodeReferences } from '../shared/html.js';
 
 /*
  * The text of a rendered page body as the search index reads it: cut at its
@@ -13,12 +14,7 @@ import { MAX_TERM, termsOf, words } from '../../templates/client/search-text.js'
 export type SearchSection = [anchor: string, heading: string, text: string];
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-const decode = (text: string) =>
-  text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
-    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
+const decode = (text: string) => decodeReferences(text, ENTITIES);
 
 /** Heading self-links and copy and tab buttons (the tab's label is its panel's first paragraph too): not content. */
 const NOT_CONTENT = /<a class="anchor"[^>]*>[\s\S]*?<\/a>|<button[^>]*>[\s\S]*?<\/button>/g;

@@ -5,6 +5,7 @@ import type { Parent } from 'unist';
 import { h, walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
+import { decodeReferences } from '../../shared/html.js';
 import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
 
 /**
@@ -155,12 +156,11 @@ const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
 
 /** Text as hast-util-to-html escapes it (numeric references, or the shortest named ones); undefined if it holds any other reference. */
 function unescapeText(text: string): string | undefined {
-  let unknown = false;
-  const plain = text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);|&/gi, (whole, code: string | undefined) => {
-    if (code?.[0] === '#') return String.fromCodePoint(code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : Number(code.slice(1)));
-    const named = code === undefined ? undefined : NAMED[code];
-    if (named === undefined) unknown = true;
-    return named ?? whole;
+  // (A "&" that starts no reference is not the serialiser's either.)
+  let unknown = /&(?!(?:#x[0-9a-f]+|#[0-9]+|[a-z]+);)/i.test(text);
+  const plain = decodeReferences(text, NAMED, (ref) => {
+    unknown = true;
+    return ref;
   });
   return unknown ? undefined : plain;
 }
