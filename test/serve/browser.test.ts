@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PreviewServer as Preview } from '../../src/serve/serve.js';
 import { DESKTOP, hasChromium, launch, offline } from '../helpers/browser.js';
-import { makeFixture, nextBuild, startFixturePreview, type Captured, type Fixture } from './helpers.js';
+import { makeFixture, nextBuild, startBuiltPreview, type Captured, type Fixture } from './helpers.js';
 
 /* The live preview in Chromium: pages change by themselves after a save, and show an overlay when the input is broken. */
 
@@ -17,8 +17,7 @@ const consoleErrors = new Map<Page, string[]>();
 beforeAll(async () => {
   if (!hasChromium) return;
   fixture = makeFixture();
-  ({ preview, captured } = await startFixturePreview(fixture));
-  if (!preview.state().ok) throw new Error(`the first build failed:\n${captured.out}\n${captured.err}`);
+  ({ preview, captured } = await startBuiltPreview(fixture));
   browser = await launch();
 });
 

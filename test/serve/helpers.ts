@@ -180,6 +180,13 @@ export async function startFixturePreview(fixture: Fixture, captured = capture()
   return { preview, captured };
 }
 
+/** startFixturePreview for a fixture whose first build must pass: throws with the output when it failed. */
+export async function startBuiltPreview(fixture: Fixture): Promise<{ preview: Preview; captured: Captured }> {
+  const started = await startFixturePreview(fixture);
+  if (!started.preview.state().ok) throw new Error(`the first build failed:\n${started.captured.out}\n${started.captured.err}`);
+  return started;
+}
+
 export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;

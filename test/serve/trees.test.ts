@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreviewServer as Preview } from '../../src/serve/serve.js';
-import { expectServesWhatBuildWrites, makeFixture, nextBuild, startFixturePreview, type Captured, type Fixture } from './helpers.js';
+import { expectServesWhatBuildWrites, makeFixture, nextBuild, startBuiltPreview, type Captured, type Fixture } from './helpers.js';
 
 /*
  * A site that becomes one in two languages and two versions while it is served (see src/site/trees.ts):
@@ -17,8 +17,7 @@ beforeAll(async () => {
   fixture.write('content/zh-cn/guides/index.md', '---\ntitle: 指南\n---\n\n所有指南。\n');
   fixture.write('content/2.x/index.md', '---\ntitle: Home 2.x\n---\n\nThe old home.\n');
   fixture.write('content/2.x/guides/index.md', '---\ntitle: Guides 2.x\n---\n\nThe old guides.\n');
-  ({ preview, captured } = await startFixturePreview(fixture));
-  if (!preview.state().ok) throw new Error(`the first build failed:\n${captured.out}\n${captured.err}`);
+  ({ preview, captured } = await startBuiltPreview(fixture));
 }, 120_000);
 
 afterAll(async () => {

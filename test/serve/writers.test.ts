@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreviewServer as Preview } from '../../src/serve/serve.js';
-import { expectServesWhatBuildWrites, makeFixture, nextBuild, startFixturePreview, type Captured, type Fixture } from './helpers.js';
+import { expectServesWhatBuildWrites, makeFixture, nextBuild, startBuiltPreview, type Captured, type Fixture } from './helpers.js';
 
 /*
  * Issue #38 while serving: a section that takes its pages from a folder (autogenerate), alone or
@@ -14,8 +14,7 @@ let captured: Captured;
 
 beforeAll(async () => {
   fixture = makeFixture();
-  ({ preview, captured } = await startFixturePreview(fixture));
-  if (!preview.state().ok) throw new Error(`the first build failed:\n${captured.out}\n${captured.err}`);
+  ({ preview, captured } = await startBuiltPreview(fixture));
 });
 
 afterAll(async () => {
