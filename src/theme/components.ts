@@ -40,11 +40,13 @@ export function loadComponents(root: string, config: SiteConfig): { components: 
     const file = config.components[name];
     if (!file) continue;
     const entry = resolve(root, file);
-    let done = compiled.get(entry);
+    // By part and file: one file may export several parts (Header and Footer), each its own function.
+    const compiledKey = `${name}\0${entry}`;
+    let done = compiled.get(compiledKey);
     if (!done || !done.inputs.every(([path, hash]) => hashOf(path) === hash)) {
       try {
         done = compileComponent(root, entry, name);
-        compiled.set(entry, done);
+        compiled.set(compiledKey, done);
       } catch (e) {
         if (!(e instanceof InputError)) throw e;
         problems.push(...e.problems);

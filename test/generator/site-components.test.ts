@@ -49,6 +49,25 @@ describe('docs check and the site\'s components', () => {
   }
 });
 
+describe('one file for several parts', () => {
+  it('gives each part its own export: a Header and a Footer from one file both render', async () => {
+    const dir = themedCopy();
+    writeFileSync(
+      join(dir, 'components/Parts.tsx'),
+      'export function Header() { return <header data-own-header="">Own header</header>; }\n' +
+        'export function Footer() { return <footer data-own-footer="">Own footer</footer>; }\n',
+    );
+    const config = readFileSync(join(dir, 'site.config.yaml'), 'utf8');
+    writeFileSync(join(dir, 'site.config.yaml'), config.replace('  Footer: components/Footer.tsx\n', '  Header: components/Parts.tsx\n  Footer: components/Parts.tsx\n'));
+    const built = await runDocs(['build', '--root', dir, '--quiet']);
+    expect(built.err).toBe('');
+    expect(built.code).toBe(0);
+    const html = readFileSync(join(dir, 'dist/index.html'), 'utf8');
+    expect(html).toContain('<header data-own-header="">Own header</header>');
+    expect(html).toContain('<footer data-own-footer="">Own footer</footer>');
+  });
+});
+
 describe('the helper module of components', () => {
   const footer = (from: string) =>
     `import { href, isExternal } from ${JSON.stringify(from)};\n` +
