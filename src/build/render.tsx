@@ -23,18 +23,17 @@ const ASIDE_KEYS = { note: 'asideNote', tip: 'asideTip', warning: 'asideWarning'
 const FOOTNOTE_WORDS = /(<h2 class="sr-only" id="footnote-label">)Footnotes(<\/h2>)|(<a href="[^"<>]*" data-footnote-backref="" aria-label=")Back to reference ([^"\s]+)(")/g;
 /** The summary of a diagram's source (src/content/plugins/diagrams.ts); a writer's raw HTML cannot carry data-diagram-source. */
 const DIAGRAM_SOURCE = /(<summary data-diagram-source="">)Diagram source(<\/summary>)/g;
-const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 /** The page body with its internal links filled in, and default aside titles in the site's language. */
 export function bodyHtml(page: SitePage, ui: RenderContext['theme']['ui']): string {
   return fillLinks(pageHtml(page), page.hrefs, escapeHtml)
     .replace(DEFAULT_ASIDE, (_, open: string, middle: string, kind: keyof typeof ASIDE_KEYS, close: string) => {
-      const word = escapeText(ui[ASIDE_KEYS[kind]]);
+      const word = escapeHtml(ui[ASIDE_KEYS[kind]]);
       return `${open}${word}${middle}${word}${close}`;
     })
-    .replace(DIAGRAM_SOURCE, (_, open: string, close: string) => `${open}${escapeText(ui.diagramSource)}${close}`)
+    .replace(DIAGRAM_SOURCE, (_, open: string, close: string) => `${open}${escapeHtml(ui.diagramSource)}${close}`)
     .replace(FOOTNOTE_WORDS, (_, h2: string | undefined, h2End: string, back: string, n: string, quote: string) =>
-      h2 !== undefined ? `${h2}${escapeText(ui.footnotes)}${h2End}` : `${back}${escapeText(format(ui.footnoteBack, { n }))}${quote}`,
+      h2 !== undefined ? `${h2}${escapeHtml(ui.footnotes)}${h2End}` : `${back}${escapeHtml(format(ui.footnoteBack, { n }))}${quote}`,
     );
 }
 
