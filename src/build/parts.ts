@@ -10,7 +10,7 @@ import { withBase } from '../site/links.js';
 import { hasContributors, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { contentHash, type Asset, type ClientAsset } from './assets.js';
 import { MAX_TERM } from '../../templates/client/search-text.js';
-import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
+import { atomFeed, redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import type { OutputKeys } from './keys.js';
 import type { Contents } from './output.js';
 import { renderNotFound, renderPrintable } from './render.js';
@@ -18,7 +18,6 @@ import { listStatic } from '../io/sources.js';
 import { llmsFullTxt, llmsTxt } from './llms.js';
 import { cspSources, resolveTheme } from '../theme/theme.js';
 import type { Components } from '../theme/components.js';
-import { atomFeed } from './blog-feed.js';
 
 /** The templates shipped with the tool (top-level templates/ of this package). */
 export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
