@@ -32,8 +32,8 @@ export function robots(site: Site, base: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(site, base, '/sitemap.xml')}\n`;
 }
 
-/** Escapes text for an attribute value or element content. */
-const escapeAttribute = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+/** Text made safe as escapeHtml makes it, and in a single-quoted attribute value too. */
+const escapeAttribute = (s: string) => escapeHtml(s).replace(/'/g, '&#39;');
 
 /**
  * A redirect page: meta refresh plus a canonical link, readable without
