@@ -98,23 +98,19 @@ export function checkOutputFolder(outDir: string, sources: { root: string; confi
     return out; // Nothing there yet.
   }
   if (!st.isDirectory()) refuse('this is a file, not a folder');
-  if (!isOutput(realOut)) {
+  // Only an empty folder or one marked as a build's output (OUTPUT_MARKER) is replaced, whatever else it holds
+  // (a hand-made site has a 404.html, a sitemap.xml and a _headers too).
+  let marked = false;
+  try {
+    const names = readdirSync(realOut);
+    marked = names.length === 0 || names.includes(OUTPUT_MARKER);
+  } catch {
+    // One that cannot be read is refused too.
+  }
+  if (!marked) {
     refuse(`this folder is not empty and has no ${OUTPUT_MARKER} file, the mark every build leaves in its output (if its files may go, empty it yourself)`);
   }
   // A symbolic link (a deploy folder linked into the project): the build replaces the folder it leads to, and the link stays.
   return lstatSync(out).isSymbolicLink() ? realOut : out;
 }
 
-/**
- * Whether a folder is empty or marked as a build's output (OUTPUT_MARKER). Any other is refused, whatever
- * else it holds (a hand-made site has a 404.html, a sitemap.xml and a _headers too).
- */
-function isOutput(dir: string): boolean {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return false;
-  }
-  return names.length === 0 || names.includes(OUTPUT_MARKER);
-}

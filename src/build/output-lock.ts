@@ -10,11 +10,6 @@ import { UsageError } from './out-guard.js';
 const WAIT_LIMIT_MS = 10 * 60_000;
 const POLL_MS = 150;
 
-/** The lock file of an output folder: beside it, in its parent, so that replacing the folder keeps it. */
-export function lockPath(target: string): string {
-  return join(dirname(target), `.${basename(target)}.lock`);
-}
-
 /** Temporary folders of builds into `target` (`.dist-build-XXXXXX`, `.dist-build-XXXXXX-old`, `.dist-build-XXXXXX-gone`). */
 export function tempFolderPrefix(target: string): string {
   return `.${basename(target)}-build-`;
@@ -152,7 +147,8 @@ function takeLock(temp: string, file: string, contents: string, link: (existing:
  */
 export async function lockOutput(target: string, onWait?: (pid: number) => void, options: LockOptions = {}) {
   const { waitLimitMs = WAIT_LIMIT_MS, pollMs = POLL_MS, now = Date.now, link = linkSync } = options;
-  const file = lockPath(target);
+  // The lock file: beside the output folder, in its parent, so that replacing the folder keeps it.
+  const file = join(dirname(target), `.${basename(target)}.lock`);
   if (heldHere.has(file)) throw new Error(`this process already builds into ${target}`);
   // An output folder may be named inside folders that do not exist yet (--out build/site): they are made, as the output is.
   mkdirSync(dirname(target), { recursive: true, mode: 0o755 });

@@ -144,8 +144,7 @@ export class OutputWriter {
     let made = this.folders.get(folder);
     if (!made) this.folders.set(folder, (made = mkdir(folder, { recursive: true })));
     this.inFlight++;
-    const length = contents.length;
-    this.inFlightSize += length;
+    this.inFlightSize += contents.length;
     this.slot()
       .then(() => made)
       .then(() => writeFile(file, contents))
@@ -153,7 +152,7 @@ export class OutputWriter {
       .catch((e: unknown) => {
         this.failure ??= namedAfter(e, file);
       })
-      .then(() => this.done(length));
+      .then(() => this.done(contents.length));
   }
 
   /** Waits for one of the MAX_OPEN files that may be open at once (thousands of small files would take every file handle). */

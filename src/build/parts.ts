@@ -6,14 +6,11 @@ import { headScript } from '../../templates/head-script.js';
 import { createNavCache } from '../../templates/nav.js';
 import type { RenderContext } from '../../templates/types.js';
 import type { SiteConfig } from '../config/schema.js';
-import type { SourcePage } from '../content/load.js';
-import type { SearchPlace } from '../content/search-sections.js';
 import { withBase } from '../site/links.js';
-import { hasContributors, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, routeOf, type SidebarSection, type Site, type SitePage } from '../site/model.js';
+import { hasContributors, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, type SidebarSection, type Site, type SitePage } from '../site/model.js';
 import { contentHash, type Asset, type ClientAsset } from './assets.js';
-import type { SearchInput } from './search-indexer.js';
 import { MAX_TERM } from '../../templates/client/search-text.js';
-import { redirectPage, redirectsFile, robots, sitemap } from './files.js';
+import { atomFeed, redirectPage, redirectsFile, robots, sitemap } from './files.js';
 import type { OutputKeys } from './keys.js';
 import type { Contents } from './output.js';
 import { renderNotFound, renderPrintable } from './render.js';
@@ -21,9 +18,6 @@ import { listStatic } from '../io/sources.js';
 import { llmsFullTxt, llmsTxt } from './llms.js';
 import { cspSources, resolveTheme } from '../theme/theme.js';
 import type { Components } from '../theme/components.js';
-import { siteIdOf } from '../site/blog.js';
-import { atomFeed } from './blog-feed.js';
-import { sectionOfPage } from '../site/autogenerate.js';
 
 /** The templates shipped with the tool (top-level templates/ of this package). */
 export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
@@ -32,32 +26,6 @@ export const TEMPLATES_DIR = join(TOOL_ROOT, 'templates') + sep;
  * The parts of a build, exported so that `docs serve` renders exactly what
  * `docs build` writes while re-rendering only the pages a change affects.
  */
-
-/**
- * Where the search index shows a page, by its id (nothing for the 404 page). It needs only the
- * config, so pages can be indexed before the site model exists, and on the thread that renders them.
- */
-export function searchPlaces(config: SiteConfig, base: string): (id: string) => SearchPlace | null {
-  const sectionOf = sectionOfPage(config);
-  return (pageId) => {
-    if (pageId === '404') return null;
-    // A blog post is at /<path>/<slug>/, not at the address of its file (see src/site/blog.ts).
-    const id = siteIdOf(config, pageId);
-    return {
-      url: withBase(base, routeOf(id)),
-      section: id !== pageId ? config.blog!.title : config.sections[sectionOf(pageId)]?.title,
-      slug: id.slice(id.lastIndexOf('/') + 1),
-    };
-  };
-}
-
-/** What the search index gets for a page, at the place searchPlaces gives; the body keeps its link placeholders, since the index holds text, not links. */
-export function searchInputs(placeOf: (id: string) => SearchPlace | null): (page: SourcePage) => SearchInput | null {
-  return (page) => {
-    const place = placeOf(page.id);
-    return place && { ...place, title: page.frontmatter.title, html: page.html, sourceKey: page.sourceKey };
-  };
-}
 
 /**
  * What every page of a build shares: the render context, and the asset files

@@ -57,8 +57,8 @@ export interface Posting {
 
 const TITLE_PLACE = [0, 0.5, 1];
 
-/** A term shard: the content key of its uncompressed bytes, and its file. */
-export type IndexShard = { raw: string; key: string; size: number; content(): Buffer };
+/** A term shard as the indexer's state keeps it: the content key of its uncompressed bytes, and its file's key and size. */
+export type ShardKeys = [raw: string, key: string, size: number];
 
 /** A file of the index: its path under search-index/, key (a hash of its bytes), size and bytes. */
 export interface IndexFile {
@@ -110,14 +110,14 @@ interface IndexContents {
   titleShares: number[];
   docKeys: Array<[key: string, size: number]>;
   documentOf(page: number): Buffer;
-  /** The last build's shards (see StateHead.shards): a shard with the same bytes is not compressed again. */
-  previousShards: Array<[raw: string, key: string, size: number]>;
+  /** The last build's shards: a shard with the same bytes is not compressed again. */
+  previousShards: ShardKeys[];
 }
 
 /** The index files, and the term shards among them. */
-export function encodeIndex({ terms, postingOf, lengths, titleShares, docKeys, documentOf, previousShards }: IndexContents): { files: IndexFile[]; shards: IndexShard[] } {
+export function encodeIndex({ terms, postingOf, lengths, titleShares, docKeys, documentOf, previousShards }: IndexContents): { files: IndexFile[]; shards: ShardKeys[] } {
   const average = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length) || 1;
-  const shards: IndexShard[] = [];
+  const shards: Array<Omit<IndexFile, 'path'> & { raw: string }> = [];
   const firstTerms: string[] = [];
   const bytes = new ByteWriter();
   const list = new ByteWriter();
@@ -193,7 +193,7 @@ export function encodeIndex({ terms, postingOf, lengths, titleShares, docKeys, d
     ...shards.map((shard, i): IndexFile => ({ path: `${key}/s${i}.bin`, key: shard.key, size: shard.size, content: shard.content })),
     ...docKeys.map(([docKey, size], n): IndexFile => ({ path: `${key}/p${n}.bin`, key: docKey, size, content: () => documentOf(n) })),
   ];
-  return { files, shards };
+  return { files, shards: shards.map((shard): ShardKeys => [shard.raw, shard.key, shard.size]) };
 }
 
 /** The postings of `terms` as saved in the cache: their list's key and terms (JSON), then per term its page count, then every page, then every value. */

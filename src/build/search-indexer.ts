@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { codeVersion, flushCacheWrites, readCache } from '../io/cache.js';
 import { currentRecord } from '../io/record.js';
 import { contentKey, type OutputWriter } from './output.js';
-import { encodeIndex, packPostings, unpackPostings, type IndexFile, type IndexShard, type Posting } from './search-encoding.js';
+import { encodeIndex, packPostings, unpackPostings, type IndexFile, type Posting, type ShardKeys } from './search-encoding.js';
 import { createBodyReader, entryOf, type PageEntry, type SearchPlace } from '../content/search-sections.js';
 
 /*
@@ -65,7 +65,7 @@ interface StateHead {
   /** Per page: its document's content key and size. */
   docs: Array<[key: string, size: number]>;
   /** Per term shard: the content key of its bytes before and after compression, and its compressed size. */
-  shards: Array<[raw: string, key: string, size: number]>;
+  shards: ShardKeys[];
   /** The index files, as SearchIndexer.list gives them. */
   files: Array<[path: string, key: string, size: number]>;
 }
@@ -299,7 +299,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
   };
 
   /** Saves what the next build starts from. */
-  const saveState = (order: string[], files: IndexFile[], shards: IndexShard[]) => {
+  const saveState = (order: string[], files: IndexFile[], shards: ShardKeys[]) => {
     const list = listKey(keys);
     const live = order.filter((term) => {
       const posting = postings[termIds.get(term)!]!;
@@ -313,7 +313,7 @@ export function createSearchIndexer(options: { state?: string } = {}) {
       lengths,
       shares: titleShares,
       docs: docKeys,
-      shards: shards.map((shard) => [shard.raw, shard.key, shard.size]),
+      shards,
       files: files.map((f) => [f.path, f.key, f.size]),
     } satisfies StateHead);
   };

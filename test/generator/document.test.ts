@@ -1,6 +1,6 @@
 import { createElement as h } from 'react';
 import { describe, expect, it } from 'vitest';
-import { renderDocument } from '../../src/build/document.js';
+import { renderDocument } from '../../src/build/render.js';
 
 describe('renderDocument', () => {
   it('writes the attribute names React keeps in camelCase in lowercase, and leaves raw HTML and SVG names as they are', () => {

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, uti
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockOutput, lockPath, processStarted, tempFolderPrefix } from '../../src/build/output-lock.js';
-import { outputScratch } from '../helpers/output-scratch.js';
+import { lockOutput, processStarted, tempFolderPrefix } from '../../src/build/output-lock.js';
+import { lockPath, outputScratch } from '../helpers/output-scratch.js';
 
 /*
  * The lock of an output folder where the file system or time misbehave: hard links refused (as

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, uti
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockOutput, lockPath, processStarted, tempFolderPrefix } from '../../src/build/output-lock.js';
+import { lockOutput, processStarted, tempFolderPrefix } from '../../src/build/output-lock.js';
 import { OutputWriter } from '../../src/build/output.js';
-import { outputScratch } from '../helpers/output-scratch.js';
+import { lockPath, outputScratch } from '../helpers/output-scratch.js';
 
 /*
  * The atomic output writer (src/build/output.ts) and the lock of an output folder
@@ -324,10 +324,9 @@ async function takeOver(target: string, contents: string): Promise<number[]> {
 describe('the lock of an output folder', () => {
   it('is a file beside the output folder naming this process, removed when released', async () => {
     const { parent, target } = place();
-    expect(lockPath(target)).toBe(join(parent, '.dist.lock'));
     expect(tempFolderPrefix(target)).toBe('.dist-build-');
     const lock = await lockOutput(target);
-    const holder = JSON.parse(read(lockPath(target)));
+    const holder = JSON.parse(read(join(parent, '.dist.lock')));
     expect(holder).toEqual({ docsLock: 1, pid: process.pid, host: hostname(), boot: bootId(), started: processStarted(process.pid) });
     expect(readdirSync(parent)).toEqual(['.dist.lock']);
     await expect(lockOutput(target)).rejects.toThrow(`this process already builds into ${target}`);

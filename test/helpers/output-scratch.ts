@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+
+/** Where a build keeps the lock of the output folder `target`: beside it (dist → .dist.lock). */
+export const lockPath = (target: string) => join(dirname(target), `.${basename(target)}.lock`);
 
 /**
  * A scratch folder for one test file of the output writer and its lock, with the cache on and kept
