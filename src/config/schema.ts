@@ -84,7 +84,6 @@ export const SectionSchema = z
     ),
   })
   .describe('A sidebar section.');
-export type Section = z.infer<typeof SectionSchema>;
 
 const versionField = z
   .union([nonBlank(), z.number()])
