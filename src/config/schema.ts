@@ -177,7 +177,7 @@ const COMPONENT_DESCRIPTIONS: Record<ComponentName, string> = {
   Head: 'Adds elements at the end of every <head> (props: HeadProps).',
 };
 
-export const ThemeSchema = z
+const ThemeSchema = z
   .strictObject({
     logo: z
       .union([
@@ -239,7 +239,7 @@ const cspSource = z
     'expected a source such as https://img.example.com, https://*.example.com or data: (a path may not hold spaces, commas or semicolons)',
   );
 const cspList = (what: string) => z.array(cspSource).default([]).describe(`Sources ${what}, added to the policy.`);
-export const CspSchema = z
+const CspSchema = z
   .strictObject({
     img: cspList('images may load from (img-src)'),
     media: cspList('audio and video may load from (media-src)'),
