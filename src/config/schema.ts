@@ -42,7 +42,7 @@ export interface NavEntry {
   url: string;
   children?: NavEntry[];
 }
-export const NavEntrySchema: z.ZodType<NavEntry> = z.lazy(() =>
+const NavEntrySchema: z.ZodType<NavEntry> = z.lazy(() =>
   z
     .strictObject({
       title: nonBlank().describe('Label in the top navigation.'),
@@ -71,7 +71,7 @@ const PageEntrySchema = z.union([
   z.strictObject({ autogenerate: FolderSchema }).describe('The pages of a folder, at this place among the pages listed by hand.'),
 ]);
 
-export const SectionSchema = z
+const SectionSchema = z
   .strictObject({
     title: nonBlank().describe('Section heading in the menus.'),
     url: z.union([z.literal(''), pageId]).describe('Section path without slashes: "concepts" is /concepts/ (content/concepts/index.md); "" is the home page.'),
