@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { basename } from 'node:path';
 import { formatPath, InputError, type SourceProblem } from '../shared/errors.js';
 import { toolVersion } from '../shared/tool-version.js';
 import { currentRecord } from '../io/record.js';
@@ -18,7 +17,7 @@ export interface LoadedConfig {
 }
 
 /** Reads, parses and validates site.config.yaml; throws InputError listing every problem. */
-export function loadConfig(path: string, displayName = basename(path)): LoadedConfig {
+export function loadConfig(path: string, displayName: string): LoadedConfig {
   try {
     return parseConfig(readSourceText(path, displayName), displayName);
   } catch (e) {

@@ -42,7 +42,7 @@ export interface NavEntry {
   url: string;
   children?: NavEntry[];
 }
-export const NavEntrySchema: z.ZodType<NavEntry> = z.lazy(() =>
+const NavEntrySchema: z.ZodType<NavEntry> = z.lazy(() =>
   z
     .strictObject({
       title: nonBlank().describe('Label in the top navigation.'),
@@ -71,7 +71,7 @@ const PageEntrySchema = z.union([
   z.strictObject({ autogenerate: FolderSchema }).describe('The pages of a folder, at this place among the pages listed by hand.'),
 ]);
 
-export const SectionSchema = z
+const SectionSchema = z
   .strictObject({
     title: nonBlank().describe('Section heading in the menus.'),
     url: z.union([z.literal(''), pageId]).describe('Section path without slashes: "concepts" is /concepts/ (content/concepts/index.md); "" is the home page.'),
@@ -84,7 +84,6 @@ export const SectionSchema = z
     ),
   })
   .describe('A sidebar section.');
-export type Section = z.infer<typeof SectionSchema>;
 
 const versionField = z
   .union([nonBlank(), z.number()])
@@ -178,7 +177,7 @@ const COMPONENT_DESCRIPTIONS: Record<ComponentName, string> = {
   Head: 'Adds elements at the end of every <head> (props: HeadProps).',
 };
 
-export const ThemeSchema = z
+const ThemeSchema = z
   .strictObject({
     logo: z
       .union([
@@ -240,7 +239,7 @@ const cspSource = z
     'expected a source such as https://img.example.com, https://*.example.com or data: (a path may not hold spaces, commas or semicolons)',
   );
 const cspList = (what: string) => z.array(cspSource).default([]).describe(`Sources ${what}, added to the policy.`);
-export const CspSchema = z
+const CspSchema = z
   .strictObject({
     img: cspList('images may load from (img-src)'),
     media: cspList('audio and video may load from (media-src)'),

@@ -3,16 +3,13 @@ import { InputError } from '../shared/errors.js';
 const FENCE = /^---[ \t]*\r?\n/;
 
 /** A source cut at its frontmatter fences, before the frontmatter is read. */
-export interface RawSource {
-  /** The YAML between the fences. */
-  yaml: string;
-  body: string;
-  /** Lines before the body (frontmatter plus its fences); add to body line numbers. */
-  bodyLineOffset: number;
-}
+export type RawSource = ReturnType<typeof splitSource>;
 
-/** Cuts a page's source at its frontmatter fences (cheap: the YAML is not read); throws InputError. */
-export function splitSource(source: string, file: string): RawSource {
+/**
+ * Cuts a page's source at its frontmatter fences (cheap: the YAML is not read) into the YAML between them, the
+ * body, and the lines before the body (the frontmatter and its fences: add them to the body's line numbers); throws InputError.
+ */
+export function splitSource(source: string, file: string) {
   const open = FENCE.exec(source);
   if (!open) {
     throw new InputError([{ file, line: 1, column: 1, message: 'missing frontmatter: the file must start with a "---" line, then at least "title: …", then "---"' }]);

@@ -3,8 +3,6 @@
 export interface BlogPost {
   /** The post's address: /<path>/<slug>/. */
   url: string;
-  /** Its source file: content/<path>/YYYY-MM-DD-slug.md. */
-  sourcePath: string;
   title: string;
   description: string;
   /** YYYY-MM-DD, from the file name. */
@@ -14,7 +12,6 @@ export interface BlogPost {
 }
 
 export interface Blog {
-  path: string;
   title: string;
   description?: string;
   /** The address of the first index page: /<path>/. */

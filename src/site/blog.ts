@@ -83,13 +83,13 @@ export function prepareBlog(loaded: LoadedConfig, sourcePages: SourcePage[], fai
     if (other) continue;
     const id = `${path}/${name.slug}`;
     pages.push({ ...page, id });
-    posts.push({ url: `/${id}/`, sourcePath: page.sourcePath, title: fm.title, description: fm.description ?? '', date: name.date, authors: fm.authors ?? [], tags: fm.tags ?? [] });
+    posts.push({ url: `/${id}/`, title: fm.title, description: fm.description ?? '', date: name.date, authors: fm.authors ?? [], tags: fm.tags ?? [] });
   }
   posts.sort((a, b) => (a.date === b.date ? (a.url < b.url ? -1 : 1) : a.date < b.date ? -1 : 1));
   const count = Math.max(1, Math.ceil(posts.length / postsPerPage));
   const indexUrls = Array.from({ length: count }, (_, i) => (i === 0 ? `/${path}/` : `/${path}/page/${i + 1}/`));
   const feedUrl = settings.feed ? `/${path}/atom.xml` : undefined;
-  const blog: Blog = { path, title, description, url: `/${path}/`, posts, indexUrls, feedUrl };
+  const blog: Blog = { title, description, url: `/${path}/`, posts, indexUrls, feedUrl };
   const newest = [...blog.posts].reverse();
   indexUrls.forEach((url, i) => {
     const html = blogIndexHtml(loaded.config, base, blog, newest.slice(i * postsPerPage, (i + 1) * postsPerPage), i);

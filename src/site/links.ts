@@ -104,15 +104,13 @@ export function checkUnbuiltLinks(site: Site, targets: LinkTargets, unbuilt: Ite
 export function checkRelated(site: Site, targets: LinkTargets): SourceProblem[] {
   const problems: SourceProblem[] = [];
   for (const page of site.pages) {
-    const { related, hero, features } = page.frontmatter;
+    const { related, hero, features, image } = page.frontmatter;
     // Every link of the frontmatter: further reading, and the landing page's hero buttons and feature cards.
-    const fields: Array<[url: string, path: Array<string | number>]> = [
-      ...related.map((item, i): [string, Array<string | number>] => [item.url, ['related', i, 'url']]),
-      ...(hero?.actions ?? []).map((action, i): [string, Array<string | number>] => [action.url, ['hero', 'actions', i, 'url']]),
-      ...(features ?? []).flatMap((feature, i): Array<[string, Array<string | number>]> => (feature.url === undefined ? [] : [[feature.url, ['features', i, 'url']]])),
-    ];
+    const fields: Array<[url: string, path: Array<string | number>]> = [];
+    related.forEach((item, i) => fields.push([item.url, ['related', i, 'url']]));
+    hero?.actions.forEach((action, i) => fields.push([action.url, ['hero', 'actions', i, 'url']]));
+    features?.forEach((feature, i) => feature.url !== undefined && fields.push([feature.url, ['features', i, 'url']]));
     // The picture of link previews: a file of static/ (or of another host).
-    const image = page.frontmatter.image;
     if (image?.startsWith('/') && !targets.files.has(image)) {
       problems.push({ file: page.sourcePath, ...page.locateField(['image']), path: 'frontmatter.image', message: `image "${image}" is not a file of static/ (put the picture there and write its path from it, such as /images/social.png)` });
     }

@@ -89,8 +89,6 @@ export interface TreeSpec {
     /** The first version of the config: at the root, in the sitemap, llms.txt and the search engines' index. */
     current: boolean;
   };
-  /** The tree whose pages this one shows where it has none of its own (the default language of its version). */
-  source: number;
   /** Position of its version in config.versions (0 without versions). */
   versionIndex: number;
 }

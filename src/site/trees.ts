@@ -34,7 +34,6 @@ export function treeSpecs(config: SiteConfig): TreeSpec[] | undefined {
       language,
       defaultLanguage: l === 0,
       version: version && { name: version.name, label: version.label ?? version.name, current: v === 0 },
-      source: v * languages.length,
       versionIndex: v,
     })),
   );
@@ -104,7 +103,8 @@ export function buildTrees(loaded: LoadedConfig, sourcePages: SourcePage[], fail
   const trees: SiteTree[] = [];
   for (const spec of specs) {
     const pages = owned[spec.index]!;
-    if (spec.source !== spec.index) pages.push(...fallbacks(trees[spec.source]!, spec, pages, failed));
+    // A language's tree shows the pages it lacks from the default language of its version (made before it).
+    if (!spec.defaultLanguage) pages.push(...fallbacks(trees.find((tree) => tree.versionIndex === spec.versionIndex)!, spec, pages, failed));
     const version = spec.versionIndex > 0 ? loaded.config.versions[spec.versionIndex] : undefined;
     // A problem of an older version's sections or navigation: at its own, or at the current version's that it takes.
     // The footer's, banner's and notification's links lead to the same pages from every tree: checked once, in tree 0.

@@ -55,7 +55,7 @@ const TOKENS: Array<[property: string, light: ColorKey, dark: ColorKey]> = [
  * The dark-scheme header colours a site may leave out: each then follows its light-scheme key, so that a
  * config written when the header text was one colour for both schemes keeps its look.
  */
-export const FOLLOWS: Partial<Record<ColorKey, ColorKey>> = {
+const FOLLOWS: Partial<Record<ColorKey, ColorKey>> = {
   headerTextDark: 'headerText',
   headerTextSoftDark: 'headerTextSoft',
   headerAccentDark: 'headerAccent',

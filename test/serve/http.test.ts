@@ -86,7 +86,7 @@ describe('docs serve answers', () => {
     expect(res.text).toContain('<h1>Alpha guide</h1>');
     expect(res.text).toContain(`${RELOAD_TAG}</head>`);
     expect(res.text.split(RELOAD_TAG)).toHaveLength(2);
-    const { config } = loadConfig(fixture.path('site.config.yaml'));
+    const { config } = loadConfig(fixture.path('site.config.yaml'), 'site.config.yaml');
     expect(res.headers['content-security-policy']).toBe(contentSecurityPolicy(config, headScript(config), true));
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers[name.toLowerCase()]).toBe(value);
     expect(res.headers.etag).toMatch(/^"[\w-]+"$/);
