@@ -149,10 +149,6 @@ export class PreviewServer {
     return new Map([...this.store].map(([path, entry]) => [path, entry.source]));
   }
 
-  state(): BuildState {
-    return this.hub.getState();
-  }
-
   /** Resolves when no build or background work is left (the served files equal a fresh build's output). */
   settled(): Promise<void> {
     if (this.isSettled()) return Promise.resolve();
