@@ -18,7 +18,6 @@ import { printables, siteFiles, TEMPLATES_DIR } from '../build/parts.js';
 import { stageTimes, timed } from '../shared/stages.js';
 import { Engine, type EngineOptions, type Rendering, type Update } from './engine.js';
 
-
 export interface BuildOptions {
   /** Site root: holds content/, templates/ and static/ unless told otherwise. */
   root: string;
@@ -70,11 +69,11 @@ function normaliseBase(base = '/'): string {
 }
 
 /**
- * Loads and checks everything (and with `render`, prepares rendering); throws InputError listing
+ * Loads and checks everything (and, unless checkOnly, prepares rendering); throws InputError listing
  * every problem found. `onConfig` may return hooks that get each page as soon as its Markdown is
  * rendered (see loadPages).
  */
-async function loadSite(options: BuildOptions, onConfig: EngineOptions['onConfig'], render: boolean): Promise<Extract<Update, { ok: true }> & { base: string; root: string }> {
+async function loadSite(options: BuildOptions, onConfig: EngineOptions['onConfig']): Promise<Extract<Update, { ok: true }> & { base: string; root: string }> {
   const root = resolve(options.root);
   const configPath = resolve(root, options.config ?? 'site.config.yaml');
   const base = normaliseBase(options.base);
@@ -86,7 +85,7 @@ async function loadSite(options: BuildOptions, onConfig: EngineOptions['onConfig
     configPath,
     templatesDir: options.templates ?? TEMPLATES_DIR,
     base,
-    render,
+    render: !options.checkOnly,
     strict: options.strict,
     pool: options.pool,
     // Page bodies wait in the render cache, not in memory, until their page is written.
@@ -228,7 +227,7 @@ async function buildLocked(options: BuildOptions): Promise<BuildResult> {
     return search.hooks;
   };
   // (The site's components are compiled and loaded for check too, in memory, so that it reports their problems.)
-  const { site, base, root, warnings, rendering } = await loadSite(options, searchFeed, !options.checkOnly);
+  const { site, base, root, warnings, rendering } = await loadSite(options, searchFeed);
   if (options.checkOnly || !rendering) return { site, pages: site.pages.length, ms: performance.now() - started, warnings };
   // (Not a problem, even with --strict: the file is right for a host that serves the sub-path at its root.)
   if (base !== '/') warnings.push({ file: 'robots.txt', line: 0, column: 0, message: robotsUnderBase(site.config.site.url, base) });

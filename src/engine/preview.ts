@@ -86,7 +86,7 @@ interface Current {
 export class Preview {
   private readonly engine: Engine;
   /** The record of the last build of this site root (src/io/record.ts). */
-  private readonly record: BuildRecord;
+  readonly record: BuildRecord;
   /** The pages the last build rendered, by id. */
   private pages = new Map<string, Rendered>();
   private readonly printables = new Map<string, Rendered>();
@@ -122,9 +122,7 @@ export class Preview {
     this.listed = new Promise((r) => (this.onListed = r));
     this.record = new BuildRecord(`docs serve ${resolve(options.root)}`);
     this.engine = new Engine({
-      root: options.root,
-      configPath: options.configPath,
-      templatesDir: options.templatesDir,
+      ...options,
       base: BASE,
       render: true,
       // The pages stay in memory from save to save.
@@ -166,11 +164,6 @@ export class Preview {
   /** Applies a change; returns the output files that changed, or every problem found. */
   build(change: PreviewChange): Promise<BuildResult> {
     return this.record.run(() => this.buildNow(change));
-  }
-
-  /** Writes the record of the last build when a build changed it: after the build's files are on their way to the browser. */
-  saveRecord(): Promise<void> {
-    return this.record.save();
   }
 
   private async buildNow(change: PreviewChange): Promise<BuildResult> {

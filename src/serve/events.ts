@@ -74,10 +74,6 @@ export class EventHub {
     for (const client of this.clients) this.send(client, 'state', state);
   }
 
-  getState(): BuildState {
-    return this.state;
-  }
-
   /** Tells every page whose document changed to reload (every page when `all`). */
   changed(all = false): void {
     for (const client of this.clients) {

@@ -38,7 +38,7 @@ export type Resolved =
   | { kind: 'missing'; entry?: Entry };
 
 /** index.html for folders, a redirect for a folder named without its slash, the 404 page otherwise. */
-export function resolveFile(store: FileStore, target: { path: string; rawPath: string; query: string }): Resolved {
+export function resolveFile(store: FileStore, target: Extract<Target, { ok: true }>): Resolved {
   const key = target.path.endsWith('/') ? `${target.path}index.html` : target.path;
   const entry = store.get(key);
   if (entry) return { kind: 'file', entry };

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventHub } from './events.js';
 import { RELOAD_SCRIPT_URL, RELOAD_TAG, type Entry, type FileStore } from './files.js';
-import { headersFor, parseTarget, resolveFile, sendEntry, sendText, type HeaderRule } from './http.js';
+import { headersFor, parseTarget, resolveFile, sendEntry, sendText, type HeaderRule, type Target } from './http.js';
 
 /*
  * How the preview answers a request: the built files from memory, its own
@@ -98,7 +98,7 @@ export class Responder {
    * A request during the first build: a page is rendered on demand (with
    * the files it points to); anything else waits for the build.
    */
-  private async answerEarly(req: IncomingMessage, res: ServerResponse, target: Extract<ReturnType<typeof parseTarget>, { ok: true }>, early: EarlyFiles): Promise<void> {
+  private async answerEarly(req: IncomingMessage, res: ServerResponse, target: Extract<Target, { ok: true }>, early: EarlyFiles): Promise<void> {
     try {
       let found = resolveFile(early.store, target);
       if (found.kind !== 'file' && found.kind !== 'redirect') {

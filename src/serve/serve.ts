@@ -149,14 +149,11 @@ export class PreviewServer {
     return new Map([...this.store].map(([path, entry]) => [path, entry.source]));
   }
 
-  state(): BuildState {
-    return this.hub.getState();
-  }
-
   /** Resolves when no build or background work is left (the served files equal a fresh build's output). */
   settled(): Promise<void> {
-    if (this.isSettled()) return Promise.resolve();
-    return new Promise((r) => this.settleWaiters.push(r));
+    const settled = new Promise<void>((r) => this.settleWaiters.push(r));
+    this.checkSettled();
+    return settled;
   }
 
   async close(): Promise<void> {
@@ -335,12 +332,8 @@ export class PreviewServer {
     this.hub.setState(state.ok ? state : { ...state, note: overlayNote(this.store.size > 0) });
   }
 
-  private isSettled(): boolean {
-    return !this.running && !this.timer && isEmptyChange(this.pending) && (!this.worker || this.worker.settled);
-  }
-
   private checkSettled(): void {
-    if (!this.isSettled()) return;
+    if (this.running || this.timer || !isEmptyChange(this.pending) || (this.worker && !this.worker.settled)) return;
     for (const waiter of this.settleWaiters.splice(0)) waiter();
   }
 

@@ -59,7 +59,7 @@ port.on('message', (message: ToWorker) => {
     );
     post({ type: 'result', id: message.id, result });
     // The record of the last build (src/io/record.ts), once the result is on its way: without it, the next start does the full work.
-    if (result.ok) await builder.saveRecord().catch(() => undefined);
+    if (result.ok) await builder.record.save().catch(() => undefined);
     lastId = message.id;
     pending--;
     scheduleSettle();

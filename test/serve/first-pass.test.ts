@@ -142,7 +142,7 @@ describe('pages rendered on request during the first build', () => {
     const result = await building;
     if (!result.ok) throw new Error('the first build failed');
     // As the serve worker does once the result is sent: the next start (the warm test) finds this one's record.
-    await builder.saveRecord();
+    await builder.record.save();
     // Once the first build is done the server holds the files: no more early answers.
     expect(await builder.early('/guides/')).toBeUndefined();
     // (The first build's files are all new: its result sets every output file.)

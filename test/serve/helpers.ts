@@ -9,6 +9,7 @@ import { build } from '../../src/engine/build.js';
 import { EventEmitter } from 'node:events';
 import type { ServeOptions } from '../../src/serve/serve.js';
 import type { BuildResult } from '../../src/serve/protocol.js';
+import type { BuildState } from '../../src/serve/events.js';
 import { PreviewServer } from '../../src/serve/serve.js';
 import { expect } from 'vitest';
 
@@ -183,7 +184,7 @@ export async function startFixturePreview(fixture: Fixture, captured = capture()
 /** startFixturePreview for a fixture whose first build must pass: throws with the output when it failed. */
 export async function startBuiltPreview(fixture: Fixture): Promise<{ preview: Preview; captured: Captured }> {
   const started = await startFixturePreview(fixture);
-  if (!started.preview.state().ok) throw new Error(`the first build failed:\n${started.captured.out}\n${started.captured.err}`);
+  if (!(await stateOf(started.preview)).ok) throw new Error(`the first build failed:\n${started.captured.out}\n${started.captured.err}`);
   return started;
 }
 
@@ -306,6 +307,16 @@ export class EventClient {
 
   close(): void {
     this.closeRequest?.();
+  }
+}
+
+/** The build state the preview sends a page that opens its event stream now (what the overlay shows). */
+export async function stateOf(preview: Preview, path = '/'): Promise<BuildState> {
+  const client = new EventClient(preview.url, path);
+  try {
+    return (await client.next('state')) as BuildState;
+  } finally {
+    client.close();
   }
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildState } from '../../src/serve/events.js';
 import type { PreviewServer as Preview } from '../../src/serve/serve.js';
 import { DESKTOP, hasChromium, launch, offline } from '../helpers/browser.js';
-import { EventClient, makeFixture, nextBuild, startFixturePreview, type Captured, type Fixture } from './helpers.js';
+import { makeFixture, nextBuild, startFixturePreview, stateOf, type Captured, type Fixture } from './helpers.js';
 
 /*
  * What the preview says of broken input (issue #38): the overlay tells whether a good build is behind it
@@ -34,14 +34,9 @@ afterAll(async () => {
 });
 
 async function state(path = '/'): Promise<Extract<BuildState, { ok: false }>> {
-  const client = new EventClient(preview.url, path);
-  try {
-    const got = (await client.next('state')) as BuildState;
-    if (got.ok) throw new Error('the build state is ok');
-    return got;
-  } finally {
-    client.close();
-  }
+  const got = await stateOf(preview, path);
+  if (got.ok) throw new Error('the build state is ok');
+  return got;
 }
 
 async function overlayText(): Promise<string> {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildState } from '../../src/serve/events.js';
 import type { BuildResult } from '../../src/serve/protocol.js';
 import type { PreviewServer as Preview } from '../../src/serve/serve.js';
-import { buildEvents, expectServesWhatBuildWrites, get, makeFixture, nextBuild, openPage, readTree, startBuiltPreview, startFixturePreview, templatePath, type Captured, type EventClient, type Fixture } from './helpers.js';
+import { buildEvents, expectServesWhatBuildWrites, get, makeFixture, nextBuild, openPage, readTree, startBuiltPreview, startFixturePreview, stateOf, templatePath, type Captured, type EventClient, type Fixture } from './helpers.js';
 
 /*
  * Edits while serving: what is rebuilt, who is told to reload, what the
@@ -179,7 +179,7 @@ describe('broken input while serving', () => {
     const failed = nextBuild(preview);
     fixture.remove('content/reference/two.md');
     expect((await failed).ok).toBe(false);
-    const state = preview.state();
+    const state = await stateOf(preview);
     if (state.ok) throw new Error('expected problems');
     expect(state.problems[0]).toMatch(/^site\.config\.yaml:\d+:\d+ sections\[2\]\.pages\[1\]: page "reference\/two" has no file/);
     expect((await get(base, '/reference/two/')).status).toBe(200); // still the last good build
@@ -243,7 +243,7 @@ describe('folders and the config deleted and made again', () => {
   const settledOk = async () => {
     await new Promise((resolve) => setTimeout(resolve, 300)); // the watcher's events of the last change
     await preview.settled();
-    return preview.state().ok;
+    return (await stateOf(preview)).ok;
   };
 
   it('the config, deleted and written again, is watched still (and so is one saved by renaming, as some editors do)', async () => {
@@ -387,7 +387,7 @@ describe('template edits', () => {
     built = nextBuild(preview);
     fixture.edit('content/index.md', 'Start with', 'Begin with');
     expect((await built).ok).toBe(true);
-    expect(preview.state().ok).toBe(false);
+    expect((await stateOf(preview)).ok).toBe(false);
     expect((await get(base, '/')).text).toContain('Begin with');
 
     // An exception while rendering: printed, shown, and the server carries on.
@@ -402,7 +402,7 @@ describe('template edits', () => {
     built = nextBuild(preview);
     fixture.edit(`../templates/Layout.tsx`, 'content={String((null as unknown as { x: string }).x)} />', 'content="fixed-layout" />');
     expect((await built).ok).toBe(true);
-    expect(preview.state()).toEqual({ ok: true });
+    expect(await stateOf(preview)).toEqual({ ok: true });
     expect((await get(base, '/')).text).toContain('<meta name="serve-test" content="fixed-layout"/>');
     expect(layout).toContain('templates');
   });
@@ -444,7 +444,7 @@ describe('a site that is broken from the start', () => {
     broken.edit('content/guides/beta.md', 'title: Beta guide', 'title: ""');
     const { preview: early, captured: out } = await startFixturePreview(broken);
     try {
-      expect(early.state().ok).toBe(false);
+      expect((await stateOf(early)).ok).toBe(false);
       expect(out.err).toContain('content/guides/beta.md:2:8 frontmatter.title:');
       expect(out.err).toContain('the site is served once they are fixed');
       const res = await get(early.url, '/guides/alpha/');

@@ -110,9 +110,8 @@ function showOverlay(state: FailedState): void {
     border: '0',
     borderRadius: '4px',
     cursor: 'pointer',
-  });
+  }, 'Dismiss');
   close.type = 'button';
-  close.textContent = 'Dismiss';
   close.setAttribute('aria-label', 'Dismiss the build errors');
   close.addEventListener('click', () => hideOverlay(key));
   header.append(title, close);
