@@ -122,7 +122,9 @@ export class Preview {
     this.listed = new Promise((r) => (this.onListed = r));
     this.record = new BuildRecord(`docs serve ${resolve(options.root)}`);
     this.engine = new Engine({
-      ...options,
+      root: options.root,
+      configPath: options.configPath,
+      templatesDir: options.templatesDir,
       base: BASE,
       render: true,
       // The pages stay in memory from save to save.
