@@ -6,7 +6,7 @@ import { h, walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
 import { decodeReferences } from '../../shared/html.js';
-import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
+import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
@@ -192,10 +192,10 @@ export function remarkCodeBlocks() {
     for (const { node, index, parent, lang, code, meta, marks, key } of blocks) {
       const tokens = used.get(key) ?? previous.get(key) ?? fetched.get(key) ?? plainTokens(code);
       if (needsHighlighter(lang)) used.set(key, tokens);
-      const body = linesOf(tokens).flatMap((line, i): ElementContent[] => {
-        const classes = line.properties.className as string[];
-        if (meta.lines.has(i + 1)) classes.push('hl');
-        if (marks[i]) classes.push(marks[i]!);
+      // One `span.line` per line (marked when highlighted or a diff's), a span per token.
+      const body = tokens.flatMap((tokenLine, i): ElementContent[] => {
+        const className = ['line', ...(meta.lines.has(i + 1) ? ['hl'] : []), ...(marks[i] ? [marks[i]!] : [])];
+        const line = h('span', { className }, tokenLine.map(([name, value]) => (name ? h('span', { className: [name] }, [value]) : value)));
         return i ? [{ type: 'text', value: '\n' }, line] : [line];
       });
       const children = [
