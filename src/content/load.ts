@@ -45,9 +45,8 @@ import { duplicatePage, FrontmatterProblems, pageIdOf, PageProblems, withBodyPro
  * A page read and split, before (or instead of) rendering its Markdown. Its frontmatter is read
  * where the page renders (see frontmatterOf), unless the page's render or last build had it.
  */
-export interface Prepared extends RawSource, Pick<SourcePage, 'locateField'> {
+export interface Prepared extends RawSource, Pick<SourcePage, 'locateField' | 'sourcePath'> {
   relPath: string;
-  sourcePath: string;
   frontmatter?: Frontmatter;
   key: string;
 }

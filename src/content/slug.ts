@@ -105,8 +105,7 @@ export function rehypeReserveIds() {
 
 export function rehypeUniqueIds() {
   return (_tree: Root, file: VFile) => {
-    const reserved = reservations.get(file);
-    if (!reserved) return;
+    const reserved = reservations.get(file)!;
     reservations.delete(file);
     for (const node of reserved.slugged) node.properties.id = headingId(String(node.properties.id), toString(node), reserved.taken);
   };
