@@ -370,7 +370,7 @@ const entries = vi.hoisted(() => ({ broken: false }));
 vi.mock('../../src/shared/paths.js', async (importOriginal) => {
   const paths = await importOriginal<typeof import('../../src/shared/paths.js')>();
   const broken = new URL('./no-such-worker.mjs', import.meta.url);
-  return { ...paths, workerEntry: (name: 'pool' | 'highlight') => (entries.broken ? broken : paths.workerEntry(name)) };
+  return { ...paths, workerEntry: (name: 'pool' | 'serve') => (entries.broken ? broken : paths.workerEntry(name)) };
 });
 
 describe('highlighting on a thread of its own', () => {
