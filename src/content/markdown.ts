@@ -18,7 +18,7 @@ import { rehypeSafeRawHtml, remarkFootnotesDefined, remarkRawHtmlClosed } from '
 import { nestingProblem, weightProblem } from './nesting.js';
 import { rehypeHeadings } from './plugins/headings.js';
 import { rehypeTaskListLabels } from './plugins/task-lists.js';
-import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
+import { rehypeHeadingIds } from './slug.js';
 
 export interface RawLink {
   /** The href as written. */
@@ -97,8 +97,7 @@ const pipeline = unified()
   .use(remarkRehype, { allowDangerousHtml: true })
   // Raw HTML is parsed and sanitised before anything reads ids or links (see plugins/raw-html.ts).
   .use(rehypeSafeRawHtml)
-  .use(rehypeReserveIds)
-  .use(rehypeUniqueIds)
+  .use(rehypeHeadingIds)
   .use(rehypeHeadings)
   .use(rehypeTaskListLabels);
 

@@ -75,7 +75,7 @@ function outlineOf(headings: HeadingText[]): Pick<SourcePage, 'anchors' | 'headi
   for (const heading of headings) {
     const text = heading.text!;
     const title = text.trim();
-    // (As rehype-slug and then rehypeUniqueIds do.)
+    // (As rehype-slug and then rehypeHeadingIds do.)
     const id = headingId(slugger.slug(text), text, taken);
     if (heading.depth > 3) continue;
     texts.push(title);
