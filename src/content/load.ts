@@ -55,9 +55,7 @@ export interface Prepared extends RawSource, Pick<SourcePage, 'locateField' | 's
  * Reads and splits a page, and with `lookup` takes its render from the cache.
  * The frontmatter of a cached render is parsed only when it differs from the
  * one the render was made with: YAML parsing is most of the time of a cached
- * page. A page to
- * render has its frontmatter read as it renders (on a worker thread, say),
- * unless it is the one the page had at the last build.
+ * page.
  */
 export function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
