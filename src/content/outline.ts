@@ -111,12 +111,10 @@ export async function outlinePages(rootDir: string, contentDir: string, files: r
       result.set(file, e);
     }
   }
-  if (marked.length) {
-    // Each heading a block of its own: the n-th heading of the tree is the n-th line.
-    const tree = parser.parse(marked.map((h) => h.line).join('\n\n')) as Root;
-    const parsed = tree.children.filter((node): node is Heading => node.type === 'heading');
-    marked.forEach((heading, i) => (heading.text = parsed[i] ? textOf(parsed[i]!) : ''));
-  }
+  // Each heading a block of its own: the n-th heading of the tree is the n-th line (none: an empty document, parsed at once).
+  const tree = parser.parse(marked.map((h) => h.line).join('\n\n')) as Root;
+  const parsed = tree.children.filter((node): node is Heading => node.type === 'heading');
+  marked.forEach((heading, i) => (heading.text = parsed[i] ? textOf(parsed[i]!) : ''));
   for (const { file, page, headings } of pending) result.set(file, { ...page, ...outlineOf(headings) });
   return result;
 }
