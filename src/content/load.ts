@@ -17,14 +17,14 @@ import { codeBlocksIn } from './plugins/code-blocks.js';
 import { createBodyReader, entryOf, type PageEntry, type SearchBody, type SearchPlace } from './search-sections.js';
 
 /** What the render cache keeps of a page (see readCache): its render without the tree, and the frontmatter it was made with. */
-type CachedMarkdown = Omit<RenderedMarkdown, 'ids' | 'problems' | 'codeBlocks'> & {
+type CachedMarkdown = Omit<RenderedMarkdown, 'ids' | 'problems'> & {
   ids: string[];
   tokenClasses: Record<string, TokenClass>;
   /** The frontmatter the page had, as written and as read (so that the same YAML is not parsed again). */
   fm?: { yaml: string; frontmatter: Frontmatter };
 };
 
-export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'codeBlocks'> {
+export interface SourcePage extends Omit<RenderedMarkdown, 'problems'> {
   /** Page path without slashes: '' (home), 'concepts' (section index), 'concepts/output'. */
   id: string;
   /** Display path of the source, relative to the site root: content/concepts/output.md. */
@@ -104,7 +104,7 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
     if (last) registerTokenClasses(last.tokenClasses);
     const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter, codeBlocks: last && codeBlocksIn(last.html) });
     if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
-    const { problems: _problems, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
+    const { problems: _problems, ids, ...rest } = fresh;
     const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter } };
     const search = place ? entryOf({ ...place, title: frontmatter.title }, (readBody ??= createBodyReader())(rest.html)) : undefined;
     return { rendered: result, cached: writeCache(prepared.key, result), search };

@@ -73,8 +73,6 @@ export interface RenderedMarkdown extends Pick<PageContext, 'anchors' | 'heading
   /** Every id present in the rendered body (targets for #fragment links). */
   ids: Set<string>;
   links: RawLink[];
-  /** Highlighted tokens of the page's code blocks, by codeBlockKey (to reuse at its next render). */
-  codeBlocks: Map<string, TokenLine[]>;
 }
 
 /**
@@ -105,7 +103,7 @@ export async function renderMarkdown(body: string, options: RenderOptions): Prom
   const { file, lineOffset } = options;
   const codeBlocks = { previous: options.codeBlocks ?? new Map<string, TokenLine[]>(), used: new Map<string, TokenLine[]>() };
   const ctx: PageContext = { ...options, problems: [], tabGroups: 0, anchors: [], headings: [], codeBlocks };
-  const unrendered = (problem: SourceProblem): RenderedMarkdown => ({ html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem], codeBlocks: new Map() });
+  const unrendered = (problem: SourceProblem): RenderedMarkdown => ({ html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem] });
   const problem = sizeProblem(body, file) ?? nestingProblem(body, file, lineOffset) ?? weightProblem(body, file, lineOffset);
   if (problem) return unrendered(problem);
   try {
@@ -138,7 +136,7 @@ async function renderChecked(body: string, ctx: PageContext): Promise<RenderedMa
   const links: RawLink[] = [];
   collect(hast, ctx, ids, links);
   const html = toHtml(hast, { allowDangerousHtml: true, characterReferences: { useShortestReferences: true } });
-  return { html, anchors: ctx.anchors, headings: ctx.headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
+  return { html, anchors: ctx.anchors, headings: ctx.headings, ids, links, problems: ctx.problems };
 }
 
 /** Collects the ids and internal links of a rendered tree (links become placeholders), and refuses URLs that run script. */
