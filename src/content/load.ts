@@ -245,9 +245,7 @@ export async function loadPages(
   /** Each page's cached result without its body, for the next build's record; and whether any is not the record's. */
   const metas = new Map<string, Meta>();
   let changed = false;
-  /** Ids of pages that exist but failed to load (links to them are not reported as broken). */
-  const failed = new Set<string>();
-  /** Of those, the ones that were rendered, with problems: their links are checked all the same. */
+  /** Pages that failed to load but were rendered, with problems: their links are checked all the same. */
   const unbuilt: UnbuiltPage[] = [];
   const problems: SourceProblem[] = [];
   const seen = new Map<string, string>();
@@ -301,7 +299,6 @@ export async function loadPages(
       const e = await withBodyProblems(caught);
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);
-      failed.add(id);
       if (e instanceof PageProblems) unbuilt.push(e.unbuilt);
     }
   }
@@ -312,7 +309,6 @@ export async function loadPages(
       slot.search = result.search;
     } else {
       problems.push(...result.problems);
-      failed.add(pageIdOf(slot.prepared.relPath)!);
       if (result.unbuilt) unbuilt.push(result.unbuilt);
       slot.failed = true;
     }
@@ -359,5 +355,5 @@ export async function loadPages(
   }
   lastBuild = undefined;
   await flushCacheWrites();
-  return { pages, problems, failed, unbuilt, markdown };
+  return { problems, unbuilt, markdown };
 }
