@@ -10,7 +10,6 @@ import { VFile } from 'vfile';
 import type { SourceProblem } from '../shared/errors.js';
 import { EXTERNAL, SCHEME } from './link-kinds.js';
 import { report, type PageContext, type RenderOptions } from './context.js';
-import type { TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDiagrams } from './plugins/diagrams.js';
 import { remarkDirectives } from './plugins/directives.js';
@@ -101,8 +100,7 @@ const pipeline = unified()
 
 export async function renderMarkdown(body: string, options: RenderOptions): Promise<RenderedMarkdown> {
   const { file, lineOffset } = options;
-  const codeBlocks = { previous: options.codeBlocks ?? new Map<string, TokenLine[]>(), used: new Map<string, TokenLine[]>() };
-  const ctx: PageContext = { ...options, problems: [], tabGroups: 0, anchors: [], headings: [], codeBlocks };
+  const ctx: PageContext = { ...options, problems: [], tabGroups: 0, anchors: [], headings: [] };
   const unrendered = (problem: SourceProblem): RenderedMarkdown => ({ html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem] });
   const problem = sizeProblem(body, file) ?? nestingProblem(body, file, lineOffset) ?? weightProblem(body, file, lineOffset);
   if (problem) return unrendered(problem);
