@@ -6,7 +6,7 @@ import { cacheHas } from '../io/cache.js';
 import type { Anchor } from './context.js';
 import { parser } from './mdast-parse.js';
 import { frontmatterOf, pageIdOf, prepare, type SourcePage } from './load.js';
-import { CHROME_IDS, headingId } from './slug.js';
+import { headingId } from './slug.js';
 
 /*
  * Pages known by their frontmatter and headings only. `docs serve` shows the
@@ -69,7 +69,7 @@ function plainHeading(line: string): HeadingText {
 /** Anchors (h2), headings (h2 and h3) and ids of one page's headings, in order. */
 function outlineOf(headings: HeadingText[]): Pick<SourcePage, 'anchors' | 'headings' | 'ids'> {
   const slugger = new GithubSlugger();
-  const taken = new Set(CHROME_IDS);
+  const taken = new Set<string>();
   const anchors: Anchor[] = [];
   const texts: string[] = [];
   for (const heading of headings) {
@@ -81,7 +81,7 @@ function outlineOf(headings: HeadingText[]): Pick<SourcePage, 'anchors' | 'headi
     texts.push(title);
     if (heading.depth === 2) anchors.push({ title, id });
   }
-  return { anchors, headings: texts, ids: new Set([...taken].filter((id) => !CHROME_IDS.includes(id))) };
+  return { anchors, headings: texts, ids: taken };
 }
 
 /**

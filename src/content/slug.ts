@@ -67,7 +67,6 @@ const slugHeadings = rehypeSlug() as (tree: Root) => void;
 export function rehypeHeadingIds() {
   return (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    const taken = new Set(CHROME_IDS);
     /** The headings given a free id once slugged: those whose id is not a string. */
     const slugged: Element[] = [];
     /** Where each id of this tree was first given, to name it when the id comes again. */
@@ -90,7 +89,6 @@ export function rehypeHeadingIds() {
         }
         if (id === FOOTNOTE_LABEL_ID && !node.position) pipelineFootnotes = true;
         given.set(id, given.get(id) ?? node.position);
-        taken.add(id);
       } else if (HEADING.test(node.tagName)) slugged.push(node);
     });
     // The build writes the footnotes' heading in the site's language by its id, so a writer's element with that id
@@ -99,6 +97,7 @@ export function rehypeHeadingIds() {
     if (footnoteLabel && !pipelineFootnotes) report(ctx, footnoteLabel, `the id "${FOOTNOTE_LABEL_ID}" is the footnotes' heading's: choose another`);
     // (The headings stay where they are in the page: this root only lists them.)
     slugHeadings({ type: 'root', children: headings });
+    const taken = new Set(given.keys());
     for (const node of slugged) node.properties.id = headingId(String(node.properties.id), toString(node), taken);
   };
 }
