@@ -159,8 +159,7 @@ function highlightTokens(highlighter: Highlighter, code: string, lang: string): 
     line.map((token): [string, string] => {
       const light = token.variants.light!;
       const dark = token.variants.dark!;
-      const fontStyle = light.fontStyle ?? 0;
-      return [classFor(light.color ?? '', dark.color ?? '', fontStyle > 0 ? fontStyle : 0), token.content];
+      return [classFor(light.color ?? '', dark.color ?? '', Math.max(light.fontStyle ?? 0, 0)), token.content];
     }),
   );
 }
