@@ -6,7 +6,6 @@ import { join } from 'node:path';
 const ENTRIES = {
   cli: 'src/cli/cli.ts',
   'pool-worker': 'src/engine/worker.ts',
-  'highlight-worker': 'src/content/highlight-worker.ts',
   // The render worker of `docs serve`, while the templates are the ones bundled here.
   'serve-worker': 'src/serve/worker.ts',
 };

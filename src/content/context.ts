@@ -15,9 +15,7 @@ export interface RenderOptions {
 }
 
 /** What the Markdown plugins of one page share: where problems go and how to locate them. */
-export interface PageContext extends Omit<RenderOptions, 'codeBlocks'> {
-  /** Highlighted tokens of code blocks by codeBlockKey: those of the page's last render, and those of this one. */
-  codeBlocks: { previous: ReadonlyMap<string, TokenLine[]>; used: Map<string, TokenLine[]> };
+export interface PageContext extends RenderOptions {
   problems: SourceProblem[];
   /** Tab groups numbered so far on this page (ids stay deterministic). */
   tabGroups: number;

@@ -7,9 +7,9 @@
  * kind of diagram it does not draw) are found here, each at its line.
  */
 
-export type DiagramKind = 'flowchart' | 'state' | 'sequence' | 'class' | 'er';
-
-export const KIND_NAMES: Record<DiagramKind, string> = { flowchart: 'Flowchart', state: 'State diagram', sequence: 'Sequence diagram', class: 'Class diagram', er: 'Entity relationship diagram' };
+/** The kinds of diagram drawn, by the name a drawing of the kind is given when its writer gives none. */
+export const KIND_NAMES = { flowchart: 'Flowchart', state: 'State diagram', sequence: 'Sequence diagram', class: 'Class diagram', er: 'Entity relationship diagram' };
+type DiagramKind = keyof typeof KIND_NAMES;
 
 const SUPPORTED = 'flowchart (or graph), sequenceDiagram, stateDiagram-v2, classDiagram and erDiagram';
 

@@ -1,10 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type { Highlighter } from 'shiki';
 import { workerEntry } from '../shared/paths.js';
-import { highlightBlocks, registerTokenClasses, type CodeToHighlight, type HighlighterSource, type TokenLine, type TokenSource } from './highlight.js';
-import type { HighlightReply } from './highlight-worker.js';
+import { highlightBlocks, registerTokenClasses, type CodeToHighlight, type HighlighterSource, type TokenClass, type TokenLine, type TokenSource } from './highlight.js';
 import { fencedCodeBlocks } from './plugins/code-blocks.js';
-import { workerCount } from './pool.js';
+import { workerCount, type PoolWork } from './pool.js';
 
 /**
  * Below this many code blocks to highlight, loading the highlighter on this
@@ -28,14 +27,21 @@ export function highlightThreadFor(bodies: string[], highlighter: HighlighterSou
   return thread;
 }
 
+/**
+ * What the thread posts: that it is ready (neither field), a batch's tokens by codeBlockKey with the
+ * token classes they use (in the order the batches were sent), or that a batch failed.
+ */
+type Reply = { results?: { tokens: Array<[key: string, tokens: TokenLine[]]>; classes: Record<string, TokenClass> }; error?: string };
+
 /*
  * Highlighting on a thread of its own. In a build that renders many pages
  * on one thread, the code blocks are found ahead (fencedCodeBlocks) and sent
  * here page by page, so that they are highlighted on the other core while
  * this thread parses; rendering then asks for each block by its key and
- * most are waiting. The grammars load and compile in that thread alone.
- * Tokens are the highlighter's whatever thread makes them: output is the
- * same. Should the thread fail, what it had not answered is highlighted here.
+ * most are waiting. The thread is one of the pool's (src/engine/worker.ts),
+ * and the grammars load and compile in that thread alone. Tokens are the
+ * highlighter's whatever thread makes them: output is the same. Should the
+ * thread fail, what it had not answered is highlighted here.
  */
 class HighlightThread implements TokenSource {
   private readonly worker: Worker;
@@ -47,11 +53,12 @@ class HighlightThread implements TokenSource {
   private closed = false;
 
   constructor(private readonly fallback: () => Promise<Highlighter>) {
-    this.worker = new Worker(workerEntry('highlight'));
-    this.worker.on('message', (reply: HighlightReply) => {
-      if (reply.error) return this.fail();
-      registerTokenClasses(reply.classes);
-      for (const [key, tokens] of reply.tokens) this.answer(key, tokens);
+    this.worker = new Worker(workerEntry('pool'), { workerData: { kind: 'highlight' } satisfies PoolWork });
+    this.worker.on('message', ({ results, error }: Reply) => {
+      if (error) return this.fail();
+      if (!results) return;
+      registerTokenClasses(results.classes);
+      for (const [key, tokens] of results.tokens) this.answer(key, tokens);
     });
     this.worker.on('error', () => this.fail());
   }

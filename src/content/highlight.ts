@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Element } from 'hast';
 import { bundledLanguagesInfo, createHighlighter, createOnigurumaEngine, type Highlighter, type ThemeRegistration } from 'shiki';
 import githubDark from 'shiki/themes/github-dark.mjs';
 import githubLight from 'shiki/themes/github-light.mjs';
 import { contrastRatio, parseHex } from '../theme/colors.js';
-import { h } from './walk.js';
 
 /*
  * Build-time syntax highlighting. One highlighter per process with a fixed
@@ -89,12 +87,11 @@ let highlighterPromise: Promise<Highlighter> | undefined;
 
 /** The process's highlighter; grammars are loaded when a page first uses their language. */
 export function loadHighlighter(): Promise<Highlighter> {
-  highlighterPromise ??= createHighlighter({
+  return (highlighterPromise ??= createHighlighter({
     themes: combined ? [combined.theme] : [THEMES.light, THEMES.dark],
     langs: [],
     engine: createOnigurumaEngine(import('shiki/wasm')),
-  });
-  return highlighterPromise;
+  }));
 }
 
 /** A code block to highlight: its codeBlockKey, language and code as highlighted. */
@@ -147,9 +144,8 @@ export function isKnownLanguage(lang: string): boolean {
 /** One highlighted line: its tokens as [class, text]; an empty class is plain text. */
 export type TokenLine = Array<[className: string, text: string]>;
 
-/** Highlights `code` into lines of tokens (see linesOf). */
+/** Highlights `code` into lines of tokens; `lang` is never plain text (see needsHighlighter, which every caller asks first). */
 function highlightTokens(highlighter: Highlighter, code: string, lang: string): TokenLine[] {
-  if (PLAIN.has(lang)) return plainTokens(code);
   // No time limit per line: a slow (loaded) machine must not give different output.
   const tokens = combined
     ? highlighter.codeToTokensBase(code, { lang: KNOWN.get(lang) as never, theme: COMBINED as never, tokenizeTimeLimit: 0 }).map((line) =>
@@ -163,8 +159,7 @@ function highlightTokens(highlighter: Highlighter, code: string, lang: string): 
     line.map((token): [string, string] => {
       const light = token.variants.light!;
       const dark = token.variants.dark!;
-      const fontStyle = light.fontStyle ?? 0;
-      return [classFor(light.color ?? '', dark.color ?? '', fontStyle > 0 ? fontStyle : 0), token.content];
+      return [classFor(light.color ?? '', dark.color ?? '', Math.max(light.fontStyle ?? 0, 0)), token.content];
     }),
   );
 }
@@ -206,13 +201,6 @@ export function colourable(code: string): boolean {
     start = end + 1;
   }
   return true;
-}
-
-/** Highlighted lines as hast: one `span.line` per line, a span per token. */
-export function linesOf(tokens: TokenLine[]): Element[] {
-  return tokens.map((line) =>
-    h('span', { className: ['line'] }, line.map(([className, value]) => (className ? h('span', { className: [className] }, [value]) : value))),
-  );
 }
 
 /** The token classes of `names` with their colours (to restore with registerTokenClasses); other names are left out. */

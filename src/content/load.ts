@@ -17,14 +17,14 @@ import { codeBlocksIn } from './plugins/code-blocks.js';
 import { createBodyReader, entryOf, type PageEntry, type SearchBody, type SearchPlace } from './search-sections.js';
 
 /** What the render cache keeps of a page (see readCache): its render without the tree, and the frontmatter it was made with. */
-type CachedMarkdown = Omit<RenderedMarkdown, 'ids' | 'problems' | 'codeBlocks'> & {
+type CachedMarkdown = Omit<RenderedMarkdown, 'ids' | 'problems'> & {
   ids: string[];
   tokenClasses: Record<string, TokenClass>;
   /** The frontmatter the page had, as written and as read (so that the same YAML is not parsed again). */
   fm?: { yaml: string; frontmatter: Frontmatter };
 };
 
-export interface SourcePage extends Omit<RenderedMarkdown, 'problems' | 'codeBlocks'> {
+export interface SourcePage extends Omit<RenderedMarkdown, 'problems'> {
   /** Page path without slashes: '' (home), 'concepts' (section index), 'concepts/output'. */
   id: string;
   /** Display path of the source, relative to the site root: content/concepts/output.md. */
@@ -45,9 +45,8 @@ import { duplicatePage, FrontmatterProblems, pageIdOf, PageProblems, withBodyPro
  * A page read and split, before (or instead of) rendering its Markdown. Its frontmatter is read
  * where the page renders (see frontmatterOf), unless the page's render or last build had it.
  */
-export interface Prepared extends RawSource, Pick<SourcePage, 'locateField'> {
+export interface Prepared extends RawSource, Pick<SourcePage, 'locateField' | 'sourcePath'> {
   relPath: string;
-  sourcePath: string;
   frontmatter?: Frontmatter;
   key: string;
 }
@@ -56,9 +55,7 @@ export interface Prepared extends RawSource, Pick<SourcePage, 'locateField'> {
  * Reads and splits a page, and with `lookup` takes its render from the cache.
  * The frontmatter of a cached render is parsed only when it differs from the
  * one the render was made with: YAML parsing is most of the time of a cached
- * page. A page to
- * render has its frontmatter read as it renders (on a worker thread, say),
- * unless it is the one the page had at the last build.
+ * page.
  */
 export function prepare(rootDir: string, contentDir: string, relPath: string, lookup: boolean, withHtml = true): { prepared: Prepared; cached?: CachedMarkdown; packed?: boolean } {
   const sourcePath = relative(rootDir, join(contentDir, relPath)).split(sep).join('/');
@@ -107,7 +104,7 @@ async function renderFresh(prepared: Prepared, highlighter: HighlighterSource, r
     if (last) registerTokenClasses(last.tokenClasses);
     const fresh = await renderMarkdown(body, { file: sourcePath, lineOffset: bodyLineOffset, highlighter, codeBlocks: last && codeBlocksIn(last.html) });
     if (fresh.problems.length) throw new PageProblems(fresh.problems, { id: pageIdOf(relPath)!, sourcePath, bodyLineOffset, links: fresh.links, ids: [...fresh.ids] });
-    const { problems: _problems, ids, codeBlocks: _codeBlocks, ...rest } = fresh;
+    const { problems: _problems, ids, ...rest } = fresh;
     const result: CachedMarkdown = { ...rest, ids: [...ids], tokenClasses: tokenClassesIn(rest.html), fm: { yaml: prepared.yaml, frontmatter } };
     const search = place ? entryOf({ ...place, title: frontmatter.title }, (readBody ??= createBodyReader())(rest.html)) : undefined;
     return { rendered: result, cached: writeCache(prepared.key, result), search };
@@ -248,9 +245,7 @@ export async function loadPages(
   /** Each page's cached result without its body, for the next build's record; and whether any is not the record's. */
   const metas = new Map<string, Meta>();
   let changed = false;
-  /** Ids of pages that exist but failed to load (links to them are not reported as broken). */
-  const failed = new Set<string>();
-  /** Of those, the ones that were rendered, with problems: their links are checked all the same. */
+  /** Pages that failed to load but were rendered, with problems: their links are checked all the same. */
   const unbuilt: UnbuiltPage[] = [];
   const problems: SourceProblem[] = [];
   const seen = new Map<string, string>();
@@ -304,7 +299,6 @@ export async function loadPages(
       const e = await withBodyProblems(caught);
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);
-      failed.add(id);
       if (e instanceof PageProblems) unbuilt.push(e.unbuilt);
     }
   }
@@ -315,7 +309,6 @@ export async function loadPages(
       slot.search = result.search;
     } else {
       problems.push(...result.problems);
-      failed.add(pageIdOf(slot.prepared.relPath)!);
       if (result.unbuilt) unbuilt.push(result.unbuilt);
       slot.failed = true;
     }
@@ -362,5 +355,5 @@ export async function loadPages(
   }
   lastBuild = undefined;
   await flushCacheWrites();
-  return { pages, problems, failed, unbuilt, markdown };
+  return { problems, unbuilt, markdown };
 }

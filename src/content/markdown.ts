@@ -10,7 +10,6 @@ import { VFile } from 'vfile';
 import type { SourceProblem } from '../shared/errors.js';
 import { EXTERNAL, SCHEME } from './link-kinds.js';
 import { report, type PageContext, type RenderOptions } from './context.js';
-import type { TokenLine } from './highlight.js';
 import { remarkCodeBlocks } from './plugins/code-blocks.js';
 import { remarkDiagrams } from './plugins/diagrams.js';
 import { remarkDirectives } from './plugins/directives.js';
@@ -18,7 +17,7 @@ import { rehypeSafeRawHtml, remarkFootnotesDefined, remarkRawHtmlClosed } from '
 import { nestingProblem, weightProblem } from './nesting.js';
 import { rehypeHeadings } from './plugins/headings.js';
 import { rehypeTaskListLabels } from './plugins/task-lists.js';
-import { rehypeReserveIds, rehypeUniqueIds } from './slug.js';
+import { rehypeHeadingIds } from './slug.js';
 
 export interface RawLink {
   /** The href as written. */
@@ -73,8 +72,6 @@ export interface RenderedMarkdown extends Pick<PageContext, 'anchors' | 'heading
   /** Every id present in the rendered body (targets for #fragment links). */
   ids: Set<string>;
   links: RawLink[];
-  /** Highlighted tokens of the page's code blocks, by codeBlockKey (to reuse at its next render). */
-  codeBlocks: Map<string, TokenLine[]>;
 }
 
 /**
@@ -97,16 +94,14 @@ const pipeline = unified()
   .use(remarkRehype, { allowDangerousHtml: true })
   // Raw HTML is parsed and sanitised before anything reads ids or links (see plugins/raw-html.ts).
   .use(rehypeSafeRawHtml)
-  .use(rehypeReserveIds)
-  .use(rehypeUniqueIds)
+  .use(rehypeHeadingIds)
   .use(rehypeHeadings)
   .use(rehypeTaskListLabels);
 
 export async function renderMarkdown(body: string, options: RenderOptions): Promise<RenderedMarkdown> {
   const { file, lineOffset } = options;
-  const codeBlocks = { previous: options.codeBlocks ?? new Map<string, TokenLine[]>(), used: new Map<string, TokenLine[]>() };
-  const ctx: PageContext = { ...options, problems: [], tabGroups: 0, anchors: [], headings: [], codeBlocks };
-  const unrendered = (problem: SourceProblem): RenderedMarkdown => ({ html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem], codeBlocks: new Map() });
+  const ctx: PageContext = { ...options, problems: [], tabGroups: 0, anchors: [], headings: [] };
+  const unrendered = (problem: SourceProblem): RenderedMarkdown => ({ html: '', anchors: [], headings: [], ids: new Set(), links: [], problems: [problem] });
   const problem = sizeProblem(body, file) ?? nestingProblem(body, file, lineOffset) ?? weightProblem(body, file, lineOffset);
   if (problem) return unrendered(problem);
   try {
@@ -139,7 +134,7 @@ async function renderChecked(body: string, ctx: PageContext): Promise<RenderedMa
   const links: RawLink[] = [];
   collect(hast, ctx, ids, links);
   const html = toHtml(hast, { allowDangerousHtml: true, characterReferences: { useShortestReferences: true } });
-  return { html, anchors: ctx.anchors, headings: ctx.headings, ids, links, problems: ctx.problems, codeBlocks: ctx.codeBlocks.used };
+  return { html, anchors: ctx.anchors, headings: ctx.headings, ids, links, problems: ctx.problems };
 }
 
 /** Collects the ids and internal links of a rendered tree (links become placeholders), and refuses URLs that run script. */

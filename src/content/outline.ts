@@ -6,7 +6,7 @@ import { cacheHas } from '../io/cache.js';
 import type { Anchor } from './context.js';
 import { parser } from './mdast-parse.js';
 import { frontmatterOf, pageIdOf, prepare, type SourcePage } from './load.js';
-import { CHROME_IDS, headingId } from './slug.js';
+import { headingId } from './slug.js';
 
 /*
  * Pages known by their frontmatter and headings only. `docs serve` shows the
@@ -69,19 +69,19 @@ function plainHeading(line: string): HeadingText {
 /** Anchors (h2), headings (h2 and h3) and ids of one page's headings, in order. */
 function outlineOf(headings: HeadingText[]): Pick<SourcePage, 'anchors' | 'headings' | 'ids'> {
   const slugger = new GithubSlugger();
-  const taken = new Set(CHROME_IDS);
+  const taken = new Set<string>();
   const anchors: Anchor[] = [];
   const texts: string[] = [];
   for (const heading of headings) {
     const text = heading.text!;
     const title = text.trim();
-    // (As rehype-slug and then rehypeUniqueIds do.)
+    // (As rehype-slug and then rehypeHeadingIds do.)
     const id = headingId(slugger.slug(text), text, taken);
     if (heading.depth > 3) continue;
     texts.push(title);
     if (heading.depth === 2) anchors.push({ title, id });
   }
-  return { anchors, headings: texts, ids: new Set([...taken].filter((id) => !CHROME_IDS.includes(id))) };
+  return { anchors, headings: texts, ids: taken };
 }
 
 /**
@@ -111,12 +111,10 @@ export async function outlinePages(rootDir: string, contentDir: string, files: r
       result.set(file, e);
     }
   }
-  if (marked.length) {
-    // Each heading a block of its own: the n-th heading of the tree is the n-th line.
-    const tree = parser.parse(marked.map((h) => h.line).join('\n\n')) as Root;
-    const parsed = tree.children.filter((node): node is Heading => node.type === 'heading');
-    marked.forEach((heading, i) => (heading.text = parsed[i] ? textOf(parsed[i]!) : ''));
-  }
+  // Each heading a block of its own: the n-th heading of the tree is the n-th line (none: an empty document, parsed at once).
+  const tree = parser.parse(marked.map((h) => h.line).join('\n\n')) as Root;
+  const parsed = tree.children.filter((node): node is Heading => node.type === 'heading');
+  marked.forEach((heading, i) => (heading.text = parsed[i] ? textOf(parsed[i]!) : ''));
   for (const { file, page, headings } of pending) result.set(file, { ...page, ...outlineOf(headings) });
   return result;
 }

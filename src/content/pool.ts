@@ -34,9 +34,10 @@ export interface PoolOptions {
 
 /**
  * What a worker thread of the pool does: render Markdown pages (loadPages), or pages' documents
- * around their bodies (src/build/render-tasks.ts), from what it is given here.
+ * around their bodies (src/build/render-tasks.ts), from what it is given here; or, a thread of its
+ * own, highlight the code blocks a HighlightThread sends it (highlight-thread.ts).
  */
-export type PoolWork = { kind: 'markdown'; rootDir: string; contentDir: string } | { kind: 'documents'; data: unknown };
+export type PoolWork = { kind: 'markdown'; rootDir: string; contentDir: string } | { kind: 'documents'; data: unknown } | { kind: 'highlight' };
 
 /** A page to render (its file, relative to the content folder), and where the search index shows it (then its search entry is made too). */
 export interface PageTask {

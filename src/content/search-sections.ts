@@ -154,10 +154,8 @@ export interface SearchPlace {
 /** Score bonus of a term that is (part of) the title or slug, shared out over the title's terms. */
 export const TITLE_BONUS = 3;
 
-/** What a page gives the index. */
-export interface PageEntry {
-  /** Body words. */
-  length: number;
+/** What a page gives the index: its body's words (as SearchBody counts them), and the following. */
+export interface PageEntry extends Pick<SearchBody, 'length'> {
   /** Title bonus of a term that is a whole title word. */
   share: number;
   /** The page's terms, and per term its packed value (see Posting). */

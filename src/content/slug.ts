@@ -48,28 +48,27 @@ const HEADING = /^h[1-6]$/;
 /** The id of a heading whose text slugs to nothing (numbered on as duplicates are). */
 const EMPTY_SLUG = 'section';
 
-/**
- * Heading ids in three steps: `rehypeReserveIds` notes the ids the page
- * already holds (tabs, raw HTML, headings with an id of their own) and
- * reports those the chrome uses; then rehype-slug slugs every heading
- * without an id, as GitHub does; then `rehypeUniqueIds` gives a heading whose
- * slug is taken — by the chrome, by the body or by an earlier heading — the
- * next free "-1", "-2"… suffix, as duplicate headings get.
- */
-const reservations = new WeakMap<VFile, { taken: Set<string>; slugged: Element[] }>();
-
 /*
  * rehype-slug finds the headings by visiting every element of the page, which on a page of a
  * megabyte of lists was a quarter of a second. It runs here on a root that holds just the headings
- * rehypeReserveIds found, in the same order: the same ids from the same code (tested against
+ * rehypeHeadingIds found, in the same order: the same ids from the same code (tested against
  * rehype-slug on the whole page for every page of the site).
  */
 const slugHeadings = rehypeSlug() as (tree: Root) => void;
 
-export function rehypeReserveIds() {
+/**
+ * Heading ids in three steps: the ids the page already holds (tabs, raw HTML,
+ * headings with an id of their own) are noted, and those the chrome uses
+ * reported; then rehype-slug slugs every heading without an id, as GitHub
+ * does; then a heading whose slug is taken — by the chrome, by the body or by
+ * an earlier heading — gets the next free "-1", "-2"… suffix, as duplicate
+ * headings get.
+ */
+export function rehypeHeadingIds() {
   return (tree: Root, file: VFile) => {
     const ctx = file.data.ctx!;
-    const reserved = { taken: new Set(CHROME_IDS), slugged: [] as Element[] };
+    /** The headings given a free id once slugged: those whose id is not a string. */
+    const slugged: Element[] = [];
     /** Where each id of this tree was first given, to name it when the id comes again. */
     const given = new Map<string, Element['position']>();
     let pipelineFootnotes = false;
@@ -90,8 +89,7 @@ export function rehypeReserveIds() {
         }
         if (id === FOOTNOTE_LABEL_ID && !node.position) pipelineFootnotes = true;
         given.set(id, given.get(id) ?? node.position);
-        reserved.taken.add(id);
-      } else if (HEADING.test(node.tagName)) reserved.slugged.push(node);
+      } else if (HEADING.test(node.tagName)) slugged.push(node);
     });
     // The build writes the footnotes' heading in the site's language by its id, so a writer's element with that id
     // would be taken for it, even on a page without footnotes (where the check above has nothing to compare it with).
@@ -99,16 +97,8 @@ export function rehypeReserveIds() {
     if (footnoteLabel && !pipelineFootnotes) report(ctx, footnoteLabel, `the id "${FOOTNOTE_LABEL_ID}" is the footnotes' heading's: choose another`);
     // (The headings stay where they are in the page: this root only lists them.)
     slugHeadings({ type: 'root', children: headings });
-    reservations.set(file, reserved);
-  };
-}
-
-export function rehypeUniqueIds() {
-  return (_tree: Root, file: VFile) => {
-    const reserved = reservations.get(file);
-    if (!reserved) return;
-    reservations.delete(file);
-    for (const node of reserved.slugged) node.properties.id = headingId(String(node.properties.id), toString(node), reserved.taken);
+    const taken = new Set(given.keys());
+    for (const node of slugged) node.properties.id = headingId(String(node.properties.id), toString(node), taken);
   };
 }
 

@@ -6,14 +6,14 @@ import type { Node, Parent } from 'unist';
  * (the visit of unist-util-visit, without its per-node cost: it names a
  * function for every node it passes, which is a tenth of a large build).
  * `fn` may replace `parent.children[index]`; the walk then goes on into the
- * node it was called with, unless `fn` returns 'skip'.
+ * node it was called with.
  */
-export function walk<T extends Node>(tree: Node, type: T['type'], fn: (node: T, index: number, parent: Parent) => void | 'skip'): void {
+export function walk<T extends Node>(tree: Node, type: T['type'], fn: (node: T, index: number, parent: Parent) => void): void {
   const children = (tree as Partial<Parent>).children;
   if (!children) return;
   for (let i = 0; i < children.length; i++) {
     const child = children[i]!;
-    if (child.type === type && fn(child as T, i, tree as Parent) === 'skip') continue;
+    if (child.type === type) fn(child as T, i, tree as Parent);
     walk(child, type, fn);
   }
 }

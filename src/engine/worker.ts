@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { CodeToHighlight } from '../content/highlight.js';
 import type { PageTask, PoolWork } from '../content/pool.js';
 
 /*
@@ -7,7 +8,9 @@ import type { PageTask, PoolWork } from '../content/pool.js';
  * names, on the batches of tasks it is sent, and answers each batch with its results:
  * - markdown: pages' Markdown rendered (pass 2 of loadPages, src/content/load.ts);
  * - documents: pages in their chrome and printable sections, written into the output's temporary
- *   folder (src/build/render-tasks.ts).
+ *   folder (src/build/render-tasks.ts);
+ * - highlight: code blocks highlighted, with the token classes they use (HighlightThread,
+ *   src/content/highlight-thread.ts).
  * Each kind loads only its own code.
  */
 
@@ -15,7 +18,17 @@ const work = workerData as PoolWork;
 const port = parentPort!;
 
 /** Does a batch of tasks; the results are posted as they are returned. */
-async function worker(): Promise<(tasks: never[]) => Promise<unknown[]>> {
+async function worker(): Promise<(tasks: never[]) => Promise<unknown>> {
+  if (work.kind === 'highlight') {
+    const { highlightBlocks, loadHighlighter, tokenClassesOf } = await import('../content/highlight.js');
+    const highlighter = await loadHighlighter();
+    // One batch at a time, in the order sent (the first pages' blocks are needed first).
+    let queue = Promise.resolve<unknown>(undefined);
+    return (blocks: CodeToHighlight[]) => (queue = queue.then(async () => {
+      const tokens = await highlightBlocks(highlighter, blocks);
+      return { tokens: [...tokens], classes: tokenClassesOf([...tokens.values()].flat(2).map(([name]) => name)) };
+    }));
+  }
   if (work.kind === 'documents') {
     const { documentWriter } = await import('../build/render-tasks.js');
     const write = documentWriter(work.data as Parameters<typeof documentWriter>[0]);

@@ -26,7 +26,7 @@ export const TOOL_ROOT: string =
 export const BUNDLE_DIR: string | undefined =
   typeof __DOCS_BUNDLE_DIR__ === 'string' ? __DOCS_BUNDLE_DIR__ : PACKAGED ? fileURLToPath(new URL('./', import.meta.url)) : undefined;
 
-const SOURCE_ENTRIES = { pool: ['engine', 'worker-entry.mjs'], highlight: ['content', 'highlight-worker-entry.mjs'], serve: ['serve', 'worker-boot.mjs'] };
+const SOURCE_ENTRIES = { pool: ['engine', 'worker-entry.mjs'], serve: ['serve', 'worker-boot.mjs'] };
 
 /** The script a worker thread starts from: the bundled one when running bundled, unless `bundled` is false. */
 export function workerEntry(name: keyof typeof SOURCE_ENTRIES, bundled = true): URL {

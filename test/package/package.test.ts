@@ -72,7 +72,7 @@ describe('the package', () => {
     expect(Object.keys(manifest.dependencies ?? {})).toEqual(['esbuild']);
     // Nothing runs where it is installed (the repository's own prepare applies its patches there only).
     for (const script of ['preinstall', 'install', 'postinstall']) expect(manifest.scripts?.[script], script).toBeUndefined();
-    for (const file of ['bin/installed.js', 'lib/cli.mjs', 'lib/pool-worker.mjs', 'lib/highlight-worker.mjs', 'lib/serve-worker.mjs', 'lib/index.js', 'lib/THIRD-PARTY-NOTICES.txt', 'lib/types/templates/types.d.ts', 'site.config.schema.json', 'templates/favicon.svg', 'templates/styles/00-base.css', 'templates/starter/site.config.yaml', 'package.json', 'README.md', 'docs/manual.md']) {
+    for (const file of ['bin/installed.js', 'lib/cli.mjs', 'lib/pool-worker.mjs', 'lib/serve-worker.mjs', 'lib/index.js', 'lib/THIRD-PARTY-NOTICES.txt', 'lib/types/templates/types.d.ts', 'site.config.schema.json', 'templates/favicon.svg', 'templates/styles/00-base.css', 'templates/starter/site.config.yaml', 'package.json', 'README.md', 'docs/manual.md']) {
       expect(files, file).toContain(file);
     }
     const outside = files.filter((file) => !/^(bin\/installed\.js|lib\/|templates\/(favicon\.svg|styles\/[^/]+\.css)$|templates\/starter\/|site\.config\.schema\.json$|package\.json$|README\.md$|docs\/manual\.md$)/.test(file));

@@ -6,7 +6,7 @@ import { h, walk } from '../walk.js';
 import type { VFile } from 'vfile';
 import { report } from '../context.js';
 import { decodeReferences } from '../../shared/html.js';
-import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, linesOf, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
+import { colourable, highlightBlocks, isKnownLanguage, LANGUAGE_NAMES, needsHighlighter, plainTokens, type CodeToHighlight, type TokenLine } from '../highlight.js';
 
 /**
  * Fenced code blocks: highlighted at build time, with an optional title
@@ -167,9 +167,8 @@ function unescapeText(text: string): string | undefined {
 
 /**
  * Code blocks become highlighted markup. Tokens of a block the page had at
- * its last render (ctx.codeBlocks.previous) are reused, so that an edit of a
- * page's text never loads the highlighter; the tokens of this render go to
- * ctx.codeBlocks.used.
+ * its last render (ctx.codeBlocks) are reused, so that an edit of a page's
+ * text never loads the highlighter.
  */
 export function remarkCodeBlocks() {
   return async (tree: Root, file: VFile) => {
@@ -180,8 +179,7 @@ export function remarkCodeBlocks() {
       if (typeof block === 'string') report(ctx, node.position, block);
       else blocks.push({ ...block, node, index, parent });
     });
-    const { previous, used } = ctx.codeBlocks;
-    const missing = blocks.filter((b) => needsHighlighter(b.lang) && colourable(b.code) && !previous.has(b.key) && !used.has(b.key));
+    const missing = blocks.filter((b) => needsHighlighter(b.lang) && colourable(b.code) && !ctx.codeBlocks?.has(b.key));
     const source = ctx.highlighter;
     // The page's missing blocks at once: from another thread, or from the highlighter (loaded when first needed).
     const fetched = !missing.length
@@ -190,12 +188,11 @@ export function remarkCodeBlocks() {
         ? await highlightBlocks(await source(), missing)
         : await source.tokens(missing);
     for (const { node, index, parent, lang, code, meta, marks, key } of blocks) {
-      const tokens = used.get(key) ?? previous.get(key) ?? fetched.get(key) ?? plainTokens(code);
-      if (needsHighlighter(lang)) used.set(key, tokens);
-      const body = linesOf(tokens).flatMap((line, i): ElementContent[] => {
-        const classes = line.properties.className as string[];
-        if (meta.lines.has(i + 1)) classes.push('hl');
-        if (marks[i]) classes.push(marks[i]!);
+      const tokens = ctx.codeBlocks?.get(key) ?? fetched.get(key) ?? plainTokens(code);
+      // One `span.line` per line (marked when highlighted or a diff's), a span per token.
+      const body = tokens.flatMap((tokenLine, i): ElementContent[] => {
+        const className = ['line', ...(meta.lines.has(i + 1) ? ['hl'] : []), ...(marks[i] ? [marks[i]!] : [])];
+        const line = h('span', { className }, tokenLine.map(([name, value]) => (name ? h('span', { className: [name] }, [value]) : value)));
         return i ? [{ type: 'text', value: '\n' }, line] : [line];
       });
       const children = [

@@ -31,7 +31,6 @@ export const COMPONENTS = {
 };
 
 const BADGE_VARIANTS = ['note', 'tip', 'caution', 'danger', 'default'] as const;
-const LINK_CARD_OPTIONS = ['href', 'description'];
 
 type Directive = ContainerDirective | LeafDirective;
 
@@ -96,7 +95,7 @@ function cardNode(directive: ContainerDirective, ctx: PageContext): RootContent 
 }
 
 function linkCardNode(directive: LeafDirective, ctx: PageContext): RootContent {
-  checkOptions(directive, LINK_CARD_OPTIONS, ctx, 'a ::link-card');
+  checkOptions(directive, ['href', 'description'], ctx, 'a ::link-card');
   // One link, so its title is text: a link or a button inside it could not be reached.
   const title = plainText(directive.children).trim();
   const href = directive.attributes?.href?.trim();

@@ -43,7 +43,6 @@ export function rehypeHeadings() {
       // (ANCHOR_LABEL_ID in the layout), so reference pages with a thousand headings stay small.
       const properties = { className: ['anchor'], href: `#${id}`, ariaLabelledby: `${ANCHOR_LABEL_ID} ${id}` };
       parent.children[index] = h('div', { className: ['heading'] }, [node, h('a', properties, ['#'])]);
-      return 'skip';
     });
   };
 }
