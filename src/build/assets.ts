@@ -3,7 +3,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { BuildRecord, currentRecord } from '../io/record.js';
 import { BUNDLE_DIR, PACKAGED, TOOL_ROOT } from '../shared/paths.js';
-import { tokenStylesheet } from '../content/highlight.js';
 import { hashOf, toolVersion } from '../shared/tool-version.js';
 
 export interface Asset {
@@ -85,11 +84,11 @@ export async function bundleClient(templatesDir: string): Promise<ClientAsset> {
   };
 }
 
-/** Concatenates the stylesheets (in name order) and the highlighting classes, minified. */
-export async function bundleCss(templatesDir: string): Promise<Asset> {
+/** Concatenates the stylesheets (in name order) and the highlighting classes (`tokenCss`: see tokenStylesheet), minified. */
+export async function bundleCss(templatesDir: string, tokenCss: string): Promise<Asset> {
   const dir = join(templatesDir, 'styles');
   const files = readdirSync(dir).filter((f) => f.endsWith('.css')).sort();
-  const source = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') + '\n' + tokenStylesheet();
+  const source = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n') + '\n' + tokenCss;
   const code = await minifyCss(source, `assets ${dir}`);
   return { url: `/assets/style.${contentHash(code)}.css`, contents: code };
 }

@@ -119,7 +119,7 @@ export interface TokenClass {
   fontStyle: number;
 }
 
-/** Combinations used so far, by class name; the stylesheet is generated from it. */
+/** Combinations met so far in this thread, by class name: the colours a name stands for (the stylesheet lists the names the site's pages use). */
 const usedClasses = new Map<string, TokenClass>();
 
 /** Class names by combination: a page has thousands of tokens and only a few dozen combinations. */
@@ -242,9 +242,9 @@ function readable(color: string, scheme: 'light' | 'dark'): string {
   return hex;
 }
 
-/** CSS for every token class used so far, in a stable order; each colour is a light-dark() pair. */
-export function tokenStylesheet(): string {
-  return [...usedClasses.keys()]
+/** CSS for the token classes `names` (those the site's pages use now), in a stable order; each colour is a light-dark() pair. */
+export function tokenStylesheet(names: Iterable<string>): string {
+  return [...new Set(names)]
     .sort()
     .map((name) => {
       const c = usedClasses.get(name)!;

@@ -33,6 +33,8 @@ export interface SourcePage extends Omit<RenderedMarkdown, 'problems'> {
   bodyLineOffset: number;
   /** The render cache key of the page's Markdown: a hash of its body, place and the pipeline's code. */
   sourceKey: string;
+  /** The code token classes its body uses, by name: the stylesheet lists those of the site's pages. */
+  tokenClasses: string[];
   /** `html` came from the render cache of an earlier build and was left there (it is ''): see pageHtml. */
   htmlInCache?: boolean;
   locateField(path: readonly PropertyKey[]): { line: number; column: number };
@@ -146,9 +148,10 @@ function readLastBuild(key: string) {
 
 function assemble(prepared: Prepared, rendered: CachedMarkdown): SourcePage {
   registerTokenClasses(rendered.tokenClasses);
-  const { tokenClasses: _classes, fm: _fm, ids, ...rest } = rendered;
+  const { tokenClasses, fm: _fm, ids, ...rest } = rendered;
   return {
     ...rest,
+    tokenClasses: Object.keys(tokenClasses),
     ids: new Set(ids),
     id: pageIdOf(prepared.relPath)!,
     sourcePath: prepared.sourcePath,

@@ -104,7 +104,7 @@ export async function outlinePages(rootDir: string, contentDir: string, files: r
       const frontmatter = prepared.frontmatter ?? frontmatterOf(prepared);
       const headings = headingLines(body).map(plainHeading);
       for (const heading of headings) if (heading.text === undefined) marked.push(heading);
-      const page = { html: '', links: [], id: pageIdOf(file)!, sourcePath, frontmatter, bodyLineOffset, sourceKey, locateField };
+      const page = { html: '', links: [], tokenClasses: [], id: pageIdOf(file)!, sourcePath, frontmatter, bodyLineOffset, sourceKey, locateField };
       pending.push({ file, page, headings });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;

@@ -320,12 +320,16 @@ export class Engine {
     return { pages, problems, failed, unbuilt };
   }
 
-  /** The stylesheet, bundled again when it changed or lists fewer code token colours than the pages use. */
+  /**
+   * The stylesheet, bundled again when it changed or the pages use other code token colours: those of
+   * the pages now, not of every render this process made (a block's last render, a page since removed).
+   */
   private stylesheet(): Promise<Asset | SourceProblem[]> {
-    const tokens = tokenStylesheet();
+    const names = [...this.sources.values()].flatMap((source) => source.page?.tokenClasses ?? []);
+    const tokens = tokenStylesheet(names);
     if (tokens !== this.tokenCss) this.css = undefined;
     this.tokenCss = tokens;
-    return (this.css ??= this.bundle(bundleCss));
+    return (this.css ??= this.bundle((dir) => bundleCss(dir, tokens)));
   }
 
   /** A bundle of the templates' script or stylesheet, or esbuild's problems with it. */

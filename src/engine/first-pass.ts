@@ -18,7 +18,7 @@ import { BASE, urlPath, type FileList, type PageRenderer } from './preview-rende
  * headings, see src/content/outline.ts), which is what the page's menus,
  * sidebar and previous/next links show of them. With every page in the
  * cache this is the page `docs build` writes. Otherwise it may still differ
- * (the stylesheet lists the colours of every code block highlighted so far),
+ * (the stylesheet lists the code colours of the pages parsed so far),
  * and the server makes the browser reload it when the full build is in.
  *
  * Problems are not looked for here: the full build reports them.

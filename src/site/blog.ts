@@ -102,6 +102,7 @@ export function prepareBlog(loaded: LoadedConfig, sourcePages: SourcePage[], fai
       headings: [],
       ids: new Set(),
       links: [],
+      tokenClasses: [],
       bodyLineOffset: 0,
       sourceKey: createHash('sha256').update(html).digest('hex'),
       locateField: () => ({ line: 1, column: 1 }),
