@@ -269,9 +269,9 @@ export const EDITS: Edit[] = [
       const { fm, body } = split(read(ctx, file));
       if (!fm) return null;
       const n = ctx.n();
-      const field = ctx.r.pick(['title', 'description']);
+      const field = ctx.r.pick(['title', 'description', 'group']);
       const line = new RegExp(`^${field}: .*$`, 'm');
-      const value = `${field === 'title' ? 'Title' : 'A description'} ${n}`;
+      const value = `${{ title: 'Title', description: 'A description', group: 'Group' }[field]} ${n % 3 ? n : 1}`;
       const next = line.test(fm) ? fm.replace(line, `${field}: ${value}`) : fm.replace(/\n---\n$/, `\n${field}: ${value}\n---\n`);
       write(ctx, file, next + body);
       return `${file}: ${field} → ${value}`;
@@ -423,6 +423,33 @@ export const EDITS: Edit[] = [
       redirects[key] = target;
       writeConfig(ctx.site, config);
       return `a redirect ${key} → ${target}`;
+    },
+  },
+  {
+    name: '404 page',
+    weight: 1,
+    apply(ctx) {
+      const file = 'content/404.md';
+      if (existsSync(join(ctx.site, file))) {
+        rmSync(join(ctx.site, file));
+        return `${file} removed (the default page again)`;
+      }
+      write(ctx, file, `---\ntitle: Lost at sea ${ctx.n()}\n---\n\nGo back to [the shore](/).\n`);
+      return `${file} added`;
+    },
+  },
+  {
+    name: 'blog settings',
+    weight: 1,
+    config: true,
+    apply(ctx) {
+      const config = readConfig(ctx.site) as Config & { blog: { postsPerPage?: number; feed?: boolean; description?: string } };
+      const kind = ctx.r.pick(['postsPerPage', 'feed', 'description'] as const);
+      if (kind === 'postsPerPage') config.blog.postsPerPage = ctx.r.int(1, 3);
+      else if (kind === 'feed') config.blog.feed = config.blog.feed === false;
+      else config.blog.description = `News of the tides ${ctx.n()}.`;
+      writeConfig(ctx.site, config);
+      return `the blog's ${kind} → ${String(config.blog[kind])}`;
     },
   },
   {
