@@ -24,7 +24,7 @@ import { makeSite, Writer } from './incremental-edits.js';
 
 const RUN = Number(process.env.DOCS_INCREMENTAL_RUN ?? 0);
 const STEPS = Number(process.env.DOCS_INCREMENTAL_STEPS ?? 20);
-const SERVE_STEPS = Number(process.env.DOCS_INCREMENTAL_STEPS ?? 12);
+const SERVE_STEPS = Number(process.env.DOCS_INCREMENTAL_STEPS ?? 16);
 const chosen = process.env.DOCS_INCREMENTAL_SEEDS?.split(',').map(Number);
 /** The seeds of run n: 10,000 n + 1, 2, 3 (builds) and + 101 (the preview). */
 const BUILD_SEEDS = chosen ?? [1, 2, 3].map((i) => 10_000 * RUN + i);
