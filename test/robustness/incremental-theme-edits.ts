@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { ROOT } from '../helpers/content.js';
@@ -44,9 +44,18 @@ export const THEME_EDITS: Edit[] = [
     apply(ctx) {
       const file = 'theme/extra.css';
       const n = ctx.n();
-      if (ctx.r.next() < 0.5) {
+      const kind = ctx.r.next();
+      if (kind < 0.4) {
         write(ctx, file, read(ctx, file).replace(/letter-spacing: [^;]+;/, `letter-spacing: 0.0${n % 10}em;`));
         return `${file}: the hero's letter spacing → 0.0${n % 10}em`;
+      }
+      if (kind < 0.7) {
+        // (A url() names a file of static/: checked, and written with the base path. The file may be removed later: a problem then.)
+        const images = (readdirSync(join(ctx.site, 'static'), { recursive: true }) as string[]).filter((f) => f.endsWith('.svg')).sort();
+        if (!images.length) return null;
+        const image = `/${ctx.r.pick(images).split('\\').join('/')}`;
+        write(ctx, file, `${read(ctx, file)}.tide-${n} { background: url(${image}) no-repeat; }\n`);
+        return `${file}: a rule with url(${image}) added`;
       }
       write(ctx, file, `${read(ctx, file)}.tide-${n} { margin-top: ${n}px; }\n`);
       return `${file}: a rule added`;
@@ -97,13 +106,24 @@ export const THEME_EDITS: Edit[] = [
     },
   },
   {
-    name: 'logo',
+    name: 'logo and favicon',
     weight: 1,
     config: true,
     apply(ctx) {
       const config = readConfig(ctx.site);
       const n = ctx.n();
-      if (ctx.r.next() < 0.3) {
+      const kind = ctx.r.next();
+      if (kind < 0.25) {
+        // (No theme.favicon: static/favicon.svg is the favicon, else the build writes a neutral one.)
+        const favicon = 'static/favicon.svg';
+        if (existsSync(join(ctx.site, favicon))) {
+          rmSync(join(ctx.site, favicon));
+          return `${favicon} removed (the neutral favicon again)`;
+        }
+        write(ctx, favicon, svg(n, '#a5d8ff'));
+        return `${favicon} added`;
+      }
+      if (kind < 0.5) {
         // (Another file: the config names it.)
         const to = `static/logo-${n}.svg`;
         write(ctx, to, svg(n, ctx.r.pick(['#ffd166', '#a5d8ff'])));
