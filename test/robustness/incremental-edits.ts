@@ -2,12 +2,14 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { dirname, join, relative } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { ROOT } from '../helpers/content.js';
+import { addTheme, THEME_EDITS, THEME_MISTAKES } from './incremental-theme-edits.js';
 
 /*
  * The site and the writer's edits of test/robustness/incremental.test.ts: a copy of
  * test/fixtures/trees (three languages, two versions) with the pages of test/fixtures/components
  * and test/fixtures/diagrams and the first guide of test/fixtures/site (code blocks, tabs, an
- * aside) added to it, a blog, a redirect and a static file; and seeded edits of it, each the kind
+ * aside) added to it, a blog, a redirect, a static file and the theme of test/fixtures/themed
+ * (incremental-theme-edits.ts: a stylesheet, a logo, colours, a Footer component); and seeded edits of it, each the kind
  * of change a writer makes, a few of them mistakes that make the site invalid.
  */
 
@@ -55,6 +57,7 @@ export function makeSite(site: string): void {
   config.blog = { path: 'blog', title: 'Blog', postsPerPage: 2 };
   config.redirects = { '/old-tides/': '/guides/tides/' };
   writeConfig(site, config);
+  addTheme(site);
 }
 
 interface Section {
@@ -481,7 +484,9 @@ export const EDITS: Edit[] = [
       return `${file}: a diagram's label ${label} changed`;
     },
   },
+  ...THEME_EDITS,
   // Mistakes: each makes the site invalid until it is undone.
+  ...THEME_MISTAKES,
   {
     name: 'broken link',
     weight: 1,
