@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docsIn, scratchSite, type Run, type Scratch } from './harness.js';
+import { docsIn, random, scratchSite, type Random, type Run, type Scratch } from './harness.js';
 
 /*
  * A bounded fuzz job: a few hundred seeded pages and configs, careless and hostile, each built by
@@ -17,22 +17,6 @@ const HANG_MS = 90_000;
 /** Which set of cases: the seeds of run n start at 1000 + 10,000 n (pages) and 5000 + 10,000 n (configs). */
 const RUN = Number(process.env.DOCS_FUZZ_RUN ?? 0);
 
-function random(seed: number) {
-  // (The seed mixed first: xorshift's first draws from close seeds are close.)
-  let state = Math.imul((seed ^ 0x9e3779b9) >>> 0, 0x85ebca6b) >>> 0;
-  state = (Math.imul(state ^ (state >>> 13), 0xc2b2ae35) ^ (state >>> 16)) >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 4294967296;
-  };
-  for (let i = 0; i < 8; i++) next();
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]! };
-}
-type Random = ReturnType<typeof random>;
 
 /** Pieces of Markdown, each a construct a writer might get wrong or an attacker might try. */
 const PIECES: Array<(r: Random) => string> = [

@@ -197,3 +197,21 @@ export function works(command: string, args: string[]): boolean {
 export function leftovers(dir: string): string[] {
   return readdirSync(dir).filter((name) => /^\..*-build-/.test(name) || /^\..*\.lock$/.test(name));
 }
+
+/** A seeded random generator (xorshift): the same seed gives the same draws, so a failure names the case that reproduces it. */
+export function random(seed: number) {
+  // (The seed mixed first: xorshift's first draws from close seeds are close.)
+  let state = Math.imul((seed ^ 0x9e3779b9) >>> 0, 0x85ebca6b) >>> 0;
+  state = (Math.imul(state ^ (state >>> 13), 0xc2b2ae35) ^ (state >>> 16)) >>> 0 || 1;
+  const next = () => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state / 4294967296;
+  };
+  for (let i = 0; i < 8; i++) next();
+  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]! };
+}
+export type Random = ReturnType<typeof random>;

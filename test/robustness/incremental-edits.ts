@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { dirname, join, relative } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { ROOT } from '../helpers/content.js';
+import { random, type Random } from './harness.js';
 import { addTheme, THEME_EDITS, THEME_MISTAKES } from './incremental-theme-edits.js';
 
 /*
@@ -13,25 +14,14 @@ import { addTheme, THEME_EDITS, THEME_MISTAKES } from './incremental-theme-edits
  * of change a writer makes, a few of them mistakes that make the site invalid.
  */
 
-export function random(seed: number) {
-  // (As test/robustness/fuzz.test.ts: the seed mixed first, then xorshift.)
-  let state = Math.imul((seed ^ 0x9e3779b9) >>> 0, 0x85ebca6b) >>> 0;
-  state = (Math.imul(state ^ (state >>> 13), 0xc2b2ae35) ^ (state >>> 16)) >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 4294967296;
-  };
-  for (let i = 0; i < 8; i++) next();
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  return { next, int, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
-}
-export type Random = ReturnType<typeof random>;
-
 const post = (title: string, text: string) => `---\ntitle: ${title}\ndescription: ${title}, in short.\n---\n\n${text}\n\n## Details\n\nMore on ${title}.\n`;
+
+/** A page of the default language (no index page) to remove or rename: mostly one the sequence added, which no other page links to. */
+function pageToMove(ctx: Ctx): string | undefined {
+  const candidates = defaultPages(ctx.site).filter((f) => !/(^|\/)index\.md$/.test(f));
+  const added = candidates.filter((f) => /page-\d+|renamed-\d+/.test(f));
+  return added.length && ctx.r.next() < 0.75 ? ctx.r.pick(added) : ctx.r.pick(candidates);
+}
 
 /** Writes the site into `site` (a folder that does not exist yet). */
 export function makeSite(site: string): void {
@@ -308,10 +298,7 @@ export const EDITS: Edit[] = [
     config: true,
     apply(ctx) {
       const config = readConfig(ctx.site);
-      const candidates = defaultPages(ctx.site).filter((f) => !/(^|\/)index\.md$/.test(f));
-      // (Mostly the pages the sequence added, which no other page links to.)
-      const added = candidates.filter((f) => /page-\d+|renamed-\d+/.test(f));
-      const file = added.length && ctx.r.next() < 0.75 ? ctx.r.pick(added) : ctx.r.pick(candidates);
+      const file = pageToMove(ctx);
       if (!file) return null;
       rmSync(join(ctx.site, file));
       for (const s of config.sections) if (s.pages) s.pages = s.pages.filter((p) => p !== pageId(file));
@@ -325,9 +312,7 @@ export const EDITS: Edit[] = [
     config: true,
     apply(ctx) {
       const config = readConfig(ctx.site);
-      const candidates = defaultPages(ctx.site).filter((f) => !/(^|\/)index\.md$/.test(f));
-      const added = candidates.filter((f) => /page-\d+|renamed-\d+/.test(f));
-      const file = added.length && ctx.r.next() < 0.75 ? ctx.r.pick(added) : ctx.r.pick(candidates);
+      const file = pageToMove(ctx);
       if (!file) return null;
       const to = file.replace(/[^/]+\.md$/, `renamed-${ctx.n()}.md`);
       write(ctx, to, read(ctx, file));

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildEvents, capture, readTree, startPreview, stateOf, type Preview } from '../serve/helpers.js';
-import { docs, treeHash, type Run } from './harness.js';
-import { makeSite, random, Writer } from './incremental-edits.js';
+import { docs, random, treeHash, type Run } from './harness.js';
+import { makeSite, Writer } from './incremental-edits.js';
 
 /*
  * A seeded, bounded differential test of the promise that an incremental build gives what a build
